@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Common settings of every mgblas library target: root-relative includes in the
+# build tree, include/mgblas after installation, C++20, warnings kept private.
+function(mgblas_configure_target target)
+  get_target_property(_type ${target} TYPE)
+  if(_type STREQUAL "INTERFACE_LIBRARY")
+    set(_scope INTERFACE)
+  else()
+    set(_scope PUBLIC)
+    target_compile_options(${target} PRIVATE
+      $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter>)
+  endif()
+  target_include_directories(${target} ${_scope}
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    $<BUILD_INTERFACE:${MGBLAS_GENERATED_DIR}>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/mgblas>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  target_compile_features(${target} ${_scope} cxx_std_20)
+  set_property(GLOBAL APPEND PROPERTY MGBLAS_EXPORTED_TARGETS ${target})
+endfunction()

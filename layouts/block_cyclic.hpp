@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// BlockCyclic1D: a global m x n matrix split into block columns of width nb, block
+// column jb living on global device (jb + first) mod P (the KBLAS/MAGMA multi-GPU
+// layout). Pure index arithmetic, usable on host and device.
+//
+//   global columns:  | b0 | b1 | b2 | b3 | b4 |       P = 2, first = 0
+//   device 0 holds:  | b0 | b2 | b4 |                 (local column-major, ld padded)
+//   device 1 holds:  | b1 | b3 |
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "core/error.hpp"
+
+#if defined(__CUDACC__)
+#define MGBLAS_HD __host__ __device__
+#else
+#define MGBLAS_HD
+#endif
+
+namespace mgblas {
+
+class BlockCyclic1D {
+ public:
+  BlockCyclic1D() = default;
+  /// Throws BadArgument for m, n < 0, nb < 1, P < 1 or first outside [0, P).
+  BlockCyclic1D(int64_t m, int64_t n, int64_t nb, int P, int first = 0)
+      : m_(m), n_(n), nb_(nb), p_(P), first_(first) {
+    MGBLAS_CHECK_ARG(m >= 0, "m", m, ">= 0");
+    MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+    MGBLAS_CHECK_ARG(nb >= 1, "nb", nb, ">= 1");
+    MGBLAS_CHECK_ARG(P >= 1, "P", P, ">= 1");
+    MGBLAS_CHECK_ARG(first >= 0 && first < P, "first", first, "in [0, P = ", P, ")");
+  }
+
+  MGBLAS_HD int64_t m() const { return m_; }
+  MGBLAS_HD int64_t n() const { return n_; }
+  MGBLAS_HD int64_t nb() const { return nb_; }
+  MGBLAS_HD int num_devices() const { return p_; }
+  MGBLAS_HD int first() const { return first_; }
+
+  /// Number of block columns, the last one possibly narrower than nb.
+  MGBLAS_HD int64_t num_blocks() const { return (n_ + nb_ - 1) / nb_; }
+  /// Width of block column jb.
+  MGBLAS_HD int64_t block_width(int64_t jb) const {
+    return jb < num_blocks() - 1 ? nb_ : n_ - (num_blocks() - 1) * nb_;
+  }
+  /// Global device owning block column jb / global column j.
+  MGBLAS_HD int block_owner(int64_t jb) const { return static_cast<int>((jb + first_) % p_); }
+  MGBLAS_HD int owner(int64_t j) const { return block_owner(j / nb_); }
+  /// Index of global column j among its owner's local columns.
+  MGBLAS_HD int64_t local_col(int64_t j) const { return (j / nb_) / p_ * nb_ + j % nb_; }
+  /// Global column of local column jl of device dev.
+  MGBLAS_HD int64_t global_col(int dev, int64_t jl) const {
+    return (first_block(dev) + jl / nb_ * p_) * nb_ + jl % nb_;
+  }
+  /// First global block column of device dev (may be >= num_blocks(): it owns none).
+  MGBLAS_HD int64_t first_block(int dev) const { return (dev - first_ + p_) % p_; }
+  /// Number of block columns device dev owns.
+  MGBLAS_HD int64_t local_blocks(int dev) const {
+    const int64_t s = first_block(dev);
+    return num_blocks() > s ? (num_blocks() - s + p_ - 1) / p_ : 0;
+  }
+  /// Number of columns device dev owns.
+  MGBLAS_HD int64_t local_n(int dev) const {
+    const int64_t blocks = local_blocks(dev);
+    if (blocks == 0) return 0;
+    const bool owns_last = block_owner(num_blocks() - 1) == dev;
+    return blocks * nb_ - (owns_last ? nb_ * num_blocks() - n_ : 0);
+  }
+
+  /// Leading dimension of local storage: >= max(1, m), rounded up to a multiple of
+  /// 128 bytes so that every local column starts on a memory-transaction boundary.
+  MGBLAS_HD int64_t local_ld(int64_t elem_size) const { return padded_ld(m_, elem_size); }
+  MGBLAS_HD static int64_t padded_ld(int64_t rows, int64_t elem_size) {
+    const int64_t per_segment = elem_size >= 128 ? 1 : 128 / elem_size;
+    const int64_t r = rows < 1 ? 1 : rows;
+    return (r + per_segment - 1) / per_segment * per_segment;
+  }
+
+  friend bool operator==(const BlockCyclic1D&, const BlockCyclic1D&) = default;
+
+ private:
+  int64_t m_ = 0, n_ = 0, nb_ = 1;
+  int p_ = 1, first_ = 0;
+};
+
+}  // namespace mgblas
