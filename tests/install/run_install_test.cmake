@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Script run by the install_consumer test (cmake -P).
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "${what}: ok")
+  set(last_output "${out}" PARENT_SCOPE)
+endfunction()
+
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+set(extra "")
+if(CUDA_COMPILER)
+  list(APPEND extra -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
+endif()
+run_step("configure consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR} -B ${WORK_DIR}/build
+         -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix} ${extra})
+run_step("build consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run_step("run C++ consumer" ${WORK_DIR}/build/consumer_cpp)
+message(STATUS "${last_output}")
+run_step("run C consumer" ${WORK_DIR}/build/consumer_c)
+message(STATUS "${last_output}")
