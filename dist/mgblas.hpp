@@ -1,1 +1,43 @@
+// SPDX-License-Identifier: BSD-3-Clause
+/// @file
+/// The public C++ interface of mgblas: `#include <mgblas/mgblas.hpp>`.
+///
+/// mgblas places matrices across the devices (GPUs, or host devices on machines
+/// without one) of every MPI rank and runs the memory-bound BLAS work over them.
+///
+/// - core: Context (the devices of this rank and the Communicator joining the ranks;
+///   Context::create picks CUDA when a GPU is visible, else host devices, env
+///   MGBLAS_HOST_DEVICES), Device and Queue, DeviceBuffer / PinnedBuffer and copies,
+///   the error hierarchy (Error, BadArgument, DimensionMismatch, ...).
+/// - layouts: BlockCyclic1D (block columns dealt round-robin over the global device
+///   list), RowTiling, DistMatrix<T> and DistVector<T> with distribute / collect.
+/// - kernels: single-device BLAS entries on a Queue (gemv, symv, hemv, their offset
+///   forms, gemm, tsgemm, batched gemm), CUDA or host engine by the device.
+/// - dist: multi-device operations over a DistMatrix (gemv_mgpu, symv_mgpu,
+///   hemv_mgpu) and the Reducer that sums partial results across devices and ranks.
+///
+/// Scalars T are float, double, std::complex<float> and std::complex<double>.
+///
+/// @code
+///   MPI_Init(&argc, &argv);
+///   {
+///     auto ctx = mgblas::Context::create();
+///     mgblas::DistMatrix<double> A(ctx, mgblas::BlockCyclic1D(n, n, 256, ctx->global_num_devices()));
+///     A.distribute(A_host, n, /*root=*/0);
+///     mgblas::symv_mgpu(mgblas::Uplo::Lower, 1.0, A, x, 0.0, y);  // y on every rank
+///   }
+///   MPI_Finalize();
+/// @endcode
 #pragma once
+
+#include "core/config.hpp"
+#include "core/context.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "core/types.hpp"
+#include "dist/dist_blas.hpp"
+#include "dist/reducer.hpp"
+#include "kernels/blas.hpp"
+#include "layouts/block_cyclic.hpp"
+#include "layouts/dist_matrix.hpp"
+#include "layouts/row_tiling.hpp"
