@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Device-side scalars for mgblas's own CUDA kernels (private, not installed).
+//
+// Kernels compute on float, double, cuFloatComplex (float2) and cuDoubleComplex
+// (double2): the types cuBLAS uses, layout-compatible with std::complex, with plain
+// arithmetic written out here. (cuda::std::complex's operator* adds C99 Annex G
+// inf/NaN recovery branches that a BLAS kernel does not want in its inner loop.)
+// Launchers convert once: device_ptr(p) for arrays, device_ptr_array(p) for arrays of
+// pointers, to_device(v) for alpha/beta.
+#pragma once
+
+#include <cuComplex.h>
+
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+namespace mgblas::kernels::cuda::device {
+
+template <typename T> struct DeviceScalar { using type = T; };
+template <> struct DeviceScalar<std::complex<float>> { using type = cuFloatComplex; };
+template <> struct DeviceScalar<std::complex<double>> { using type = cuDoubleComplex; };
+/// The device type of an API scalar T.
+template <typename T> using device_t = typename DeviceScalar<T>::type;
+
+static_assert(sizeof(cuFloatComplex) == sizeof(std::complex<float>));
+static_assert(sizeof(cuDoubleComplex) == sizeof(std::complex<double>));
+
+// Arrays: same bytes, viewed as the device type. std::complex<double> arrays must be
+// 16-byte aligned (as double2 loads require, and as cuBLAS requires too); device
+// allocations are, and element offsets keep it.
+template <typename T> device_t<T>* device_ptr(T* p) { return reinterpret_cast<device_t<T>*>(p); }
+template <typename T> const device_t<T>* device_ptr(const T* p) {
+  return reinterpret_cast<const device_t<T>*>(p);
+}
+/// Device arrays of pointers to arrays (batched operands).
+template <typename T> device_t<T>* const* device_ptr_array(T* const* p) {
+  return reinterpret_cast<device_t<T>* const*>(p);
+}
+template <typename T> const device_t<T>* const* device_ptr_array(const T* const* p) {
+  return reinterpret_cast<const device_t<T>* const*>(p);
+}
+
+/// A host scalar as a kernel argument.
+template <typename T> device_t<T> to_device(T v) {
+  if constexpr (std::is_same_v<T, std::complex<float>>)
+    return make_cuFloatComplex(v.real(), v.imag());
+  else if constexpr (std::is_same_v<T, std::complex<double>>)
+    return make_cuDoubleComplex(v.real(), v.imag());
+  else return v;
+}
+
+// ---- arithmetic: one overload per device type ----------------------------------------
+// mul_add(a, b, c) = a * b + c with fused multiply-adds (rounding as cuBLAS-like kernels).
+
+__host__ __device__ inline bool is_zero(float a) { return a == 0.0f; }
+__host__ __device__ inline bool is_zero(double a) { return a == 0.0; }
+__host__ __device__ inline bool is_zero(cuFloatComplex a) { return a.x == 0.0f && a.y == 0.0f; }
+__host__ __device__ inline bool is_zero(cuDoubleComplex a) { return a.x == 0.0 && a.y == 0.0; }
+
+__device__ inline float conj(float a) { return a; }
+__device__ inline double conj(double a) { return a; }
+__device__ inline cuFloatComplex conj(cuFloatComplex a) { return {a.x, -a.y}; }
+__device__ inline cuDoubleComplex conj(cuDoubleComplex a) { return {a.x, -a.y}; }
+
+__device__ inline float add(float a, float b) { return a + b; }
+__device__ inline double add(double a, double b) { return a + b; }
+__device__ inline cuFloatComplex add(cuFloatComplex a, cuFloatComplex b) {
+  return {a.x + b.x, a.y + b.y};
+}
+__device__ inline cuDoubleComplex add(cuDoubleComplex a, cuDoubleComplex b) {
+  return {a.x + b.x, a.y + b.y};
+}
+
+__device__ inline float mul(float a, float b) { return a * b; }
+__device__ inline double mul(double a, double b) { return a * b; }
+__device__ inline cuFloatComplex mul(cuFloatComplex a, cuFloatComplex b) {
+  return {fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x)};
+}
+__device__ inline cuDoubleComplex mul(cuDoubleComplex a, cuDoubleComplex b) {
+  return {fma(a.x, b.x, -a.y * b.y), fma(a.x, b.y, a.y * b.x)};
+}
+
+__device__ inline float mul_add(float a, float b, float c) { return fmaf(a, b, c); }
+__device__ inline double mul_add(double a, double b, double c) { return fma(a, b, c); }
+__device__ inline cuFloatComplex mul_add(cuFloatComplex a, cuFloatComplex b, cuFloatComplex c) {
+  return {fmaf(a.x, b.x, fmaf(-a.y, b.y, c.x)), fmaf(a.x, b.y, fmaf(a.y, b.x, c.y))};
+}
+__device__ inline cuDoubleComplex mul_add(cuDoubleComplex a, cuDoubleComplex b,
+                                          cuDoubleComplex c) {
+  return {fma(a.x, b.x, fma(-a.y, b.y, c.x)), fma(a.x, b.y, fma(a.y, b.x, c.y))};
+}
+
+// ---- launch arithmetic --------------------------------------------------------------
+
+__host__ __device__ constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Blocks for `work` items of `per_block` each, capped (kernels grid-stride past the cap).
+constexpr unsigned grid_dim(int64_t work, int64_t per_block, int64_t cap) {
+  const int64_t blocks = ceil_div(work, per_block);
+  return static_cast<unsigned>(blocks < 1 ? 1 : (blocks > cap ? cap : blocks));
+}
+
+/// Hardware limit of gridDim.y and gridDim.z.
+inline constexpr int64_t kMaxGridY = 65535;
+
+}  // namespace mgblas::kernels::cuda::device

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// mgblas's own CUDA launchers used by the engine entries (private). Plain C++
+// signatures over the API scalars, so any engine file can call them; each queues on
+// `stream`, checks its launch and never waits. The caller has made the device current.
+#pragma once
+
+#include <cstdint>
+
+#include "core/device.hpp"
+#include "core/types.hpp"
+
+namespace mgblas::kernels::cuda::detail {
+
+/// C_b(i, j) = beta * C_b(i, j) for i < m, j < n, b < batch, where element (i, j) of
+/// entry b is C[b * strideC + i * inc + j * ld]: a strided vector is (len, 1, inc, -),
+/// a matrix (m, n, 1, ld). beta == 0 writes zeros without reading; beta == 1 returns.
+template <Scalar T>
+void scale(cudaStream_t stream, int64_t m, int64_t n, T beta, T* C, int64_t inc, int64_t ld,
+           int64_t strideC = 0, int64_t batch = 1);
+
+/// y(i) = beta * y(i) for i < len, y(i) at y[i * incy].
+template <Scalar T>
+void scale_vector(cudaStream_t stream, int64_t len, T beta, T* y, int64_t incy) {
+  scale(stream, len, int64_t{1}, beta, y, incy, int64_t{0});
+}
+
+/// The same over a device array of `batch` matrix pointers (inc = 1).
+template <Scalar T>
+void scale_batched(cudaStream_t stream, int64_t m, int64_t n, T beta, T* const* Carray,
+                   int64_t ld, int64_t batch);
+
+/// Variable-size batched gemm with the simple tiled kernel of gemm_vbatched.cu
+/// (arguments as kernels::cuda::gemm_vbatched, all arrays device memory). With
+/// max_k == 0 or alpha == 0 only m, n, ldc and Carray are read.
+template <Scalar T>
+void gemm_vbatched_tiled(cudaStream_t stream, Op opA, Op opB, const int64_t* m,
+                         const int64_t* n, const int64_t* k, T alpha, const T* const* Aarray,
+                         const int64_t* lda, const T* const* Barray, const int64_t* ldb, T beta,
+                         T* const* Carray, const int64_t* ldc, int64_t batch, int64_t max_m,
+                         int64_t max_n, int64_t max_k);
+
+}  // namespace mgblas::kernels::cuda::detail

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Level-2 entries of the CUDA engine: gemv, symv, hemv and their offset forms.
+//
+// Each entry is a dispatch point: quick return, the beta-only cases (zero inner
+// dimension, alpha == 0: cuBLAS would leave y unscaled or read A for nothing), then
+// the product. For now the product is cuBLAS's; mgblas's own GEMV/SYMV kernels
+// (kernels/cuda/gemv/, kernels/cuda/symv/) will be chosen here by shape.
+// Offset forms address the submatrix by pointer arithmetic until those kernels,
+// which keep loads aligned to the parent matrix, arrive.
+#include "core/device.hpp"
+#include "kernels/cuda/cublas/cublas.hpp"
+#include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/gemv_kernels.hpp"
+#include "kernels/symv_kernels.hpp"
+
+namespace mgblas::kernels::cuda {
+namespace {
+
+template <Scalar T>
+void gemv_dispatch(const Device& dev, cudaStream_t stream, Op op, int64_t m, int64_t n, T alpha,
+                   const T* A, int64_t lda, int64_t row_off, int64_t col_off, const T* x,
+                   int64_t incx, T beta, T* y, int64_t incy) {
+  const int64_t len_y = op == Op::N ? m : n;
+  const int64_t inner = op == Op::N ? n : m;
+  if (len_y == 0) return;
+  dev.make_current();
+  if (inner == 0 || alpha == T(0)) return detail::scale_vector(stream, len_y, beta, y, incy);
+  cublas::gemv(dev.cublas(), stream, op, m, n, alpha, A + row_off + col_off * lda, lda, x, incx,
+               beta, y, incy);
+}
+
+template <bool kHermitian, Scalar T>
+void symv_dispatch(const Device& dev, cudaStream_t stream, Uplo uplo, int64_t n, T alpha,
+                   const T* A, int64_t lda, int64_t off, const T* x, int64_t incx, T beta, T* y,
+                   int64_t incy) {
+  if (n == 0) return;
+  dev.make_current();
+  if (alpha == T(0)) return detail::scale_vector(stream, n, beta, y, incy);
+  const T* A_sub = A + off + off * lda;
+  // Real hemv is symv; complex symv is cuBLAS's complex-symmetric c/zsymv.
+  if constexpr (kHermitian)
+    cublas::hemv(dev.cublas(), stream, uplo, n, alpha, A_sub, lda, x, incx, beta, y, incy);
+  else
+    cublas::symv(dev.cublas(), stream, uplo, n, alpha, A_sub, lda, x, incx, beta, y, incy);
+}
+
+}  // namespace
+
+#define MGBLAS_DEFINE_LEVEL2_(T)                                                              \
+  MGBLAS_DECLARE_GEMV_KERNEL(T) {                                                            \
+    gemv_dispatch(dev, stream, op, m, n, alpha, A, lda, 0, 0, x, incx, beta, y, incy);      \
+  }                                                                                          \
+  MGBLAS_DECLARE_GEMV_OFFSET_KERNEL(T) {                                                     \
+    gemv_dispatch(dev, stream, op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y,  \
+                  incy);                                                                     \
+  }                                                                                          \
+  MGBLAS_DECLARE_SYMV_KERNEL(T) {                                                            \
+    symv_dispatch<false>(dev, stream, uplo, n, alpha, A, lda, 0, x, incx, beta, y, incy);    \
+  }                                                                                          \
+  MGBLAS_DECLARE_SYMV_OFFSET_KERNEL(T) {                                                     \
+    symv_dispatch<false>(dev, stream, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);  \
+  }                                                                                          \
+  MGBLAS_DECLARE_HEMV_KERNEL(T) {                                                            \
+    symv_dispatch<true>(dev, stream, uplo, n, alpha, A, lda, 0, x, incx, beta, y, incy);     \
+  }                                                                                          \
+  MGBLAS_DECLARE_HEMV_OFFSET_KERNEL(T) {                                                     \
+    symv_dispatch<true>(dev, stream, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);   \
+  }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_DEFINE_LEVEL2_)
+#undef MGBLAS_DEFINE_LEVEL2_
+
+}  // namespace mgblas::kernels::cuda

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Level-3 entries of the CUDA engine: gemm and tsgemm.
+//
+// Dispatch point: quick return, the beta-only cases (k == 0, alpha == 0: C = beta * C,
+// which cuBLAS does not promise for k == 0), then the product on cuBLAS. tsgemm will
+// choose the TSM2R/TSM2L kernels (kernels/cuda/tsgemm/) here by shape; until then it
+// is gemm.
+#include "core/device.hpp"
+#include "kernels/cuda/cublas/cublas.hpp"
+#include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/gemm_kernels.hpp"
+
+namespace mgblas::kernels::cuda {
+namespace {
+
+template <Scalar T>
+void gemm_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64_t m, int64_t n,
+                   int64_t k, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta,
+                   T* C, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  dev.make_current();
+  if (k == 0 || alpha == T(0)) return detail::scale(stream, m, n, beta, C, 1, ldc);
+  cublas::gemm(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+}  // namespace
+
+#define MGBLAS_DEFINE_LEVEL3_(T)                                                              \
+  MGBLAS_DECLARE_GEMM_KERNEL(T) {                                                            \
+    gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);      \
+  }                                                                                          \
+  MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                          \
+    gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);      \
+  }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_DEFINE_LEVEL3_)
+#undef MGBLAS_DEFINE_LEVEL3_
+
+}  // namespace mgblas::kernels::cuda
