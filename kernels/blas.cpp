@@ -1,1 +1,338 @@
-// placeholder
+// SPDX-License-Identifier: BSD-3-Clause
+// Public single-device entries: validate every argument, take the documented quick
+// returns, then run the engine of the queue's device.
+#include "kernels/blas.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <source_location>
+
+#include "core/error.hpp"
+#include "kernels/batched_kernels.hpp"
+#include "kernels/gemm_kernels.hpp"
+#include "kernels/gemv_kernels.hpp"
+#include "kernels/symv_kernels.hpp"
+
+namespace mgblas {
+namespace {
+
+// Argument checks of one public entry. Errors are raised as that entry (`func`, a
+// string literal: Error keeps the pointer) at the line that built the checker, in the
+// wording of MGBLAS_CHECK_ARG / MGBLAS_CHECK_PTR.
+class ArgCheck {
+ public:
+  explicit ArgCheck(const char* func, std::source_location where = std::source_location::current())
+      : func_(func), where_(where) {}
+
+  template <typename V, typename... Rule>
+  void require(bool ok, const char* name, const V& value, const Rule&... rule) const {
+    if (!ok) fail("argument '", name, "' = ", value, ": must be ", rule...);
+  }
+  void queue(const Queue& q) const {
+    if (q.device == nullptr) fail("argument 'q.device' is a null pointer but must be a device");
+  }
+  void op(const char* name, Op v) const {
+    require(v == Op::N || v == Op::T || v == Op::C, name, static_cast<int>(v),
+            "Op::N, Op::T or Op::C");
+  }
+  void uplo(Uplo v) const {
+    require(v == Uplo::Lower || v == Uplo::Upper, "uplo", static_cast<int>(v),
+            "Uplo::Lower or Uplo::Upper");
+  }
+  void nonnegative(const char* name, int64_t v) const { require(v >= 0, name, v, ">= 0"); }
+  void positive(const char* name, int64_t v) const { require(v > 0, name, v, "> 0"); }
+  /// ld >= max(1, rows), where `rows_text` spells how rows was formed ("m", "off + n").
+  void ld(const char* name, int64_t value, int64_t rows, const char* rows_text) const {
+    const int64_t lo = std::max<int64_t>(1, rows);
+    require(value >= lo, name, value, ">= max(1, ", rows_text, ") = ", lo);
+  }
+  void ptr(const void* p, const char* name, bool needed) const {
+    if (needed && p == nullptr)
+      fail("argument '", name, "' is a null pointer but must be readable/writable for these sizes");
+  }
+
+ private:
+  template <typename... Args>
+  [[noreturn]] void fail(const Args&... args) const {
+    throw BadArgument(where_.file_name(), static_cast<int>(where_.line()), func_,
+                      detail::concat(args...));
+  }
+  const char* func_;
+  std::source_location where_;
+};
+
+// ---- shared rules ---------------------------------------------------------------
+
+// gemv and gemv_offset, all but lda (whose bound differs).
+void check_gemv(const ArgCheck& check, const Queue& q, Op op, int64_t m, int64_t n, const void* A,
+                const void* x, int64_t incx, const void* y, int64_t incy) {
+  check.queue(q);
+  check.op("op", op);
+  check.nonnegative("m", m);
+  check.nonnegative("n", n);
+  check.positive("incx", incx);
+  check.positive("incy", incy);
+  const bool product = m > 0 && n > 0;
+  check.ptr(A, "A", product);
+  check.ptr(x, "x", product);
+  check.ptr(y, "y", (op == Op::N ? m : n) > 0);
+}
+
+// symv/hemv and their offset forms, all but lda.
+void check_symv(const ArgCheck& check, const Queue& q, Uplo uplo, int64_t n, const void* A,
+                const void* x, int64_t incx, const void* y, int64_t incy) {
+  check.queue(q);
+  check.uplo(uplo);
+  check.nonnegative("n", n);
+  check.positive("incx", incx);
+  check.positive("incy", incy);
+  check.ptr(A, "A", n > 0);
+  check.ptr(x, "x", n > 0);
+  check.ptr(y, "y", n > 0);
+}
+
+// Shapes and leading dimensions common to every gemm form (pointers differ).
+void check_gemm_shape(const ArgCheck& check, const Queue& q, Op opA, Op opB, int64_t m, int64_t n,
+                      int64_t k, int64_t lda, int64_t ldb, int64_t ldc) {
+  check.queue(q);
+  check.op("opA", opA);
+  check.op("opB", opB);
+  check.nonnegative("m", m);
+  check.nonnegative("n", n);
+  check.nonnegative("k", k);
+  // A is stored m x k for op N, k x m otherwise; B is k x n or n x k.
+  if (opA == Op::N)
+    check.ld("lda", lda, m, "m");
+  else
+    check.ld("lda", lda, k, "k");
+  if (opB == Op::N)
+    check.ld("ldb", ldb, k, "k");
+  else
+    check.ld("ldb", ldb, n, "n");
+  check.ld("ldc", ldc, m, "m");
+}
+
+void check_gemm_pointers(const ArgCheck& check, int64_t m, int64_t n, int64_t k, int64_t batch,
+                         const void* A, const char* a_name, const void* B, const char* b_name,
+                         const void* C, const char* c_name) {
+  const bool writes_c = batch > 0 && m > 0 && n > 0;
+  check.ptr(A, a_name, writes_c && k > 0);
+  check.ptr(B, b_name, writes_c && k > 0);
+  check.ptr(C, c_name, writes_c);
+}
+
+// a * b, saturated: only compared against a stride, and printed.
+int64_t saturating_product(int64_t a, int64_t b) {
+  if (a != 0 && b > std::numeric_limits<int64_t>::max() / a)
+    return std::numeric_limits<int64_t>::max();
+  return a * b;
+}
+
+// Runs `kernel` of the engine that owns the queue's device.
+#define MGBLAS_DISPATCH_(q, kernel, ...)                                                      \
+  do {                                                                                        \
+    switch ((q).device->backend()) {                                                          \
+      case Backend::Host: kernels::host::kernel(*(q).device, (q).stream, __VA_ARGS__); break; \
+      case Backend::Cuda: kernels::cuda::kernel(*(q).device, (q).stream, __VA_ARGS__); break; \
+    }                                                                                         \
+  } while (0)
+
+}  // namespace
+
+// ---- GEMV -------------------------------------------------------------------------
+
+template <Scalar T>
+void gemv(const Queue& q, Op op, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, const T* x,
+          int64_t incx, T beta, T* y, int64_t incy) {
+  const ArgCheck check("gemv");
+  check_gemv(check, q, op, m, n, A, x, incx, y, incy);
+  check.ld("lda", lda, m, "m");
+  if ((op == Op::N ? m : n) == 0) return;
+  MGBLAS_DISPATCH_(q, gemv, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+template <Scalar T>
+void gemv_offset(const Queue& q, Op op, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
+                 int64_t row_off, int64_t col_off, const T* x, int64_t incx, T beta, T* y,
+                 int64_t incy) {
+  const ArgCheck check("gemv_offset");
+  check_gemv(check, q, op, m, n, A, x, incx, y, incy);
+  check.nonnegative("row_off", row_off);
+  check.nonnegative("col_off", col_off);
+  check.ld("lda", lda, row_off + m, "row_off + m");
+  if ((op == Op::N ? m : n) == 0) return;
+  MGBLAS_DISPATCH_(q, gemv_offset, op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y,
+                   incy);
+}
+
+// ---- SYMV / HEMV ------------------------------------------------------------------
+
+template <Scalar T>
+void symv(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda, const T* x,
+          int64_t incx, T beta, T* y, int64_t incy) {
+  const ArgCheck check("symv");
+  check_symv(check, q, uplo, n, A, x, incx, y, incy);
+  check.ld("lda", lda, n, "n");
+  if (n == 0) return;
+  MGBLAS_DISPATCH_(q, symv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+template <Scalar T>
+void hemv(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda, const T* x,
+          int64_t incx, T beta, T* y, int64_t incy) {
+  const ArgCheck check("hemv");
+  check_symv(check, q, uplo, n, A, x, incx, y, incy);
+  check.ld("lda", lda, n, "n");
+  if (n == 0) return;
+  MGBLAS_DISPATCH_(q, hemv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+
+template <Scalar T>
+void symv_offset(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda,
+                 int64_t off, const T* x, int64_t incx, T beta, T* y, int64_t incy) {
+  const ArgCheck check("symv_offset");
+  check_symv(check, q, uplo, n, A, x, incx, y, incy);
+  check.nonnegative("off", off);
+  check.ld("lda", lda, off + n, "off + n");
+  if (n == 0) return;
+  MGBLAS_DISPATCH_(q, symv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
+}
+
+template <Scalar T>
+void hemv_offset(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda,
+                 int64_t off, const T* x, int64_t incx, T beta, T* y, int64_t incy) {
+  const ArgCheck check("hemv_offset");
+  check_symv(check, q, uplo, n, A, x, incx, y, incy);
+  check.nonnegative("off", off);
+  check.ld("lda", lda, off + n, "off + n");
+  if (n == 0) return;
+  MGBLAS_DISPATCH_(q, hemv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
+}
+
+// ---- GEMM -------------------------------------------------------------------------
+
+template <Scalar T>
+void gemm(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha, const T* A,
+          int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  const ArgCheck check("gemm");
+  check_gemm_shape(check, q, opA, opB, m, n, k, lda, ldb, ldc);
+  check_gemm_pointers(check, m, n, k, 1, A, "A", B, "B", C, "C");
+  if (m == 0 || n == 0) return;
+  MGBLAS_DISPATCH_(q, gemm, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+template <Scalar T>
+void tsgemm(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha, const T* A,
+            int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  const ArgCheck check("tsgemm");
+  check_gemm_shape(check, q, opA, opB, m, n, k, lda, ldb, ldc);
+  check_gemm_pointers(check, m, n, k, 1, A, "A", B, "B", C, "C");
+  if (m == 0 || n == 0) return;
+  MGBLAS_DISPATCH_(q, tsgemm, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+// ---- batched GEMM -----------------------------------------------------------------
+
+template <Scalar T>
+void gemm_batched_strided(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha,
+                          const T* A, int64_t lda, int64_t strideA, const T* B, int64_t ldb,
+                          int64_t strideB, T beta, T* C, int64_t ldc, int64_t strideC,
+                          int64_t batch) {
+  const ArgCheck check("gemm_batched_strided");
+  check_gemm_shape(check, q, opA, opB, m, n, k, lda, ldb, ldc);
+  check.nonnegative("batch", batch);
+  check.nonnegative("strideA", strideA);
+  check.nonnegative("strideB", strideB);
+  check.nonnegative("strideC", strideC);
+  // A and B entries may overlap (they are only read); C entries must not.
+  if (batch > 1 && m > 0 && n > 0) {
+    const int64_t c_size = saturating_product(ldc, n);
+    check.require(strideC >= c_size, "strideC", strideC, ">= ldc * n = ", c_size,
+                  " when batch > 1 (C entries must not overlap)");
+  }
+  check_gemm_pointers(check, m, n, k, batch, A, "A", B, "B", C, "C");
+  if (batch == 0 || m == 0 || n == 0) return;
+  MGBLAS_DISPATCH_(q, gemm_batched_strided, opA, opB, m, n, k, alpha, A, lda, strideA, B, ldb,
+                   strideB, beta, C, ldc, strideC, batch);
+}
+
+template <Scalar T>
+void gemm_batched(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha,
+                  const T* const* Aarray, int64_t lda, const T* const* Barray, int64_t ldb, T beta,
+                  T* const* Carray, int64_t ldc, int64_t batch) {
+  const ArgCheck check("gemm_batched");
+  check_gemm_shape(check, q, opA, opB, m, n, k, lda, ldb, ldc);
+  check.nonnegative("batch", batch);
+  check_gemm_pointers(check, m, n, k, batch, Aarray, "Aarray", Barray, "Barray", Carray, "Carray");
+  if (batch == 0 || m == 0 || n == 0) return;
+  MGBLAS_DISPATCH_(q, gemm_batched, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+                   Carray, ldc, batch);
+}
+
+template <Scalar T>
+void gemm_vbatched(const Queue& q, Op opA, Op opB, const int64_t* m, const int64_t* n,
+                   const int64_t* k, T alpha, const T* const* Aarray, const int64_t* lda,
+                   const T* const* Barray, const int64_t* ldb, T beta, T* const* Carray,
+                   const int64_t* ldc, int64_t batch, int64_t max_m, int64_t max_n, int64_t max_k) {
+  const ArgCheck check("gemm_vbatched");
+  check.queue(q);
+  check.op("opA", opA);
+  check.op("opB", opB);
+  check.nonnegative("batch", batch);
+  check.nonnegative("max_m", max_m);
+  check.nonnegative("max_n", max_n);
+  check.nonnegative("max_k", max_k);
+  // With max_m or max_n zero every C is empty and no array is read; with max_k zero
+  // every product is empty and only C is scaled.
+  const bool writes_c = batch > 0 && max_m > 0 && max_n > 0;
+  const bool reads_ab = writes_c && max_k > 0;
+  check.ptr(m, "m", writes_c);
+  check.ptr(n, "n", writes_c);
+  check.ptr(k, "k", writes_c);
+  check.ptr(ldc, "ldc", writes_c);
+  check.ptr(Carray, "Carray", writes_c);
+  check.ptr(lda, "lda", reads_ab);
+  check.ptr(ldb, "ldb", reads_ab);
+  check.ptr(Aarray, "Aarray", reads_ab);
+  check.ptr(Barray, "Barray", reads_ab);
+  if (!writes_c) return;
+  MGBLAS_DISPATCH_(q, gemm_vbatched, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+                   Carray, ldc, batch, max_m, max_n, max_k);
+}
+
+#undef MGBLAS_DISPATCH_
+
+// ---- instantiations ---------------------------------------------------------------
+
+#define MGBLAS_INSTANTIATE_BLAS_(T)                                                                \
+  template void gemv<T>(const Queue&, Op, int64_t, int64_t, T, const T*, int64_t, const T*,        \
+                        int64_t, T, T*, int64_t);                                                  \
+  template void gemv_offset<T>(const Queue&, Op, int64_t, int64_t, T, const T*, int64_t, int64_t,  \
+                               int64_t, const T*, int64_t, T, T*, int64_t);                        \
+  template void symv<T>(const Queue&, Uplo, int64_t, T, const T*, int64_t, const T*, int64_t, T,   \
+                        T*, int64_t);                                                              \
+  template void hemv<T>(const Queue&, Uplo, int64_t, T, const T*, int64_t, const T*, int64_t, T,   \
+                        T*, int64_t);                                                              \
+  template void symv_offset<T>(const Queue&, Uplo, int64_t, T, const T*, int64_t, int64_t,         \
+                               const T*, int64_t, T, T*, int64_t);                                 \
+  template void hemv_offset<T>(const Queue&, Uplo, int64_t, T, const T*, int64_t, int64_t,         \
+                               const T*, int64_t, T, T*, int64_t);                                 \
+  template void gemm<T>(const Queue&, Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t,     \
+                        const T*, int64_t, T, T*, int64_t);                                        \
+  template void tsgemm<T>(const Queue&, Op, Op, int64_t, int64_t, int64_t, T, const T*, int64_t,   \
+                          const T*, int64_t, T, T*, int64_t);                                      \
+  template void gemm_batched_strided<T>(const Queue&, Op, Op, int64_t, int64_t, int64_t, T,        \
+                                        const T*, int64_t, int64_t, const T*, int64_t, int64_t, T, \
+                                        T*, int64_t, int64_t, int64_t);                            \
+  template void gemm_batched<T>(const Queue&, Op, Op, int64_t, int64_t, int64_t, T,                \
+                                const T* const*, int64_t, const T* const*, int64_t, T, T* const*,  \
+                                int64_t, int64_t);                                                 \
+  template void gemm_vbatched<T>(const Queue&, Op, Op, const int64_t*, const int64_t*,             \
+                                 const int64_t*, T, const T* const*, const int64_t*,               \
+                                 const T* const*, const int64_t*, T, T* const*, const int64_t*,    \
+                                 int64_t, int64_t, int64_t, int64_t);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_BLAS_)
+#undef MGBLAS_INSTANTIATE_BLAS_
+
+}  // namespace mgblas

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The host engine's door to CBLAS (OpenBLAS), private to kernels/host:
+// - checked narrowing of mgblas's int64_t to the BLAS integer (32-bit here);
+// - one overload per precision of each CBLAS routine the engine calls, column-major;
+// - beta scaling with the BLAS-free beta == 0 case, and the gemm of one entry, shared
+//   by the plain and the batched kernels.
+#pragma once
+
+#include <cblas.h>
+
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <source_location>
+
+#include "core/error.hpp"
+#include "core/types.hpp"
+
+namespace mgblas::kernels::host::detail {
+
+using blas_int = blasint;
+
+/// `v` as the BLAS integer. The error names `func` (a string literal: Error keeps the
+/// pointer) and the argument, and is raised before any output is written.
+inline blas_int to_blas_int(const char* func, const char* name, int64_t v,
+                            std::source_location where = std::source_location::current()) {
+  constexpr int64_t kMax = std::numeric_limits<blas_int>::max();
+  if (v > kMax)
+    throw BadArgument(where.file_name(), static_cast<int>(where.line()), func,
+                      ::mgblas::detail::concat("argument '", name, "' = ", v, ": must be <= ", kMax,
+                                               ": the host engine limits it to the 32-bit "
+                                               "CBLAS integer"));
+  return static_cast<blas_int>(v);
+}
+
+/// Op::C on a real type is a plain transpose.
+template <Scalar T>
+CBLAS_TRANSPOSE to_cblas(Op op) {
+  if (op == Op::N) return CblasNoTrans;
+  return op == Op::C && is_complex_v<T> ? CblasConjTrans : CblasTrans;
+}
+inline CBLAS_UPLO to_cblas(Uplo uplo) { return uplo == Uplo::Lower ? CblasLower : CblasUpper; }
+
+// ---- precision overloads ---------------------------------------------------------
+
+inline void scal(blas_int n, float a, float* x, blas_int incx) { cblas_sscal(n, a, x, incx); }
+inline void scal(blas_int n, double a, double* x, blas_int incx) { cblas_dscal(n, a, x, incx); }
+inline void scal(blas_int n, scomplex a, scomplex* x, blas_int incx) {
+  cblas_cscal(n, &a, x, incx);
+}
+inline void scal(blas_int n, zcomplex a, zcomplex* x, blas_int incx) {
+  cblas_zscal(n, &a, x, incx);
+}
+
+inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, float alpha, const float* A,
+                 blas_int lda, const float* x, blas_int incx, float beta, float* y, blas_int incy) {
+  cblas_sgemv(CblasColMajor, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, double alpha, const double* A,
+                 blas_int lda, const double* x, blas_int incx, double beta, double* y,
+                 blas_int incy) {
+  cblas_dgemv(CblasColMajor, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, scomplex alpha, const scomplex* A,
+                 blas_int lda, const scomplex* x, blas_int incx, scomplex beta, scomplex* y,
+                 blas_int incy) {
+  cblas_cgemv(CblasColMajor, op, m, n, &alpha, A, lda, x, incx, &beta, y, incy);
+}
+inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, zcomplex alpha, const zcomplex* A,
+                 blas_int lda, const zcomplex* x, blas_int incx, zcomplex beta, zcomplex* y,
+                 blas_int incy) {
+  cblas_zgemv(CblasColMajor, op, m, n, &alpha, A, lda, x, incx, &beta, y, incy);
+}
+
+/// Symmetric for real types, Hermitian for complex ones: the product BLAS provides for
+/// each. (Complex symmetric has no BLAS routine; symv.cpp loops for it.)
+inline void symv_or_hemv(CBLAS_UPLO uplo, blas_int n, float alpha, const float* A, blas_int lda,
+                         const float* x, blas_int incx, float beta, float* y, blas_int incy) {
+  cblas_ssymv(CblasColMajor, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+inline void symv_or_hemv(CBLAS_UPLO uplo, blas_int n, double alpha, const double* A, blas_int lda,
+                         const double* x, blas_int incx, double beta, double* y, blas_int incy) {
+  cblas_dsymv(CblasColMajor, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+}
+inline void symv_or_hemv(CBLAS_UPLO uplo, blas_int n, scomplex alpha, const scomplex* A,
+                         blas_int lda, const scomplex* x, blas_int incx, scomplex beta, scomplex* y,
+                         blas_int incy) {
+  cblas_chemv(CblasColMajor, uplo, n, &alpha, A, lda, x, incx, &beta, y, incy);
+}
+inline void symv_or_hemv(CBLAS_UPLO uplo, blas_int n, zcomplex alpha, const zcomplex* A,
+                         blas_int lda, const zcomplex* x, blas_int incx, zcomplex beta, zcomplex* y,
+                         blas_int incy) {
+  cblas_zhemv(CblasColMajor, uplo, n, &alpha, A, lda, x, incx, &beta, y, incy);
+}
+
+inline void gemm(CBLAS_TRANSPOSE opA, CBLAS_TRANSPOSE opB, blas_int m, blas_int n, blas_int k,
+                 float alpha, const float* A, blas_int lda, const float* B, blas_int ldb,
+                 float beta, float* C, blas_int ldc) {
+  cblas_sgemm(CblasColMajor, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+inline void gemm(CBLAS_TRANSPOSE opA, CBLAS_TRANSPOSE opB, blas_int m, blas_int n, blas_int k,
+                 double alpha, const double* A, blas_int lda, const double* B, blas_int ldb,
+                 double beta, double* C, blas_int ldc) {
+  cblas_dgemm(CblasColMajor, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+inline void gemm(CBLAS_TRANSPOSE opA, CBLAS_TRANSPOSE opB, blas_int m, blas_int n, blas_int k,
+                 scomplex alpha, const scomplex* A, blas_int lda, const scomplex* B, blas_int ldb,
+                 scomplex beta, scomplex* C, blas_int ldc) {
+  cblas_cgemm(CblasColMajor, opA, opB, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+inline void gemm(CBLAS_TRANSPOSE opA, CBLAS_TRANSPOSE opB, blas_int m, blas_int n, blas_int k,
+                 zcomplex alpha, const zcomplex* A, blas_int lda, const zcomplex* B, blas_int ldb,
+                 zcomplex beta, zcomplex* C, blas_int ldc) {
+  cblas_zgemm(CblasColMajor, opA, opB, m, n, k, &alpha, A, lda, B, ldb, &beta, C, ldc);
+}
+
+// ---- shared pieces of the kernels ------------------------------------------------
+
+/// y = beta * y. beta == 0 stores zeros without reading y: BLAS scal multiplies, and
+/// 0 * NaN would leak the caller's garbage into the result.
+template <Scalar T>
+void scale_vector(blas_int n, T beta, T* y, blas_int incy) {
+  if (beta == T(0)) {
+    for (int64_t i = 0; i < n; ++i) y[i * incy] = T(0);
+  } else if (beta != T(1)) {
+    scal(n, beta, y, incy);
+  }
+}
+
+/// C = beta * C for an m x n matrix, column by column (padding untouched).
+template <Scalar T>
+void scale_matrix(blas_int m, blas_int n, T beta, T* C, blas_int ldc) {
+  if (beta == T(1)) return;
+  for (int64_t j = 0; j < n; ++j) scale_vector(m, beta, C + j * int64_t{ldc}, 1);
+}
+
+/// One gemm, sizes already narrowed. The output is zeroed or scaled here rather than
+/// by the BLAS, whose beta == 0 may read C and whose k == 0 may return untouched.
+template <Scalar T>
+void gemm_entry(Op opA, Op opB, blas_int m, blas_int n, blas_int k, T alpha, const T* A,
+                blas_int lda, const T* B, blas_int ldb, T beta, T* C, blas_int ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0 || alpha == T(0)) {
+    scale_matrix(m, n, beta, C, ldc);
+    return;
+  }
+  if (beta == T(0)) scale_matrix(m, n, beta, C, ldc);
+  gemm(to_cblas<T>(opA), to_cblas<T>(opB), m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+}  // namespace mgblas::kernels::host::detail
