@@ -74,7 +74,15 @@ class BlockCyclic1D {
   /// 128 bytes so that every local column starts on a memory-transaction boundary.
   MGBLAS_HD int64_t local_ld(int64_t elem_size) const { return padded_ld(m_, elem_size); }
   MGBLAS_HD static int64_t padded_ld(int64_t rows, int64_t elem_size) {
-    const int64_t per_segment = elem_size >= 128 ? 1 : 128 / elem_size;
+    // Fewest rows whose bytes fill whole 128-byte segments: 128 / gcd(128, elem_size)
+    // (128 / elem_size alone misses sizes that do not divide 128, e.g. 24 bytes).
+    int64_t a = 128, b = elem_size;
+    while (b > 0) {
+      const int64_t t = a % b;
+      a = b;
+      b = t;
+    }
+    const int64_t per_segment = 128 / a;
     const int64_t r = rows < 1 ? 1 : rows;
     return (r + per_segment - 1) / per_segment * per_segment;
   }

@@ -27,22 +27,26 @@ class RowTiling {
   MGBLAS_HD int64_t num_tiles() const { return (m_ + tile_ - 1) / tile_; }
 
   /// First row of device dev: tiles are dealt as evenly as possible, lower devices
-  /// taking the extra ones.
+  /// taking the extra ones (device dev gets num_tiles / P tiles, plus one if
+  /// dev < num_tiles mod P).
   MGBLAS_HD int64_t row_begin(int dev) const {
-    const int64_t t = num_tiles() * dev / p_;
+    const int64_t q = num_tiles() / p_, extra = num_tiles() % p_;
+    const int64_t t = dev * q + (dev < extra ? dev : extra);
     const int64_t r = t * tile_;
     return r < m_ ? r : m_;
   }
   MGBLAS_HD int64_t row_end(int dev) const { return row_begin(dev + 1 > p_ ? p_ : dev + 1); }
   MGBLAS_HD int64_t local_m(int dev) const { return row_end(dev) - row_begin(dev); }
-  /// Device owning global row i.
+  /// Device owning global row i (0 <= i < m).
   MGBLAS_HD int owner(int64_t i) const {
     const int64_t t = i / tile_;
-    // Largest dev with num_tiles * dev / P <= t.
-    int dev = static_cast<int>(((t + 1) * p_ - 1) / num_tiles());
-    while (dev > 0 && row_begin(dev) > i) --dev;
-    while (dev + 1 < p_ && row_begin(dev + 1) <= i) ++dev;
-    return dev;
+    const int64_t q = num_tiles() / p_, extra = num_tiles() % p_;
+    // The first `extra` devices hold q + 1 tiles each, the others q (q > 0 whenever a
+    // valid tile lies past the first extra * (q + 1); the guard only keeps a row
+    // outside [0, m) from dividing by zero).
+    const int64_t big = extra * (q + 1);
+    if (t < big) return static_cast<int>(t / (q + 1));
+    return q > 0 ? static_cast<int>(extra + (t - big) / q) : p_ - 1;
   }
 
   friend bool operator==(const RowTiling&, const RowTiling&) = default;
