@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# One call on the GPU machine: build mgblas, run the GPU tests and the level-2 benchmark
+# (GEMV / SYMV / HEMV against cuBLAS), write logs and CSVs under $OUT, print a short
+# table last.
+#
+#   bench/run_device.sh [full|sweep|quick]
+#     full   the dispatcher's choices: n = 8192..32768, small sizes, offsets (default)
+#     sweep  every compiled tuning set, for filling the tuning tables
+#     quick  a few sizes only
+#   env PREBUILT=dir  take test_cuda_gemv_engine and tester_blas from dir (built on a
+#                     machine with the same nvcc) and build the rest only for ctest
+#   env SKIP_CTEST=1  skip the full build and `ctest -L gpu`
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+mode=${1:-full}
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/bench-out}
+mkdir -p "$out"
+build=$root/build-device
+stamp() { echo "[$(date +%T)] $*"; }
+
+nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version \
+  --format=csv 2>&1 | tee "$out/gpu.txt"
+
+configure() {
+  local host_cxx=()
+  [ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DMGBLAS_BUILD_EXAMPLES=OFF "${host_cxx[@]}" \
+    >"$out/cmake.log" 2>&1 || { stamp "cmake failed"; tail -20 "$out/cmake.log"; }
+}
+
+if [ -n "${PREBUILT:-}" ]; then
+  bin_test=$PREBUILT/test_cuda_gemv_engine
+  bin_tester=$PREBUILT/tester_blas
+else
+  stamp "build"
+  configure
+  ninja -C "$build" -j16 test_cuda_gemv_engine tester_blas >"$out/build.log" 2>&1 ||
+    { stamp "build failed"; grep -m20 -E "error|FAILED" "$out/build.log"; }
+  bin_test=$build/tests/kernels/test_cuda_gemv_engine
+  bin_tester=$build/tests/testers/tester_blas
+fi
+
+stamp "test_cuda_gemv_engine"
+timeout 300 "$bin_test" --gtest_brief=1 >"$out/test_gemv_engine.log" 2>&1
+echo "test_cuda_gemv_engine exit $?" | tee -a "$out/test_gemv_engine.log"
+grep -E "^\[  (PASSED|FAILED)|FAILED|tests ran" "$out/test_gemv_engine.log" | head -30
+
+tester() {  # tester <csv-name> <args...>
+  local name=$1; shift
+  stamp "tester_blas $*"
+  timeout 240 "$bin_tester" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1
+  echo "exit $?" >>"$out/$name.log"
+}
+big=8192:32768:8192
+small=512,1024,2048,4096
+case $mode in
+  sweep)
+    tester sweep_gemv --op gemv --trans N,T --type s,d,c,z --range $big --sweep
+    tester sweep_symv --op symv --uplo L,U --type s,d,c,z --range $big --sweep
+    tester sweep_small --op gemv,symv --trans N,T --uplo L --type s,d,c,z -n $small --sweep
+    tester sweep_offset --op gemv,symv --trans N,T --uplo L --type d --parent 16384 \
+      --offset 0,1,17,33 --sweep
+    ;;
+  quick)
+    tester quick --op gemv,symv --trans N,T --uplo L --type s,d,c,z -n 4096,16384
+    ;;
+  *)
+    tester gemv --op gemv --trans N,T,C --type s,d,c,z --range $big
+    tester symv --op symv --uplo L,U --type s,d,c,z --range $big
+    tester small --op gemv,symv --trans N,T --uplo L,U --type s,d,c,z -n $small
+    tester offset --op gemv,symv --trans N,T --uplo L --type s,d,c,z --parent 16384 \
+      --offset 0,1,17,33
+    ;;
+esac
+
+if [ -z "${SKIP_CTEST:-}" ]; then
+  stamp "full build + ctest -L gpu"
+  [ -f "$build/build.ninja" ] || configure
+  timeout 300 ninja -C "$build" -j16 -k 0 >"$out/build_all.log" 2>&1 ||
+    { stamp "full build incomplete"; grep -m10 -E "FAILED" "$out/build_all.log"; }
+  timeout 240 ctest --test-dir "$build" -L gpu --output-on-failure -j1 --timeout 200 \
+    >"$out/ctest_gpu.log" 2>&1
+  tail -25 "$out/ctest_gpu.log"
+fi
+
+python3 "$root/bench/plot_level2.py" "$out" >"$out/plot.log" 2>&1 || tail -3 "$out/plot.log"
+stamp "summary"
+python3 "$root/bench/summarize_level2.py" "$out"/*.csv

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// GEMV kernel templates (private): y = alpha * op(A) * x + beta * y, op = N, T or C,
+// the KBLAS design (TOMS paper, sections 6.2-6.4, 6.6) re-derived for 16-byte loads.
+//
+// Template parameters (fixed per precision in gemv_tuning.hpp):
+//   D        device scalar (float, double, cuFloatComplex, cuDoubleComplex)
+//   kTx      threads along the rows of a column (lanes; a power of two <= 32)
+//   kTy      thread rows along the columns (warps when kTx = 32)
+//   kUnroll  N: columns per thread per step;  kCols  T: columns per thread
+//   kPrefetch  double-buffered register prefetch (KBLAS): the next step's loads are
+//            issued before the current step's arithmetic; without it the latency is
+//            hidden by more resident warps only (fewer registers per thread)
+//   kMinBlocksPerSm  the register budget: launch bounds for that many resident blocks
+// Run-time geometry (from the launcher): `shift` virtual rows above row 0 of the
+// submatrix so that reads are aligned to the parent's 128-byte segments; the grid's
+// y extent splits the long dimension (KBLAS's Y): with gridDim.y == 1 a block owns
+// its outputs and applies beta itself, otherwise y was scaled by beta beforehand and
+// the blocks add their parts with atomics.
+#pragma once
+
+#include "kernels/cuda/gemv/level2_device.cuh"
+
+namespace mgblas::kernels::cuda::level2 {
+
+// The column walk of one thread of gemv_n_kernel: acc(e) += sum over its columns c of
+// A(row + e, c) x(c). kFull: every chunk is a whole 16-byte vector (the common case,
+// compiled apart so the masked element loads of the boundary rows cost it nothing).
+template <bool kFull, int kTy, int kUnroll, bool kPrefetch, typename D>
+__device__ __forceinline__ void gemv_n_columns(D* acc, const D* a, int64_t lda, const D* x,
+                                               int64_t incx, int64_t c, int64_t c_end,
+                                               int64_t row, int64_t lo, int64_t hi) {
+  constexpr int kVec = kVecOf<D>;
+  constexpr int kStep = kTy * kUnroll;
+  Chunk<D> cur[kUnroll], nxt[kUnroll];
+  D xc[kUnroll], xn[kUnroll];
+  // Addresses advance by pointer increments: one live 64-bit pointer per operand
+  // instead of one per unrolled column keeps the register count down.
+  auto fetch = [&](Chunk<D>* ch, D* xv, int64_t c0) {
+    const D* p = a + c0 * lda;
+    const D* q = x + c0 * incx;
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      if (c0 + u < c_end) {
+        load_chunk(ch[u], p, kFull, row, lo, hi);
+        xv[u] = *q;
+      } else {
+        set_zero(ch[u]);
+        xv[u] = D{};
+      }
+      p += lda;
+      q += incx;
+    }
+  };
+  if (kPrefetch && c < c_end) fetch(cur, xc, c);
+#pragma unroll 1
+  for (; c < c_end; c += kStep) {
+    if (!kPrefetch) fetch(cur, xc, c);
+    else if (c + kStep < c_end) fetch(nxt, xn, c + kStep);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u)
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) acc[e] = device::mul_add(cur[u].v[e], xc[u], acc[e]);
+    if (kPrefetch) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        cur[u] = nxt[u];
+        xc[u] = xn[u];
+      }
+    }
+  }
+}
+
+// gemv_n_kernel: y(i) = alpha * sum_j A(i, j) x(j) + beta * y(i).
+//
+// Mapping: block (bx, by) owns the kRows = kTx * kVec virtual rows
+// [bx * kRows, (bx + 1) * kRows) and the columns [by * cols_per_block, ...) of them.
+// Thread (tx, ty) holds the kVec rows starting at bx * kRows + tx * kVec (one 16-byte
+// chunk per column, a warp reads 512 contiguous bytes of a column) and walks the
+// block's columns kUnroll at a time, column c0 + ty * kUnroll + u, in steps of
+// kTy * kUnroll; with kPrefetch the next step's chunks and x values are fetched into
+// a second register set before the current ones are used (double buffer).
+// Shared memory: partial[kTy][kRows] for the sum over ty (4 KB for every precision
+// at kTy = 8). Preconditions: kTx * kTy >= kRows (one thread per row in the final
+// sum); cols_per_block > 0; A points at element (0, 0) of the submatrix.
+template <typename D, int kTx, int kTy, int kUnroll, bool kPrefetch, int kMinBlocksPerSm>
+__global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
+    gemv_n_kernel(int64_t m, int64_t n, D alpha, const D* __restrict__ A, int64_t lda,
+                  int64_t shift, bool vector_ok, const D* __restrict__ x, int64_t incx, D beta,
+                  D* y, int64_t incy, int64_t cols_per_block) {
+  constexpr int kVec = kVecOf<D>;
+  constexpr int kRows = kTx * kVec;
+  static_assert(kTx * kTy >= kRows, "one thread per row is needed for the final sum");
+  __shared__ D partial[kTy][kRows];
+
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const int64_t lo = shift;
+  const int64_t hi = shift + m;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * kRows + tx * kVec;
+  const bool full = vector_ok && row >= lo && row + kVec <= hi;
+  const int64_t c_begin = static_cast<int64_t>(blockIdx.y) * cols_per_block;
+  const int64_t c_end = imin(n, c_begin + cols_per_block);
+
+  D acc[kVec];
+#pragma unroll
+  for (int e = 0; e < kVec; ++e) acc[e] = D{};
+
+  if (full)
+    gemv_n_columns<true, kTy, kUnroll, kPrefetch>(acc, A + (row - shift), lda, x, incx, c_begin + ty * kUnroll,
+                                       c_end, row, lo, hi);
+  else if (row + kVec > lo && row < hi)
+    gemv_n_columns<false, kTy, kUnroll, kPrefetch>(acc, A + (row - shift), lda, x, incx,
+                                        c_begin + ty * kUnroll, c_end, row, lo, hi);
+
+#pragma unroll
+  for (int e = 0; e < kVec; ++e) partial[ty][tx * kVec + e] = acc[e];
+  __syncthreads();
+  const int t = ty * kTx + tx;
+  if (t < kRows) {
+    D s = partial[0][t];
+#pragma unroll
+    for (int q = 1; q < kTy; ++q) s = device::add(s, partial[q][t]);
+    const int64_t r = static_cast<int64_t>(blockIdx.x) * kRows + t;
+    if (r >= lo && r < hi) store_output(y + (r - shift) * incy, s, alpha, beta, gridDim.y == 1);
+  }
+}
+
+// gemv_t_kernel: y(j) = alpha * sum_i op(A(i, j)) x(i) + beta * y(j), op = T or C
+// (kConj).
+//
+// Mapping: block (bx, by) owns the kTy * kCols columns starting at
+// bx * kTy * kCols and the virtual rows [by * rows_per_block, ...). Thread row ty owns
+// kCols adjacent columns; lane tx holds the kVec rows at tx * kVec of each step of
+// kRows = kTx * kVec rows, so each column is read in 512-byte runs (kTx = 32), and
+// walks down, accumulating one partial dot product per column in registers, with the
+// next step prefetched (double buffer) when kPrefetch. The sum over the kTx lanes is a shuffle
+// reduction at the end; no shared memory. x is read as a 16-byte chunk when it is
+// contiguous and aligned like A's chunks (x_vec_ok), else element by element.
+// Preconditions: rows_per_block a positive multiple of kRows; 32 % kTx == 0.
+template <typename D, int kTx, int kTy, int kCols, bool kPrefetch, int kMinBlocksPerSm,
+          bool kConj>
+__global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
+    gemv_t_kernel(int64_t m, int64_t n, D alpha, const D* __restrict__ A, int64_t lda,
+                  int64_t shift, bool vector_ok, const D* __restrict__ x, int64_t incx,
+                  bool x_vec_ok, D beta, D* y, int64_t incy, int64_t rows_per_block) {
+  constexpr int kVec = kVecOf<D>;
+  constexpr int kRows = kTx * kVec;
+  static_assert(32 % kTx == 0, "lane groups must tile a warp");
+
+  const int tx = threadIdx.x;
+  const int ty = threadIdx.y;
+  const int64_t lo = shift;
+  const int64_t hi = shift + m;
+  const int64_t col0 = (static_cast<int64_t>(blockIdx.x) * kTy + ty) * kCols;
+  const int ncols = static_cast<int>(imax(0, imin(kCols, n - col0)));
+  const int64_t r_begin = static_cast<int64_t>(blockIdx.y) * rows_per_block;
+  const int64_t r_end = imin(hi, r_begin + rows_per_block);
+
+  D acc[kCols];
+#pragma unroll
+  for (int c = 0; c < kCols; ++c) acc[c] = D{};
+
+  if (ncols > 0) {
+    const D* a = A + col0 * lda - shift;
+    Chunk<D> cur[kCols], nxt[kCols];
+    Chunk<D> xc, xn;
+    auto fetch = [&](Chunk<D>* ch, Chunk<D>& xv, int64_t r) {
+      const bool full = vector_ok && r >= lo && r + kVec <= hi;
+      const D* p = a + r;
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) {
+        if (c < ncols) load_chunk(ch[c], p, full, r, lo, hi);
+        else set_zero(ch[c]);
+        p += lda;
+      }
+      if (full && x_vec_ok) {
+        load_chunk(xv, x + (r - shift), true, r, lo, hi);
+      } else {
+#pragma unroll
+        for (int e = 0; e < kVec; ++e)
+          xv.v[e] = (r + e >= lo && r + e < hi) ? x[(r + e - shift) * incx] : D{};
+      }
+    };
+    int64_t r = r_begin + tx * kVec;
+    if (kPrefetch && r < r_end) fetch(cur, xc, r);
+#pragma unroll 1
+    for (; r < r_end; r += kRows) {
+      if (!kPrefetch) fetch(cur, xc, r);
+      else if (r + kRows < r_end) fetch(nxt, xn, r + kRows);
+#pragma unroll
+      for (int c = 0; c < kCols; ++c)
+#pragma unroll
+        for (int e = 0; e < kVec; ++e) acc[c] = fma_op<kConj>(cur[c].v[e], xc.v[e], acc[c]);
+      if (kPrefetch) {
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) cur[c] = nxt[c];
+        xc = xn;
+      }
+    }
+  }
+
+  // Every lane takes part in the shuffles (lanes without columns hold zeros).
+#pragma unroll
+  for (int c = 0; c < kCols; ++c) acc[c] = group_sum<kTx>(acc[c]);
+  if (tx == 0) {
+#pragma unroll
+    for (int c = 0; c < kCols; ++c)
+      if (c < ncols) store_output(y + (col0 + c) * incy, acc[c], alpha, beta, gridDim.y == 1);
+  }
+}
+
+}  // namespace mgblas::kernels::cuda::level2

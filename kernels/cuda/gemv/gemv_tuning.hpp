@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// GEMV tuning sets per precision (compile-time shapes) and the run-time split policy.
+//
+// Entry 0 of each array is the default; the dispatcher table
+// (kernels/cuda/tuning/level2_table.hpp) may name another entry per size class.
+// The CI build compiles entry 0 only (tuning/variant.hpp).
+//
+// Chosen on: NVIDIA H200 (sm_90), 2026-11-22, with
+//   tester_blas --op gemv --type s,d,c,z --range 8192:32768:8192 --sweep
+// (bench/results/h200-gemv-symv.md). Entry 0 is the shape the sweep kept; entry 1 is
+// the alternative it was compared with. sm_80 uses the same sets: the model (16-byte
+// loads, 512-byte runs per warp, >= 8 loads in flight per thread) does not depend on
+// the part; no A100 was available to measure.
+#pragma once
+
+#include <array>
+#include <complex>
+
+namespace mgblas::kernels::cuda::level2 {
+
+/// N kernel: kTx lanes along rows (kTx * kVec rows per block), kTy thread rows along
+/// columns, kUnroll columns per thread per step, double-buffered prefetch or not.
+struct GemvNShape {
+  int tx, ty, unroll;
+  bool prefetch;
+  int min_blocks;  ///< blocks per SM the register budget is cut for (launch bounds)
+};
+/// T/C kernel: kTx lanes along rows, kTy thread rows, kCols columns per thread
+/// (kTy * kCols columns per block).
+struct GemvTShape {
+  int tx, ty, cols;
+  bool prefetch;
+  int min_blocks;
+};
+
+/// Run-time split along the long dimension (KBLAS's Y): aim at kBlocksPerSm blocks per
+/// multiprocessor so the last wave is a small part of the run, but keep at least
+/// kMinSteps steps per block so the prefetch has something to overlap.
+struct SplitPolicy {
+  int blocks_per_sm;
+  int min_steps;
+};
+
+template <typename T> struct GemvTuning;
+
+// Shapes in 16-byte chunks are the same for every precision: a warp reads 512 bytes
+// of a column per load. What changes is the rows per block (kTx * 16 / sizeof(T)).
+template <typename T> struct GemvTuningCommon {
+  // Entry 0: 4 chunks per thread prefetched, 256 threads, 3 blocks per SM (at most 85
+  // registers, 48 KB in flight per SM; a 64-register cap made it spill). Entry 1: 4
+  // chunks without prefetch, 512 threads, 2 blocks per SM (64 registers), the latency
+  // hidden by resident warps alone.
+  static constexpr std::array<GemvNShape, 2> kN{{{32, 8, 4, true, 3}, {32, 16, 4, false, 2}}};
+  static constexpr std::array<GemvTShape, 2> kT{{{32, 8, 4, true, 3}, {32, 16, 4, false, 2}}};
+  static constexpr SplitPolicy kSplitN{16, 2};
+  static constexpr SplitPolicy kSplitT{16, 2};
+};
+
+template <> struct GemvTuning<float> : GemvTuningCommon<float> {};
+template <> struct GemvTuning<double> : GemvTuningCommon<double> {};
+template <> struct GemvTuning<std::complex<float>> : GemvTuningCommon<std::complex<float>> {};
+template <> struct GemvTuning<std::complex<double>> : GemvTuningCommon<std::complex<double>> {};
+
+/// Invariants every shape must keep (the kernels static_assert them too):
+/// kTx a power of two dividing 32; kTy >= 16 / sizeof(T) for N (one thread per row in
+/// the final sum); at most 1024 threads.
+template <typename T>
+constexpr bool valid_shapes() {
+  constexpr int vec = 16 / static_cast<int>(sizeof(T));
+  for (const auto& s : GemvTuning<T>::kN)
+    if (32 % s.tx != 0 || s.tx * s.ty > 1024 || s.ty < vec || s.unroll < 1 ||
+        s.min_blocks * s.tx * s.ty > 2048)
+      return false;
+  for (const auto& s : GemvTuning<T>::kT)
+    if (32 % s.tx != 0 || s.tx * s.ty > 1024 || s.cols < 1 || s.min_blocks * s.tx * s.ty > 2048)
+      return false;
+  return true;
+}
+static_assert(valid_shapes<float>() && valid_shapes<double>() &&
+              valid_shapes<std::complex<float>>() && valid_shapes<std::complex<double>>());
+
+}  // namespace mgblas::kernels::cuda::level2

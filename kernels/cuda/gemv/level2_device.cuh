@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Device building blocks shared by the GEMV and SYMV/HEMV kernels (private).
+//
+// Row chunks. Every kernel reads A along columns in chunks of kVec = 16 / sizeof(D)
+// consecutive rows per thread, so that one 16-byte load fetches a chunk and a warp
+// covers a 512-byte run of a column. Kernels address a "virtual" matrix whose row 0
+// sits `shift` rows above the first row of the (sub)matrix, chosen so that virtual
+// row 0 is aligned to the parent's 128-byte segments (KBLAS paper, section 6.6);
+// valid rows are [shift, shift + m). A chunk lying wholly inside the valid rows is
+// read with one vector load when the launcher found vector loads legal (A and lda
+// 16-byte aligned); any other chunk is read element by element, only its valid
+// elements, the rest set to zero. So nothing outside the submatrix is ever read,
+// and a NaN there cannot leak in.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/cuda/common/device_scalar.cuh"
+
+namespace mgblas::kernels::cuda::level2 {
+
+using device::ceil_div;
+
+__host__ __device__ constexpr int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
+__host__ __device__ constexpr int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/// Elements of D per 16-byte vector load.
+template <typename D>
+inline constexpr int kVecOf = 16 / static_cast<int>(sizeof(D));
+
+/// kVec consecutive rows of one column, in registers.
+template <typename D>
+struct Chunk {
+  static constexpr int kVec = kVecOf<D>;
+  D v[kVec];
+};
+
+template <typename D>
+__device__ __forceinline__ void set_zero(Chunk<D>& c) {
+#pragma unroll
+  for (int e = 0; e < Chunk<D>::kVec; ++e) c.v[e] = D{};
+}
+
+/// Read the chunk at `p` (element of virtual row `row` of one column).
+/// full: all kVec rows valid and vector loads legal -> one 16-byte load;
+/// otherwise only rows in [lo, hi) are read, the others are zero.
+template <typename D>
+__device__ __forceinline__ void load_chunk(Chunk<D>& c, const D* p, bool full, int64_t row,
+                                           int64_t lo, int64_t hi) {
+  if (full) {
+    const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
+    memcpy(&c, &raw, sizeof(raw));
+  } else {
+#pragma unroll
+    for (int e = 0; e < Chunk<D>::kVec; ++e)
+      c.v[e] = (row + e >= lo && row + e < hi) ? p[e] : D{};
+  }
+}
+
+/// a * b + acc, with a conjugated when kConj (real types ignore kConj).
+template <bool kConj, typename D>
+__device__ __forceinline__ D fma_op(D a, D b, D acc) {
+  if constexpr (kConj) return device::mul_add(device::conj(a), b, acc);
+  else return device::mul_add(a, b, acc);
+}
+
+// ---- reductions and atomics ------------------------------------------------------------
+
+__device__ __forceinline__ float shfl_xor(float v, int lane_mask) {
+  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+}
+__device__ __forceinline__ double shfl_xor(double v, int lane_mask) {
+  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+}
+__device__ __forceinline__ cuFloatComplex shfl_xor(cuFloatComplex v, int lane_mask) {
+  return {__shfl_xor_sync(0xffffffffu, v.x, lane_mask),
+          __shfl_xor_sync(0xffffffffu, v.y, lane_mask)};
+}
+__device__ __forceinline__ cuDoubleComplex shfl_xor(cuDoubleComplex v, int lane_mask) {
+  return {__shfl_xor_sync(0xffffffffu, v.x, lane_mask),
+          __shfl_xor_sync(0xffffffffu, v.y, lane_mask)};
+}
+
+/// Sum over groups of kWidth consecutive lanes (kWidth a power of two <= 32); every
+/// lane of the group gets the sum. All 32 lanes of the warp must call it.
+template <int kWidth, typename D>
+__device__ __forceinline__ D group_sum(D v) {
+  static_assert(kWidth >= 1 && kWidth <= 32 && (kWidth & (kWidth - 1)) == 0);
+#pragma unroll
+  for (int mask = kWidth / 2; mask > 0; mask /= 2) v = device::add(v, shfl_xor(v, mask));
+  return v;
+}
+
+__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
+// Complex: the two parts are independent sums, so two scalar atomics are exact.
+__device__ __forceinline__ void atomic_add(cuFloatComplex* p, cuFloatComplex v) {
+  atomicAdd(&p->x, v.x);
+  atomicAdd(&p->y, v.y);
+}
+__device__ __forceinline__ void atomic_add(cuDoubleComplex* p, cuDoubleComplex v) {
+  atomicAdd(&p->x, v.x);
+  atomicAdd(&p->y, v.y);
+}
+
+/// Write one output element: with `fused` the block owns it alone and applies
+/// y = alpha * s + beta * y (y not read when beta == 0); otherwise y was scaled by
+/// beta beforehand and alpha * s is added atomically.
+template <typename D>
+__device__ __forceinline__ void store_output(D* y, D s, D alpha, D beta, bool fused) {
+  const D as = device::mul(alpha, s);
+  if (!fused) atomic_add(y, as);
+  else if (device::is_zero(beta)) *y = as;
+  else *y = device::mul_add(beta, *y, as);
+}
+
+/// Real part of a diagonal element for HEMV (imaginary part taken as zero).
+__device__ __forceinline__ float real_diag(float a) { return a; }
+__device__ __forceinline__ double real_diag(double a) { return a; }
+__device__ __forceinline__ cuFloatComplex real_diag(cuFloatComplex a) { return {a.x, 0.0f}; }
+__device__ __forceinline__ cuDoubleComplex real_diag(cuDoubleComplex a) { return {a.x, 0.0}; }
+
+// ---- host-side geometry shared by the launchers ----------------------------------------
+
+/// Where a kernel starts reading a (sub)matrix whose first element is `first`.
+struct Alignment {
+  int64_t shift;    ///< virtual rows above the first row (0 <= shift < 128 / sizeof)
+  bool vector_ok;   ///< 16-byte chunk loads are legal
+};
+
+/// shift moves the start down to the previous 128-byte boundary when every column
+/// starts at the same offset within 128 bytes (lda * size a multiple of 128); else to
+/// the previous 16-byte boundary when lda * size is a multiple of 16; else vector
+/// loads are off and shift = 0. Element alignment of `first` is a precondition.
+inline Alignment alignment_of(const void* first, int64_t lda, int64_t elem_size) {
+  const auto addr = reinterpret_cast<uintptr_t>(first);
+  const int64_t ld_bytes = lda * elem_size;
+  if (ld_bytes % 16 != 0 || addr % static_cast<uintptr_t>(elem_size) != 0) return {0, false};
+  const int64_t seg = ld_bytes % 128 == 0 ? 128 : 16;
+  return {static_cast<int64_t>(addr % static_cast<uintptr_t>(seg)) / elem_size, true};
+}
+
+}  // namespace mgblas::kernels::cuda::level2

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// SYMV/HEMV tuning sets per precision (compile-time tile shapes) and the run-time
+// number of tiles per block.
+//
+// Chosen on: NVIDIA H200 (sm_90), 2026-11-22, with
+//   tester_blas --op symv --type s,d,c,z --uplo L,U --range 8192:32768:8192 --sweep
+// (bench/results/h200-gemv-symv.md). Entry 0 is the default; entry 1 the alternative it
+// was compared with. sm_80 uses the same sets (model default, not measured).
+#pragma once
+
+#include <array>
+#include <complex>
+
+namespace mgblas::kernels::cuda::level2 {
+
+/// Tile kNb = tx * (16 / sizeof(T)) rows and columns; tx lanes along the rows, ty
+/// thread rows each holding kNb / ty columns; prefetch: double-buffered registers;
+/// min_blocks: blocks per SM the register budget is cut for (launch bounds), i.e.
+/// 65536 / (min_blocks * tx * ty) registers per thread at most.
+struct SymvShape {
+  int tx, ty;
+  bool prefetch;
+  int min_blocks;
+};
+
+/// Blocks per multiprocessor the tiles-per-block count aims at (the triangle's tiles
+/// spread evenly over that many blocks).
+struct SymvSplit {
+  int blocks_per_sm;
+};
+
+template <typename T> struct SymvTuning;
+// Entry 0: 4 columns per thread, prefetch, 1024 resident threads (64 registers; d
+// spills 24 bytes there, nvcc 13.0). Entry 1: 8 columns per thread, no prefetch (z:
+// prefetch), 768 resident threads (85 registers). float uses 16 lanes (64 x 64 tiles;
+// a half-warp reads 256 bytes of a column), so s, d, c tiles hold 64 x 64 elements; z
+// tiles are 32 x 32.
+template <> struct SymvTuning<float> {
+  static constexpr std::array<SymvShape, 2> kShapes{{{16, 16, true, 2}, {16, 8, false, 6}}};
+  static constexpr SymvSplit kSplit{16};
+};
+template <> struct SymvTuning<double> {
+  static constexpr std::array<SymvShape, 2> kShapes{{{32, 16, true, 2}, {32, 8, false, 3}}};
+  static constexpr SymvSplit kSplit{16};
+};
+template <> struct SymvTuning<std::complex<float>> {
+  static constexpr std::array<SymvShape, 2> kShapes{{{32, 16, true, 2}, {32, 8, false, 3}}};
+  static constexpr SymvSplit kSplit{16};
+};
+template <> struct SymvTuning<std::complex<double>> {
+  static constexpr std::array<SymvShape, 2> kShapes{{{32, 16, true, 2}, {32, 8, true, 3}}};
+  static constexpr SymvSplit kSplit{16};
+};
+
+/// Invariants (the kernel static_asserts them too): tx a power of two dividing 32;
+/// the tile's columns split evenly over ty; at least one thread per tile row.
+template <typename T>
+constexpr bool valid_symv_shapes() {
+  constexpr int vec = 16 / static_cast<int>(sizeof(T));
+  for (const auto& s : SymvTuning<T>::kShapes) {
+    const int nb = s.tx * vec;
+    if (32 % s.tx != 0 || nb % s.ty != 0 || s.tx * s.ty < nb || s.tx * s.ty > 1024 ||
+        nb / s.ty > 32 || s.min_blocks * s.tx * s.ty > 2048)
+      return false;
+  }
+  return true;
+}
+static_assert(valid_symv_shapes<float>() && valid_symv_shapes<double>() &&
+              valid_symv_shapes<std::complex<float>>() &&
+              valid_symv_shapes<std::complex<double>>());
+
+}  // namespace mgblas::kernels::cuda::level2

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Level-2 dispatcher: for one GEMV or SYMV/HEMV call, mgblas's kernel (which tuning
+// set) or cuBLAS, from the measured table in level2_table.hpp. Never silent: every
+// choice carries a label that testers and logs print (chosen_engine).
+#pragma once
+
+#include <cstdint>
+
+#include "core/device.hpp"
+#include "core/types.hpp"
+
+namespace mgblas::kernels::cuda::level2 {
+
+enum class Engine : unsigned char { Mgblas, Cublas };
+
+struct Choice {
+  Engine engine = Engine::Mgblas;
+  int variant = 0;            ///< tuning-set index when engine == Mgblas
+  const char* label = "";     ///< static text: engine, variant and the rule that chose it
+};
+
+/// The choice's label, e.g. "mgblas v0 [sm90 d gemvN n>=8192]" or "cublas [...]".
+inline const char* chosen_engine(const Choice& c) noexcept { return c.label; }
+
+/// Choice for y = alpha * op(A) * x + beta * y on an m x n (sub)matrix whose first
+/// element is A (leading dimension lda), on the current device.
+template <Scalar T>
+Choice choose_gemv(Op op, int64_t m, int64_t n, const T* A, int64_t lda, const T* x,
+                   int64_t incx, const T* y, int64_t incy);
+
+/// Choice for symv (hermitian = false) or hemv on an n x n (sub)matrix.
+template <Scalar T>
+Choice choose_symv(Uplo uplo, bool hermitian, int64_t n, const T* A, int64_t lda, const T* x,
+                   int64_t incx, const T* y, int64_t incy);
+
+/// Multiprocessors and compute capability (major * 10 + minor) of the current
+/// device, read once per device and cached.
+int multiprocessor_count();
+int compute_capability();
+
+#define MGBLAS_LEVEL2_DISPATCH_DECLARE_(PREFIX, T)                                            \
+  PREFIX template Choice choose_gemv<T>(Op, int64_t, int64_t, const T*, int64_t, const T*,    \
+                                        int64_t, const T*, int64_t);                          \
+  PREFIX template Choice choose_symv<T>(Uplo, bool, int64_t, const T*, int64_t, const T*,     \
+                                        int64_t, const T*, int64_t);
+#define MGBLAS_LEVEL2_DISPATCH_EXTERN_(T) MGBLAS_LEVEL2_DISPATCH_DECLARE_(extern, T)
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_LEVEL2_DISPATCH_EXTERN_)
+#undef MGBLAS_LEVEL2_DISPATCH_EXTERN_
+
+}  // namespace mgblas::kernels::cuda::level2
