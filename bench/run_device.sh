@@ -7,15 +7,19 @@
 #   bench/run_device.sh [full|sweep|quick]
 #     full   the dispatcher's choices: n = 8192..32768, small sizes, offsets (default)
 #     sweep  every compiled tuning set, for filling the tuning tables
+#     splits the grid-split policy against forced splits (s, d)
 #     quick  a few sizes only
 #   env PREBUILT=dir  take test_cuda_gemv_engine and tester_blas from dir (built on a
 #                     machine with the same nvcc) and build the rest only for ctest
 #   env SKIP_CTEST=1  skip the full build and `ctest -L gpu`
+#   env SANITIZE=1    also run a few test cases under compute-sanitizer memcheck
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
 mode=${1:-full}
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/bench-out}
+# Logs and CSVs go to a work folder; at the end they are packed into $OUT (which
+# brings back at most 8 files): results.tgz, summary.txt, level2.png.
+out=$root/build-bench-out
 mkdir -p "$out"
 build=$root/build-device
 stamp() { echo "[$(date +%T)] $*"; }
@@ -48,6 +52,15 @@ timeout 300 "$bin_test" --gtest_brief=1 >"$out/test_gemv_engine.log" 2>&1
 echo "test_cuda_gemv_engine exit $?" | tee -a "$out/test_gemv_engine.log"
 grep -E "^\[  (PASSED|FAILED)|FAILED|tests ran" "$out/test_gemv_engine.log" | head -30
 
+if [ -n "${SANITIZE:-}" ]; then
+  stamp "compute-sanitizer"
+  timeout 150 compute-sanitizer --tool memcheck --print-limit 5 "$bin_test" --gtest_brief=1 \
+    --gtest_filter='GemvEngine_Cuda/d.offsets_and_strides:SymvEngine_Cuda/c.offsets_and_strides:GemvEngine_Cuda/s.rectangular' \
+    >"$out/sanitizer.log" 2>&1
+  echo "sanitizer exit $?" | tee -a "$out/sanitizer.log"
+  grep -m8 -E "ERROR SUMMARY|Invalid|PASSED|FAILED" "$out/sanitizer.log"
+fi
+
 tester() {  # tester <csv-name> <args...>
   local name=$1; shift
   stamp "tester_blas $*"
@@ -60,9 +73,17 @@ case $mode in
   sweep)
     tester sweep_gemv --op gemv --trans N,T --type s,d,c,z --range $big --sweep
     tester sweep_symv --op symv --uplo L,U --type s,d,c,z --range $big --sweep
-    tester sweep_small --op gemv,symv --trans N,T --uplo L --type s,d,c,z -n $small --sweep
-    tester sweep_offset --op gemv,symv --trans N,T --uplo L --type d --parent 16384 \
+    tester sweep_small --op gemv,symv --trans N,T --uplo L,U --type s,d,c,z -n $small --sweep
+    tester sweep_offset --op gemv,symv --trans N,T --uplo L --type d,z --parent 16384 \
       --offset 0,1,17,33 --sweep
+    ;;
+  splits)
+    for y in 1 8 32; do
+      tester sweep_split_gemv_$y --op gemv --trans N,T --type s,d -n 4096,16384 --split $y --sweep
+    done
+    for k in 2 8 32; do
+      tester sweep_split_symv_$k --op symv --uplo L --type s,d -n 4096,16384 --split $k --sweep
+    done
     ;;
   quick)
     tester quick --op gemv,symv --trans N,T --uplo L --type s,d,c,z -n 4096,16384
@@ -88,4 +109,9 @@ fi
 
 python3 "$root/bench/plot_level2.py" "$out" >"$out/plot.log" 2>&1 || tail -3 "$out/plot.log"
 stamp "summary"
-python3 "$root/bench/summarize_level2.py" "$out"/*.csv
+python3 "$root/bench/summarize_level2.py" "$out"/*.csv | tee "$out/summary.txt"
+if [ -n "${OUT:-}" ] && [ "$OUT" != "$out" ]; then
+  tar czf "$OUT/results.tgz" -C "$out" .
+  cp "$out/summary.txt" "$OUT/"
+  [ -f "$out/level2.png" ] && cp "$out/level2.png" "$OUT/"
+fi

@@ -130,21 +130,24 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
 //
 // Mapping: block (bx, by) owns the kTy * kCols columns starting at
 // bx * kTy * kCols and the virtual rows [by * rows_per_block, ...). Thread row ty owns
-// kCols adjacent columns; lane tx holds the kVec rows at tx * kVec of each step of
-// kRows = kTx * kVec rows, so each column is read in 512-byte runs (kTx = 32), and
-// walks down, accumulating one partial dot product per column in registers, with the
-// next step prefetched (double buffer) when kPrefetch. The sum over the kTx lanes is a shuffle
-// reduction at the end; no shared memory. x is read as a 16-byte chunk when it is
-// contiguous and aligned like A's chunks (x_vec_ok), else element by element.
-// Preconditions: rows_per_block a positive multiple of kRows; 32 % kTx == 0.
-template <typename D, int kTx, int kTy, int kCols, bool kPrefetch, int kMinBlocksPerSm,
-          bool kConj>
+// kCols adjacent columns; a step covers kSteps * kRows rows, kRows = kTx * kVec: lane
+// tx holds the chunk at row s * kRows + tx * kVec of the step for s < kSteps, so each
+// column is read in kSteps adjacent 512-byte runs per step (kTx = 32; kSteps = 2 keeps
+// a warp on one DRAM page longer). Threads walk down, accumulating one partial dot
+// product per column in registers, with the next step prefetched (double buffer) when
+// kPrefetch. The sum over the kTx lanes is a shuffle reduction at the end; no shared
+// memory. x is read as a 16-byte chunk when it is contiguous and aligned like A's
+// chunks (x_vec_ok), else element by element.
+// Preconditions: rows_per_block a positive multiple of kSteps * kRows; 32 % kTx == 0.
+template <typename D, int kTx, int kTy, int kCols, int kSteps, bool kPrefetch,
+          int kMinBlocksPerSm, bool kConj>
 __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     gemv_t_kernel(int64_t m, int64_t n, D alpha, const D* __restrict__ A, int64_t lda,
                   int64_t shift, bool vector_ok, const D* __restrict__ x, int64_t incx,
                   bool x_vec_ok, D beta, D* y, int64_t incy, int64_t rows_per_block) {
   constexpr int kVec = kVecOf<D>;
   constexpr int kRows = kTx * kVec;
+  constexpr int kN = kCols * kSteps;  // chunks per thread per step
   static_assert(32 % kTx == 0, "lane groups must tile a warp");
 
   const int tx = threadIdx.x;
@@ -162,39 +165,49 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
 
   if (ncols > 0) {
     const D* a = A + col0 * lda - shift;
-    Chunk<D> cur[kCols], nxt[kCols];
-    Chunk<D> xc, xn;
-    auto fetch = [&](Chunk<D>* ch, Chunk<D>& xv, int64_t r) {
-      const bool full = vector_ok && r >= lo && r + kVec <= hi;
-      const D* p = a + r;
+    Chunk<D> cur[kN], nxt[kN];
+    Chunk<D> xc[kSteps], xn[kSteps];
+    // Chunk (c, s) of the step at row r: column c, rows r + s * kRows + [0, kVec).
+    auto fetch = [&](Chunk<D>* ch, Chunk<D>* xv, int64_t r) {
 #pragma unroll
-      for (int c = 0; c < kCols; ++c) {
-        if (c < ncols) load_chunk(ch[c], p, full, r, lo, hi);
-        else set_zero(ch[c]);
-        p += lda;
-      }
-      if (full && x_vec_ok) {
-        load_chunk(xv, x + (r - shift), true, r, lo, hi);
-      } else {
+      for (int s = 0; s < kSteps; ++s) {
+        const int64_t rs = r + s * kRows;
+        const bool full = vector_ok && rs >= lo && rs + kVec <= hi;
+        const D* p = a + rs;
 #pragma unroll
-        for (int e = 0; e < kVec; ++e)
-          xv.v[e] = (r + e >= lo && r + e < hi) ? x[(r + e - shift) * incx] : D{};
+        for (int c = 0; c < kCols; ++c) {
+          if (c < ncols && rs < hi) load_chunk(ch[s * kCols + c], p, full, rs, lo, hi);
+          else set_zero(ch[s * kCols + c]);
+          p += lda;
+        }
+        if (full && x_vec_ok) {
+          load_chunk(xv[s], x + (rs - shift), true, rs, lo, hi);
+        } else {
+#pragma unroll
+          for (int e = 0; e < kVec; ++e)
+            xv[s].v[e] = (rs + e >= lo && rs + e < hi) ? x[(rs + e - shift) * incx] : D{};
+        }
       }
     };
+    constexpr int kStep = kSteps * kRows;
     int64_t r = r_begin + tx * kVec;
     if (kPrefetch && r < r_end) fetch(cur, xc, r);
 #pragma unroll 1
-    for (; r < r_end; r += kRows) {
+    for (; r < r_end; r += kStep) {
       if (!kPrefetch) fetch(cur, xc, r);
-      else if (r + kRows < r_end) fetch(nxt, xn, r + kRows);
+      else if (r + kStep < r_end) fetch(nxt, xn, r + kStep);
 #pragma unroll
-      for (int c = 0; c < kCols; ++c)
+      for (int s = 0; s < kSteps; ++s)
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) acc[c] = fma_op<kConj>(cur[c].v[e], xc.v[e], acc[c]);
+        for (int c = 0; c < kCols; ++c)
+#pragma unroll
+          for (int e = 0; e < kVec; ++e)
+            acc[c] = fma_op<kConj>(cur[s * kCols + c].v[e], xc[s].v[e], acc[c]);
       if (kPrefetch) {
 #pragma unroll
-        for (int c = 0; c < kCols; ++c) cur[c] = nxt[c];
-        xc = xn;
+        for (int k = 0; k < kN; ++k) cur[k] = nxt[k];
+#pragma unroll
+        for (int s = 0; s < kSteps; ++s) xc[s] = xn[s];
       }
     }
   }

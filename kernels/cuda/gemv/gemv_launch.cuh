@@ -51,8 +51,8 @@ void launch_gemv_n(cudaStream_t stream, int64_t m, int64_t n, T alpha, const T* 
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
-template <typename T, int kTx, int kTy, int kCols, bool kPrefetch, int kMinBlocksPerSm,
-          bool kConj>
+template <typename T, int kTx, int kTy, int kCols, int kSteps, bool kPrefetch,
+          int kMinBlocksPerSm, bool kConj>
 void launch_gemv_t(cudaStream_t stream, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,
                    const T* x, int64_t incx, T beta, T* y, int64_t incy, int64_t split) {
   using D = device::device_t<T>;
@@ -61,7 +61,7 @@ void launch_gemv_t(cudaStream_t stream, int64_t m, int64_t n, T alpha, const T* 
   const int64_t col_blocks = ceil_div(n, kTy * kCols);
   int64_t rows = 0;
   const int64_t ny =
-      split_count(split, m + al.shift, kRows, col_blocks, GemvTuning<T>::kSplitT, rows);
+      split_count(split, m + al.shift, kSteps * kRows, col_blocks, GemvTuning<T>::kSplitT, rows);
   if (ny > 1) detail::scale_vector<T>(stream, n, beta, y, incy);
   // x may be read in 16-byte chunks when it is contiguous and its virtual row 0 is
   // 16-byte aligned, as A's chunks are.
@@ -69,7 +69,7 @@ void launch_gemv_t(cudaStream_t stream, int64_t m, int64_t n, T alpha, const T* 
   const bool x_vec_ok = al.vector_ok && incx == 1 && x_addr % 16 == 0;
   const dim3 grid(static_cast<unsigned>(col_blocks), static_cast<unsigned>(ny));
   const dim3 block(kTx, kTy);
-  gemv_t_kernel<D, kTx, kTy, kCols, kPrefetch, kMinBlocksPerSm, kConj><<<grid, block, 0, stream>>>(
+  gemv_t_kernel<D, kTx, kTy, kCols, kSteps, kPrefetch, kMinBlocksPerSm, kConj><<<grid, block, 0, stream>>>(
       m, n, device::to_device(alpha), device::device_ptr(A), lda, al.shift, al.vector_ok,
       device::device_ptr(x), incx, x_vec_ok, device::to_device(beta), device::device_ptr(y),
       incy, rows);
@@ -100,10 +100,11 @@ void gemv(cudaStream_t stream, Op op, int64_t m, int64_t n, T alpha, const T* A,
     with_variant<built_variants<Tuning::kT.size()>>(params.variant, [&](auto v) {
       constexpr GemvTShape s = Tuning::kT[decltype(v)::value];
       if (is_complex_v<T> && op == Op::C)
-        launch_gemv_t<T, s.tx, s.ty, s.cols, s.prefetch, s.min_blocks, is_complex_v<T>>(stream, m, n, alpha, Asub, lda, x,
+        launch_gemv_t<T, s.tx, s.ty, s.cols, s.steps, s.prefetch, s.min_blocks,
+                      is_complex_v<T>>(stream, m, n, alpha, Asub, lda, x,
                                                               incx, beta, y, incy, params.split);
       else
-        launch_gemv_t<T, s.tx, s.ty, s.cols, s.prefetch, s.min_blocks, false>(stream, m, n, alpha, Asub, lda, x, incx,
+        launch_gemv_t<T, s.tx, s.ty, s.cols, s.steps, s.prefetch, s.min_blocks, false>(stream, m, n, alpha, Asub, lda, x, incx,
                                                     beta, y, incy, params.split);
     });
   }
@@ -127,7 +128,8 @@ std::string gemv_variant_name(Op op, int variant) {
   }
   const GemvTShape s = Tuning::kT[variant];
   return std::string("gemv") + to_string(op) + " " + std::to_string(s.tx) + "x" +
-         std::to_string(s.ty) + "x" + std::to_string(s.cols) + (s.prefetch ? " pf" : "");
+         std::to_string(s.ty) + "x" + std::to_string(s.cols) + "x" + std::to_string(s.steps) +
+         (s.prefetch ? " pf" : "");
 }
 
 }  // namespace mgblas::kernels::cuda::level2

@@ -26,9 +26,10 @@ struct GemvNShape {
   int min_blocks;  ///< blocks per SM the register budget is cut for (launch bounds)
 };
 /// T/C kernel: kTx lanes along rows, kTy thread rows, kCols columns per thread
-/// (kTy * kCols columns per block).
+/// (kTy * kCols columns per block), steps runs of kTx chunks per column per step.
 struct GemvTShape {
   int tx, ty, cols;
+  int steps;  ///< adjacent 512-byte runs per column per step (DRAM page locality)
   bool prefetch;
   int min_blocks;
 };
@@ -51,7 +52,13 @@ template <typename T> struct GemvTuningCommon {
   // chunks without prefetch, 512 threads, 2 blocks per SM (64 registers), the latency
   // hidden by resident warps alone.
   static constexpr std::array<GemvNShape, 2> kN{{{32, 8, 4, true, 3}, {32, 16, 4, false, 2}}};
-  static constexpr std::array<GemvTShape, 2> kT{{{32, 8, 4, true, 3}, {32, 16, 4, false, 2}}};
+  // T entries 2 and 3 read two adjacent 512-byte runs per column per step (1 KB):
+  // run 1 on the H100 showed d at 80-94 % of copy bandwidth with one run, s, c, z at
+  // 97-102 %.
+  static constexpr std::array<GemvTShape, 4> kT{{{32, 8, 4, 1, true, 3},
+                                                 {32, 16, 4, 1, false, 2},
+                                                 {32, 16, 2, 2, false, 2},
+                                                 {32, 8, 2, 2, true, 3}}};
   static constexpr SplitPolicy kSplitN{16, 2};
   static constexpr SplitPolicy kSplitT{16, 2};
 };
@@ -72,7 +79,8 @@ constexpr bool valid_shapes() {
         s.min_blocks * s.tx * s.ty > 2048)
       return false;
   for (const auto& s : GemvTuning<T>::kT)
-    if (32 % s.tx != 0 || s.tx * s.ty > 1024 || s.cols < 1 || s.min_blocks * s.tx * s.ty > 2048)
+    if (32 % s.tx != 0 || s.tx * s.ty > 1024 || s.cols < 1 || s.steps < 1 ||
+        s.min_blocks * s.tx * s.ty > 2048)
       return false;
   return true;
 }

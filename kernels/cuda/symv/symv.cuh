@@ -22,10 +22,10 @@ namespace mgblas::kernels::cuda::level2 {
 //
 // Tiles: the virtual matrix (the submatrix with `shift` rows and columns added above
 // and to the left, so that tiles are aligned to the parent's 128-byte segments) is
-// cut into kNb x kNb tiles, kNb = kTx * kVec. Block (j, by) walks down block column j
-// over the stored tiles i of that column numbered [by * tiles_per_block, ...):
-// lower: i = j .. nt - 1 (diagonal first); upper: i = 0 .. j (diagonal last). Blocks
-// with nothing to do return at once.
+// cut into kNb x kNb tiles, kNb = kTx * kVec. Block (j, by) walks block column j over
+// the stored tiles numbered [by * tiles_per_block, (by + 1) * tiles_per_block) counted
+// from the diagonal: lower i = j, j + 1, ... (down), upper i = j, j - 1, ... (up).
+// Blocks with nothing to do return at once.
 // Threads: (tx, ty) holds the kVec rows at tx * kVec of a tile and the kC = kNb / kTy
 // columns at ty * kC of block column j (x of block column j sits in shared memory).
 // Each stored off-diagonal tile A(i, j) is read once and used twice (algorithm 3):
@@ -62,9 +62,14 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   const int64_t hi = shift + n;
   const int64_t nt = ceil_div(hi, kNb);
   const int64_t j = blockIdx.x;
-  const int64_t first = (kLower ? j : 0) + static_cast<int64_t>(blockIdx.y) * tiles_per_block;
-  const int64_t last = imin(kLower ? nt : j + 1, first + tiles_per_block);
-  if (first >= last) return;  // uniform over the block: no barrier is skipped
+  // Tile t of this block is row block i = start + t (lower) or start - t (upper): both
+  // walk away from the diagonal, so the blocks running together add into rows spread
+  // along the diagonal instead of all into the top rows (atomics contention).
+  const int64_t by = blockIdx.y;
+  const int64_t start = kLower ? j + by * tiles_per_block : j - by * tiles_per_block;
+  const int64_t count = kLower ? imin(tiles_per_block, nt - start) : imin(tiles_per_block, start + 1);
+  if (count <= 0) return;  // uniform over the block: no barrier is skipped
+  const auto tile = [&](int64_t t) { return kLower ? start + t : start - t; };
 
   const int tx = threadIdx.x;
   const int ty = threadIdx.y;
@@ -102,12 +107,13 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
       xv.v[e] = (r + e >= lo && r + e < hi) ? x[(r + e - shift) * incx] : D{};
   };
 
-  if (kPrefetch) fetch(cur, xc, first);
+  if (kPrefetch) fetch(cur, xc, tile(0));
   __syncthreads();  // xj complete
 #pragma unroll 1
-  for (int64_t i = first; i < last; ++i) {
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t i = tile(t);
     if (!kPrefetch) fetch(cur, xc, i);
-    else if (i + 1 < last) fetch(nxt, xn, i + 1);
+    else if (t + 1 < count) fetch(nxt, xn, tile(t + 1));
     D accN[kVec];
 #pragma unroll
     for (int e = 0; e < kVec; ++e) accN[e] = D{};
@@ -141,7 +147,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
       }
     }
 
-    const int buf = static_cast<int>((i - first) & 1);
+    const int buf = static_cast<int>(t & 1);
 #pragma unroll
     for (int e = 0; e < kVec; ++e) partial[buf][ty][tx * kVec + e] = accN[e];
     __syncthreads();

@@ -32,7 +32,8 @@ struct SymvSplit {
 template <typename T> struct SymvTuning;
 // Entry 0: 4 columns per thread, prefetch, 1024 resident threads (64 registers; d
 // spills 24 bytes there, nvcc 13.0). Entry 1: 8 columns per thread, no prefetch (z:
-// prefetch), 768 resident threads (85 registers). float uses 16 lanes (64 x 64 tiles;
+// prefetch), 768 resident threads (85 registers). Entry 2 (d, c): 8 columns per thread
+// with prefetch, 512 resident threads (128 registers): twice the work per barrier. float uses 16 lanes (64 x 64 tiles;
 // a half-warp reads 256 bytes of a column), so s, d, c tiles hold 64 x 64 elements; z
 // tiles are 32 x 32.
 template <> struct SymvTuning<float> {
@@ -40,11 +41,13 @@ template <> struct SymvTuning<float> {
   static constexpr SymvSplit kSplit{16};
 };
 template <> struct SymvTuning<double> {
-  static constexpr std::array<SymvShape, 2> kShapes{{{32, 16, true, 2}, {32, 8, false, 3}}};
+  static constexpr std::array<SymvShape, 3> kShapes{
+      {{32, 16, true, 2}, {32, 8, false, 3}, {32, 8, true, 2}}};
   static constexpr SymvSplit kSplit{16};
 };
 template <> struct SymvTuning<std::complex<float>> {
-  static constexpr std::array<SymvShape, 2> kShapes{{{32, 16, true, 2}, {32, 8, false, 3}}};
+  static constexpr std::array<SymvShape, 3> kShapes{
+      {{32, 16, true, 2}, {32, 8, false, 3}, {32, 8, true, 2}}};
   static constexpr SymvSplit kSplit{16};
 };
 template <> struct SymvTuning<std::complex<double>> {

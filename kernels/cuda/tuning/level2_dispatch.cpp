@@ -13,6 +13,8 @@
 #include <complex>
 
 #include "core/detail/cuda_check.hpp"
+#include "kernels/cuda/gemv/gemv.hpp"
+#include "kernels/cuda/symv/symv.hpp"
 #include "kernels/cuda/tuning/level2_table.hpp"
 
 namespace mgblas::kernels::cuda::level2 {
@@ -63,6 +65,13 @@ Choice lookup(char prec, Kind kind, int64_t min_dim, int64_t max_dim) {
   return {Engine::Mgblas, 0, "mgblas v0 [no rule]"};
 }
 
+/// A rule may name a tuning set that the narrow CI instance list does not build.
+Choice built(Choice c, int count) {
+  if (c.engine == Engine::Mgblas && c.variant >= count)
+    return {Engine::Mgblas, 0, "mgblas v0 [the table's tuning set is not built: MGBLAS_INSTANCES=ci]"};
+  return c;
+}
+
 }  // namespace
 
 int multiprocessor_count() { return current_info().sms.load(std::memory_order_acquire); }
@@ -78,8 +87,9 @@ Choice choose_gemv(Op op, int64_t m, int64_t n, const T* A, int64_t lda, const T
     return {Engine::Mgblas, 0, "mgblas v0 [sizes beyond cuBLAS's int]"};
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
-  return lookup(precision_letter<T>(), op == Op::N ? Kind::GemvN : Kind::GemvT,
-                std::min(m, n), std::max(m, n));
+  return built(lookup(precision_letter<T>(), op == Op::N ? Kind::GemvN : Kind::GemvT,
+                      std::min(m, n), std::max(m, n)),
+               gemv_variant_count<T>(op));
 }
 
 template <Scalar T>
@@ -89,7 +99,7 @@ Choice choose_symv(Uplo uplo, bool hermitian, int64_t n, const T* A, int64_t lda
     return {Engine::Mgblas, 0, "mgblas v0 [sizes beyond cuBLAS's int]"};
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
-  return lookup(precision_letter<T>(), Kind::Symv, n, n);
+  return built(lookup(precision_letter<T>(), Kind::Symv, n, n), symv_variant_count<T>());
 }
 
 #define MGBLAS_LEVEL2_DISPATCH_INSTANTIATE_(T) MGBLAS_LEVEL2_DISPATCH_DECLARE_(, T)
