@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// GEMM and TSGEMM on the CUDA engine compared with the host engine on the same fresh
+// random data, for s, d, c, z: all nine op pairs, k = 0, beta = 0 over NaN, alpha = 0,
+// tall-and-skinny shapes. The lda/ldb/ldc padding holds NaN; C's padding must come
+// out untouched.
+#include <string>
+#include <vector>
+
+#include "kernels/blas.hpp"
+#include "tests/kernels/cuda_test_helpers.hpp"
+
+namespace mgblas::testing {
+namespace {
+
+constexpr Op kOps[] = {Op::N, Op::T, Op::C};
+
+struct GemmCase {
+  Op opA, opB;
+  int64_t m, n, k;
+  Scalars scalars = Scalars::Random;
+  bool tall_skinny = false;  // call tsgemm, else gemm
+};
+
+std::string describe(const GemmCase& c) {
+  return detail::concat(c.tall_skinny ? "tsgemm" : "gemm", " opA=", to_string(c.opA),
+                        " opB=", to_string(c.opB), " m=", c.m, " n=", c.n, " k=", c.k, " ",
+                        to_string(c.scalars), ", ", seed_text());
+}
+
+template <Scalar T>
+void run_gemm(const GemmCase& c, std::mt19937_64& rng) {
+  SCOPED_TRACE(describe(c));
+  // A is stored m x k for op N, k x m otherwise; B k x n or n x k.
+  const int64_t rowsA = c.opA == Op::N ? c.m : c.k, colsA = c.opA == Op::N ? c.k : c.m;
+  const int64_t rowsB = c.opB == Op::N ? c.k : c.n, colsB = c.opB == Op::N ? c.n : c.k;
+  const int64_t lda = rowsA + 2, ldb = rowsB + 3, ldc = c.m + 4;
+  const std::vector<T> A = random_padded_matrix<T>(rowsA, colsA, lda, rng);
+  const std::vector<T> B = random_padded_matrix<T>(rowsB, colsB, ldb, rng);
+  std::vector<T> C0 = random_padded_matrix<T>(c.m, c.n, ldc, rng);
+  T alpha, beta;
+  draw_scalars(c.scalars, rng, alpha, beta);
+  if (poisons_output(c.scalars))
+    for (int64_t j = 0; j < c.n; ++j)
+      for (int64_t i = 0; i < c.m; ++i) C0[i + j * ldc] = nan_value<T>();
+
+  auto call = [&](const Device& dev, const T* A_, const T* B_, T* C_) {
+    if (c.tall_skinny)
+      tsgemm<T>(dev, c.opA, c.opB, c.m, c.n, c.k, alpha, A_, lda, B_, ldb, beta, C_, ldc);
+    else
+      gemm<T>(dev, c.opA, c.opB, c.m, c.n, c.k, alpha, A_, lda, B_, ldb, beta, C_, ldc);
+  };
+  std::vector<T> C_ref = C0;
+  call(host(), A.data(), B.data(), C_ref.data());
+  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
+  DeviceBuffer<T> dC = upload(C0);
+  call(gpu(), dA.data(), dB.data(), dC.data());
+  const std::vector<T> C = download(dC);
+
+  const double normA = norm_fro(rowsA, colsA, A.data(), lda);
+  const double normB = norm_fro(rowsB, colsB, B.data(), ldb);
+  const double normC0 = poisons_output(c.scalars) ? 0.0 : norm_fro(c.m, c.n, C0.data(), ldc);
+  const double normref = norm_fro(c.m, c.n, C_ref.data(), ldc);
+  if (rowsA > 0 && colsA > 0) {
+    ASSERT_GT(normA, 0.0);
+  }
+  if (rowsB > 0 && colsB > 0) {
+    ASSERT_GT(normB, 0.0);
+  }
+  // The reference is zero only when there is nothing to add and beta = 0.
+  const bool zero_expected = beta == T(0) && (alpha == T(0) || c.k == 0);
+  if (c.m > 0 && c.n > 0 && !zero_expected) {
+    ASSERT_GT(normref, 0.0) << "zero reference: the comparison would pass vacuously";
+  }
+  //  +------------------------------------------------------------------------+
+  //  |  err = ||C - C_ref||_F / ((k * |alpha| * ||A||_F * ||B||_F             |
+  //  |                          + |beta| * ||C0||_F) * eps)                   |
+  //  |  passes when err <= 10 (x sqrt(2) for complex)                         |
+  //  +------------------------------------------------------------------------+
+  const double err = scaled_error(matrix_diff_norm(c.m, c.n, C.data(), ldc, C_ref.data(), ldc),
+                                  c.k, alpha, normA, normB, beta, normC0);
+  EXPECT_LE(err, error_tolerance<T>());
+  expect_untouched_outside(
+      C0, C, [&](int64_t p) { return p % ldc < c.m && p / ldc < c.n; }, "C");
+}
+
+template <typename T>
+class Gemm_Cuda : public ::testing::Test {};
+TYPED_TEST_SUITE(Gemm_Cuda, TestScalars, PrecisionName);
+
+TYPED_TEST(Gemm_Cuda, op_pairs) {
+  auto rng = make_rng();
+  const int64_t shapes[][3] = {{1, 1, 1},       {2, 3, 4},        {31, 33, 32},
+                               {33, 31, 17},    {32, 32, 32},     {1000, 129, 65},
+                               {65, 1000, 129}, {2131, 16, 7},    {0, 5, 3},
+                               {5, 0, 3},       {0, 0, 0}};
+  for (Op opA : kOps)
+    for (Op opB : kOps)
+      for (const auto& s : shapes)
+        run_gemm<TypeParam>({.opA = opA, .opB = opB, .m = s[0], .n = s[1], .k = s[2]}, rng);
+}
+
+// k = 0: C = beta * C (beta = 0: zeros over NaN), as the mathematics says.
+TYPED_TEST(Gemm_Cuda, k_zero) {
+  auto rng = make_rng();
+  for (Op opA : kOps)
+    for (Op opB : kOps)
+      for (int64_t mn : {1, 5, 33})
+        for (Scalars s : {Scalars::Random, Scalars::BetaZero})
+          run_gemm<TypeParam>(
+              {.opA = opA, .opB = opB, .m = mn, .n = mn + 2, .k = 0, .scalars = s}, rng);
+}
+
+TYPED_TEST(Gemm_Cuda, beta_zero) {
+  auto rng = make_rng();
+  const int64_t shapes[][3] = {{1, 1, 1}, {33, 31, 17}, {1000, 129, 65}};
+  for (Op opA : kOps)
+    for (Op opB : kOps)
+      for (const auto& s : shapes)
+        run_gemm<TypeParam>({.opA = opA, .opB = opB, .m = s[0], .n = s[1], .k = s[2],
+                             .scalars = Scalars::BetaZero},
+                            rng);
+}
+
+TYPED_TEST(Gemm_Cuda, alpha_zero) {
+  auto rng = make_rng();
+  const int64_t shapes[][3] = {{1, 1, 1}, {33, 31, 17}, {200, 129, 65}};
+  for (Op opA : kOps)
+    for (const auto& s : shapes)
+      for (Scalars sc : {Scalars::AlphaZero, Scalars::BothZero})
+        run_gemm<TypeParam>(
+            {.opA = opA, .opB = Op::N, .m = s[0], .n = s[1], .k = s[2], .scalars = sc}, rng);
+}
+
+// Tall-and-skinny shapes through tsgemm: large A times a skinny B (TSM2R), a tall
+// skinny A times a small B (TSM2L), and A^T * B with two tall inputs.
+TYPED_TEST(Gemm_Cuda, tall_skinny) {
+  auto rng = make_rng();
+  const GemmCase cases[] = {
+      {.opA = Op::N, .opB = Op::N, .m = 100000, .n = 16, .k = 16},
+      {.opA = Op::N, .opB = Op::T, .m = 100000, .n = 16, .k = 16},
+      {.opA = Op::N, .opB = Op::C, .m = 100000, .n = 16, .k = 16},
+      {.opA = Op::N, .opB = Op::N, .m = 100000, .n = 16, .k = 16, .scalars = Scalars::BetaZero},
+      {.opA = Op::N, .opB = Op::T, .m = 2131, .n = 8, .k = 1000},
+      {.opA = Op::N, .opB = Op::N, .m = 30000, .n = 8, .k = 64},
+      {.opA = Op::T, .opB = Op::N, .m = 16, .n = 16, .k = 100000},
+      {.opA = Op::C, .opB = Op::N, .m = 16, .n = 16, .k = 100000},
+      {.opA = Op::C, .opB = Op::N, .m = 16, .n = 16, .k = 100000, .scalars = Scalars::BetaZero},
+      {.opA = Op::N, .opB = Op::N, .m = 30000, .n = 33, .k = 0},
+      {.opA = Op::N, .opB = Op::N, .m = 30000, .n = 33, .k = 0, .scalars = Scalars::BetaZero},
+  };
+  for (GemmCase c : cases) {
+    c.tall_skinny = true;
+    run_gemm<TypeParam>(c, rng);
+  }
+}
+
+}  // namespace
+}  // namespace mgblas::testing
