@@ -94,6 +94,7 @@ case $mode in
     tester small --op gemv,symv --trans N,T --uplo L,U --type s,d,c,z -n $small
     tester offset --op gemv,symv --trans N,T --uplo L --type s,d,c,z --parent 16384 \
       --offset 0,1,17,33
+    tester sweep_symv --op symv --uplo L,U --type s,d,c,z --range $big --sweep
     ;;
 esac
 

@@ -5,12 +5,16 @@
 // (kernels/cuda/tuning/level2_table.hpp) may name another entry per size class.
 // The CI build compiles entry 0 only (tuning/variant.hpp).
 //
-// Chosen on: NVIDIA H200 (sm_90), 2026-11-22, with
-//   tester_blas --op gemv --type s,d,c,z --range 8192:32768:8192 --sweep
-// (bench/results/h200-gemv-symv.md). Entry 0 is the shape the sweep kept; entry 1 is
-// the alternative it was compared with. sm_80 uses the same sets: the model (16-byte
-// loads, 512-byte runs per warp, >= 8 loads in flight per thread) does not depend on
-// the part; no A100 was available to measure.
+// Measured on: NVIDIA H100 80GB HBM3 (sm_90; the lent machine, no H200 was free),
+// 2026-11-22, CUDA 13.0, with
+//   PREBUILT=... bench/run_device.sh sweep
+// i.e. tester_blas --op gemv --trans N,T --type s,d,c,z --range 8192:32768:8192 --sweep
+// (and -n 512,1024,2048,4096; --parent 16384 --offset 0,1,17,33), results in
+// bench/results/. All entries are kept: the dispatcher table (level2_table.hpp) names
+// the one to use per precision and size class (N: 1 for s, d, c, 0 for z; T: 1 for s;
+// the N sets tie within 1 %, d T is best with entry 1 at 87-95 % of copy bandwidth).
+// sm_80 uses the same sets: the model (16-byte loads, 512-byte runs per warp, >= 32 KB
+// in flight per SM) does not depend on the part; no A100 was available to measure.
 #pragma once
 
 #include <array>

@@ -62,14 +62,14 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   const int64_t hi = shift + n;
   const int64_t nt = ceil_div(hi, kNb);
   const int64_t j = blockIdx.x;
-  // Tile t of this block is row block i = start + t (lower) or start - t (upper): both
+  // Tile k of this block is row block i = start + k (lower) or start - k (upper): both
   // walk away from the diagonal, so the blocks running together add into rows spread
   // along the diagonal instead of all into the top rows (atomics contention).
   const int64_t by = blockIdx.y;
   const int64_t start = kLower ? j + by * tiles_per_block : j - by * tiles_per_block;
   const int64_t count = kLower ? imin(tiles_per_block, nt - start) : imin(tiles_per_block, start + 1);
   if (count <= 0) return;  // uniform over the block: no barrier is skipped
-  const auto tile = [&](int64_t t) { return kLower ? start + t : start - t; };
+  const auto tile = [&](int64_t k) { return kLower ? start + k : start - k; };
 
   const int tx = threadIdx.x;
   const int ty = threadIdx.y;
@@ -110,10 +110,10 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   if (kPrefetch) fetch(cur, xc, tile(0));
   __syncthreads();  // xj complete
 #pragma unroll 1
-  for (int64_t t = 0; t < count; ++t) {
-    const int64_t i = tile(t);
+  for (int64_t k = 0; k < count; ++k) {
+    const int64_t i = tile(k);
     if (!kPrefetch) fetch(cur, xc, i);
-    else if (t + 1 < count) fetch(nxt, xn, tile(t + 1));
+    else if (k + 1 < count) fetch(nxt, xn, tile(k + 1));
     D accN[kVec];
 #pragma unroll
     for (int e = 0; e < kVec; ++e) accN[e] = D{};
@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
       }
     }
 
-    const int buf = static_cast<int>(t & 1);
+    const int buf = static_cast<int>(k & 1);
 #pragma unroll
     for (int e = 0; e < kVec; ++e) partial[buf][ty][tx * kVec + e] = accN[e];
     __syncthreads();

@@ -2,10 +2,12 @@
 // SYMV/HEMV tuning sets per precision (compile-time tile shapes) and the run-time
 // number of tiles per block.
 //
-// Chosen on: NVIDIA H200 (sm_90), 2026-11-22, with
-//   tester_blas --op symv --type s,d,c,z --uplo L,U --range 8192:32768:8192 --sweep
-// (bench/results/h200-gemv-symv.md). Entry 0 is the default; entry 1 the alternative it
-// was compared with. sm_80 uses the same sets (model default, not measured).
+// Measured on: NVIDIA H100 80GB HBM3 (sm_90; the lent machine, no H200 was free),
+// 2026-11-22, CUDA 13.0, with bench/run_device.sh sweep, i.e.
+//   tester_blas --op symv --uplo L,U --type s,d,c,z --range 8192:32768:8192 --sweep
+// (results in bench/results/). The dispatcher table (level2_table.hpp) names the entry
+// per precision and size class: s 0, d 1 (0 up to 2048), c 1, z 0. sm_80 uses the same
+// sets (model default, not measured).
 #pragma once
 
 #include <array>

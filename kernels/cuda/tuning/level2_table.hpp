@@ -2,9 +2,12 @@
 // The level-2 dispatch table: per (architecture, precision, operation, size class),
 // mgblas's kernel (and which tuning set) or cuBLAS. First matching rule wins.
 //
-// sm_90 rules: measured on one H200 (see bench/results/), each row states the
-// measurement that put it there. Other architectures: the model default (mgblas
-// kernels everywhere: they read the stored elements once, 16 bytes per load), not
+// sm_90 rules: measured with tests/testers/tester_blas --sweep on one H100 80GB HBM3
+// (the lent sm_90 machine; no H200 was free) on 2026-11-22, bench/run_device.sh sweep,
+// CUDA 13.0, cuBLAS 13.1; medians of 20, A rotated beyond L2. Each label says what
+// the measurement was (speedup = cuBLAS time / mgblas time). Classes not measured
+// (skinny shapes, min(m, n) < 64) go to cuBLAS. Other architectures: the model default
+// (mgblas's kernels: they read the stored elements once, 16 bytes per load), not
 // measured.
 #pragma once
 
@@ -31,7 +34,29 @@ struct Rule {
 inline constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
 
 inline constexpr Rule kLevel2Rules[] = {
-    // Model defaults (any architecture).
+    // ---- sm_90 (H100 measurements) ----
+    // GEMV: unmeasured skinny shapes.
+    {90, '*', Kind::GemvN, 63, kAny, Engine::Cublas, 0, "cublas [sm90 gemvN skinny: not measured]"},
+    {90, '*', Kind::GemvT, 63, kAny, Engine::Cublas, 0, "cublas [sm90 gemvT skinny: not measured]"},
+    // GEMV N, n <= 4096: both launch-bound; mgblas 0.85-0.99x except z <= 1024 (1.14-1.45x).
+    {90, 'z', Kind::GemvN, kAny, 1024, Engine::Mgblas, 1, "mgblas v1 [sm90 z gemvN n<=1024: 1.2-1.4x]"},
+    {90, '*', Kind::GemvN, kAny, 4096, Engine::Cublas, 0, "cublas [sm90 gemvN n<=4096: mgblas 0.85-0.99x]"},
+    // GEMV N, n >= 8192: both at the copy bandwidth; mgblas 1.00-1.03x, 1.03-1.05x on
+    // unaligned submatrices.
+    {90, 'z', Kind::GemvN, kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [sm90 z gemvN large: 1.00x]"},
+    {90, '*', Kind::GemvN, kAny, kAny, Engine::Mgblas, 1, "mgblas v1 [sm90 gemvN large: 1.00-1.03x]"},
+    // GEMV T/C: mgblas ahead only for s above 4096 (1.01-1.06x); d 0.87-0.90x, c, z 0.97-1.00x.
+    {90, 's', Kind::GemvT, kAny, 4096, Engine::Cublas, 0, "cublas [sm90 s gemvT n<=4096: mgblas 0.7-1.0x]"},
+    {90, 's', Kind::GemvT, kAny, kAny, Engine::Mgblas, 1, "mgblas v1 [sm90 s gemvT large: 1.01-1.06x]"},
+    {90, '*', Kind::GemvT, kAny, kAny, Engine::Cublas, 0, "cublas [sm90 d/c/z gemvT: mgblas 0.87-1.00x]"},
+    // SYMV/HEMV (cuBLAS default mode; its atomics mode is faster for d, see results).
+    {90, 's', Kind::Symv, kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [sm90 s symv: 1.0-1.9x]"},
+    {90, 'd', Kind::Symv, kAny, 2048, Engine::Mgblas, 0, "mgblas v0 [sm90 d symv n<=2048: 1.0-1.15x]"},
+    {90, 'd', Kind::Symv, kAny, 8192, Engine::Cublas, 0, "cublas [sm90 d symv n<=8192: mgblas 0.8-0.9x]"},
+    {90, 'd', Kind::Symv, kAny, kAny, Engine::Mgblas, 1, "mgblas v1 [sm90 d symv n>8192: 1.4-2.2x]"},
+    {90, 'c', Kind::Symv, kAny, kAny, Engine::Mgblas, 1, "mgblas v1 [sm90 c hemv: 1.1-2.4x]"},
+    {90, 'z', Kind::Symv, kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [sm90 z hemv: 0.9-1.9x]"},
+    // ---- model defaults (any architecture) ----
     {0, '*', Kind::GemvN, kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [default gemvN]"},
     {0, '*', Kind::GemvT, kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [default gemvT]"},
     {0, '*', Kind::Symv, kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [default symv]"},
