@@ -3,13 +3,15 @@
 //
 // Each entry is a dispatch point: quick return, the beta-only cases (zero inner
 // dimension, alpha == 0: cuBLAS would leave y unscaled or read A for nothing), then
-// the product. For now the product is cuBLAS's; mgblas's own GEMV/SYMV kernels
-// (kernels/cuda/gemv/, kernels/cuda/symv/) will be chosen here by shape.
-// Offset forms address the submatrix by pointer arithmetic until those kernels,
-// which keep loads aligned to the parent matrix, arrive.
+// the product: mgblas's own GEMV/SYMV/HEMV kernels (kernels/cuda/gemv/, symv/) or
+// cuBLAS, per (precision, op, size class) from the measured dispatch table
+// (kernels/cuda/tuning/level2_table.hpp; level2::chosen_engine says which and why).
 #include "core/device.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/cuda/gemv/gemv.hpp"
+#include "kernels/cuda/symv/symv.hpp"
+#include "kernels/cuda/tuning/level2_dispatch.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/symv_kernels.hpp"
 
@@ -25,8 +27,15 @@ void gemv_dispatch(const Device& dev, cudaStream_t stream, Op op, int64_t m, int
   if (len_y == 0) return;
   dev.make_current();
   if (inner == 0 || alpha == T(0)) return detail::scale_vector(stream, len_y, beta, y, incy);
-  cublas::gemv(dev.cublas(), stream, op, m, n, alpha, A + row_off + col_off * lda, lda, x, incx,
-               beta, y, incy);
+  // mgblas's kernel or cuBLAS, as the measured table says (level2_table.hpp); the
+  // kernel takes the parent and the offsets so its reads stay aligned to the parent.
+  const T* A_sub = A + row_off + col_off * lda;
+  const auto choice = level2::choose_gemv<T>(op, m, n, A_sub, lda, x, incx, y, incy);
+  if (choice.engine == level2::Engine::Mgblas)
+    level2::gemv<T>(stream, op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y, incy,
+                    {choice.variant, 0});
+  else
+    cublas::gemv(dev.cublas(), stream, op, m, n, alpha, A_sub, lda, x, incx, beta, y, incy);
 }
 
 template <bool kHermitian, Scalar T>
@@ -37,6 +46,12 @@ void symv_dispatch(const Device& dev, cudaStream_t stream, Uplo uplo, int64_t n,
   dev.make_current();
   if (alpha == T(0)) return detail::scale_vector(stream, n, beta, y, incy);
   const T* A_sub = A + off + off * lda;
+  const auto choice = level2::choose_symv<T>(uplo, kHermitian, n, A_sub, lda, x, incx, y, incy);
+  if (choice.engine == level2::Engine::Mgblas) {
+    level2::symv<T>(stream, uplo, kHermitian, n, alpha, A, lda, off, x, incx, beta, y, incy,
+                    {choice.variant, 0});
+    return;
+  }
   // Real hemv is symv; complex symv is cuBLAS's complex-symmetric c/zsymv.
   if constexpr (kHermitian)
     cublas::hemv(dev.cublas(), stream, uplo, n, alpha, A_sub, lda, x, incx, beta, y, incy);
