@@ -55,11 +55,11 @@ bool element_aligned(const T* p) {
 
 bool beyond_int(int64_t v) { return v > INT_MAX; }
 
-Choice lookup(char prec, Kind kind, int64_t min_dim, int64_t max_dim) {
+Choice lookup(char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim) {
   const int cc = compute_capability();
   for (const Rule& r : kLevel2Rules) {
     if ((r.cc == 0 || r.cc == cc) && (r.prec == '*' || r.prec == prec) && r.kind == kind &&
-        min_dim <= r.max_min_dim && max_dim <= r.max_dim)
+        (r.uplo == '*' || r.uplo == uplo) && min_dim <= r.max_min_dim && max_dim <= r.max_dim)
       return {r.engine, r.variant, r.label};
   }
   return {Engine::Mgblas, 0, "mgblas v0 [no rule]"};
@@ -87,7 +87,7 @@ Choice choose_gemv(Op op, int64_t m, int64_t n, const T* A, int64_t lda, const T
     return {Engine::Mgblas, 0, "mgblas v0 [sizes beyond cuBLAS's int]"};
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
-  return built(lookup(precision_letter<T>(), op == Op::N ? Kind::GemvN : Kind::GemvT,
+  return built(lookup(precision_letter<T>(), op == Op::N ? Kind::GemvN : Kind::GemvT, '*',
                       std::min(m, n), std::max(m, n)),
                gemv_variant_count<T>(op));
 }
@@ -99,7 +99,8 @@ Choice choose_symv(Uplo uplo, bool hermitian, int64_t n, const T* A, int64_t lda
     return {Engine::Mgblas, 0, "mgblas v0 [sizes beyond cuBLAS's int]"};
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
-  return built(lookup(precision_letter<T>(), Kind::Symv, n, n), symv_variant_count<T>());
+  return built(lookup(precision_letter<T>(), Kind::Symv, uplo == Uplo::Lower ? 'L' : 'U', n, n),
+               symv_variant_count<T>());
 }
 
 #define MGBLAS_LEVEL2_DISPATCH_INSTANTIATE_(T) MGBLAS_LEVEL2_DISPATCH_DECLARE_(, T)
