@@ -31,7 +31,7 @@ configure() {
   local host_cxx=()
   [ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=90 -DMGBLAS_BUILD_EXAMPLES=OFF "${host_cxx[@]}" \
+    -DCMAKE_CUDA_ARCHITECTURES=90 "${host_cxx[@]}" \
     >"$out/cmake.log" 2>&1 || { stamp "cmake failed"; tail -20 "$out/cmake.log"; }
 }
 
@@ -106,6 +106,18 @@ if [ -z "${SKIP_CTEST:-}" ]; then
   timeout 240 ctest --test-dir "$build" -L gpu --output-on-failure -j1 --timeout 200 \
     >"$out/ctest_gpu.log" 2>&1
   tail -25 "$out/ctest_gpu.log"
+fi
+
+if [ -z "${SKIP_DEMO:-}" ] && [ -x "$build/examples/00_distributed_demo/mgblas_demo" ]; then
+  # The main job on the GPU back-end: 1 rank, then 2 ranks (sharing the GPUs there are).
+  for np in 1 2; do
+    stamp "mgblas_demo on $np rank(s)"
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -np $np -x NCCL_NVLS_ENABLE \
+      "$build/examples/00_distributed_demo/mgblas_demo" --n 16384 --type s,d,c,z --niter 5 \
+      >"$out/demo_np$np.log" 2>&1
+    echo "demo exit $?" >>"$out/demo_np$np.log"
+    grep -vE "^#   rank" "$out/demo_np$np.log" | tail -16
+  done
 fi
 
 python3 "$root/bench/plot_level2.py" "$out" >"$out/plot.log" 2>&1 || tail -3 "$out/plot.log"
