@@ -98,9 +98,11 @@ void Context::init(const ContextOptions& opts) {
   if (backend_ == Backend::Host) {
     const int n = opts.host_devices > 0 ? opts.host_devices : positive_env("MGBLAS_HOST_DEVICES", 1);
     const std::string cpus = current_cpuset();
+    const char* bound_by = cpus != machine_cpuset() ? "launcher" : "none";
     for (int d = 0; d < n; ++d) {
       devices_.push_back(Device::make_host(d));
-      binding_.push_back({comm_.rank(), comm_.local_rank(), host, devices_.back()->name(), "", cpus});
+      binding_.push_back(
+          {comm_.rank(), comm_.local_rank(), host, devices_.back()->name(), "", cpus, "", bound_by});
     }
     return;
   }
@@ -124,13 +126,16 @@ void Context::init(const ContextOptions& opts) {
   for (std::size_t i = 0; i < gpus.size(); ++i) devices_.push_back(Device::make_cuda(static_cast<int>(i), gpus[i]));
 
   // Bind near the first GPU unless someone (mpirun, the user) bound us already.
-  if (opts.bind && env_or("MGBLAS_BIND", "1") != "0" && current_cpuset() == machine_cpuset()) {
+  const bool prebound = current_cpuset() != machine_cpuset();
+  std::string bound_by = prebound ? "launcher" : "none";
+  if (opts.bind && env_or("MGBLAS_BIND", "1") != "0" && !prebound) {
     const std::string near = pci_device_cpuset(devices_.front()->pci_bus_id());
-    if (!near.empty() && near != machine_cpuset()) bind_thread_to(near);
+    if (!near.empty() && near != machine_cpuset() && bind_thread_to(near)) bound_by = "mgblas";
   }
   const std::string cpus = current_cpuset();
   for (auto& d : devices_)
-    binding_.push_back({comm_.rank(), comm_.local_rank(), host, d->name(), d->pci_bus_id(), cpus});
+    binding_.push_back({comm_.rank(), comm_.local_rank(), host, d->name(), d->pci_bus_id(), cpus,
+                        pci_device_cpuset(d->pci_bus_id()), bound_by});
   devices_.front()->make_current();
 }
 
@@ -153,7 +158,9 @@ std::string Context::binding_report() const {
   for (const auto& b : binding_)
     os << "rank " << b.rank << " (local " << b.local_rank << ") host " << b.host << "  device "
        << b.device << (b.pci_bus_id.empty() ? "" : " pci " + b.pci_bus_id) << "  cpus "
-       << (b.cpuset.empty() ? "?" : b.cpuset) << "\n";
+       << (b.cpuset.empty() ? "?" : b.cpuset) << " (bound by " << b.bound_by << ")"
+       << (b.pci_bus_id.empty() ? "" : "  gpu-near cpus " + (b.gpu_cpuset.empty() ? "?" : b.gpu_cpuset))
+       << "\n";
   std::string all;
   for (const auto& part : comm_.allgather(os.str())) all += part;
   return all;

@@ -6,6 +6,7 @@
 // device device_offset(r) + d. Layouts speak of global devices only.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct BindingInfo {
   std::string device;  // "cuda:1" or "host:0"
   std::string pci_bus_id;
   std::string cpuset;  // CPUs the rank's thread runs on
+  std::string gpu_cpuset;  // CPUs closest to the GPU (hwloc); empty for a host device or unknown
+  /// Who bound the thread: "mgblas" (near the first GPU), "launcher" (bound before
+  /// mgblas looked, e.g. by mpirun), or "none".
+  std::string bound_by = "none";
 };
 
 class Context {
@@ -84,6 +89,11 @@ class Context {
   /// Wait for all devices of this rank.
   void synchronize() const;
 
+  /// Per-context state of higher layers, by key (dist keeps its NCCL communicators
+  /// here): empty until set, destroyed with the context and before its devices, so
+  /// whatever it holds may still use them in its destructor. Not thread-safe.
+  std::shared_ptr<void>& attachment(const std::string& key) { return attachments_[key]; }
+
  private:
   Context(Communicator comm) : comm_(std::move(comm)) {}
   void init(const ContextOptions& opts);
@@ -93,6 +103,8 @@ class Context {
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<int> offsets_{0, 0};  // offsets_[r] = first global device of rank r
   std::vector<BindingInfo> binding_;
+  // Last member: destroyed first, while the devices and the communicator still exist.
+  std::map<std::string, std::shared_ptr<void>> attachments_;
 };
 
 }  // namespace mgblas

@@ -1,25 +1,39 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Distributed Level-2 BLAS: GEMV, SYMV and HEMV on a matrix spread over every device
-// of every rank by a BlockCyclic1D layout (DistMatrix<T>), with x and y replicated.
+// of every rank by a BlockCyclic1D layout (DistMatrix<T>), on the whole matrix or on a
+// trailing submatrix (the _offset forms, for drivers such as the tridiagonal and
+// bidiagonal reductions that shrink their trailing matrix every step).
 //
-// How a call runs. Each local device multiplies its own block columns with the
-// single-device entries of kernels/blas.hpp, on its own queue, into a partial vector
-// of the full output length; a Reducer (dist/reducer.hpp) then sums the partials of
-// all devices of all ranks and applies beta * y0 once, on the host, so every rank
-// receives the full y.
+// How a call runs. Each local device multiplies its own block columns (those inside the
+// submatrix) on its own stream into a partial vector of the full output length; a
+// Reducer (dist/reducer.hpp) then sums the partials of all devices of all ranks and
+// applies beta * y0 once, so every rank (and, for a replicated DistVector y, every
+// device) receives the whole y. With the NCCL reducer the partials never leave the
+// GPUs and nothing waits on the host between the products, the collective and the
+// finish; with Reducer::pipeline_chunks() > 1 the local work is split so that the
+// reduction of one chunk overlaps the products of the next.
 //   gemv, op = N:    partial = alpha * A_local * x_local, x_local the entries of x at
-//                    the device's columns (gathered once: one gemv per device).
+//                    the device's columns (gathered on the device; or the device's
+//                    part of a block-cyclic x): one gemv per device and row chunk.
 //   gemv, op = T/C:  the entries of y at the device's columns (one gemv per device),
-//                    scattered to their global positions, zeros elsewhere.
-//   symv/hemv:       per local block column [c0, c0 + w): the diagonal block with
-//                    symv/hemv, and the off-diagonal panel of the stored triangle twice,
-//                    as itself (rows beyond the block) and transposed/conjugated (rows
-//                    of the block), so each stored entry is read once.
+//                    assembled by the reducer (an all-gather with NCCL); with a
+//                    block-cyclic y they simply stay where they are: no communication.
+//   symv/hemv:       on a GPU, one kernel per device and chunk reads every stored entry
+//                    of the device's columns once and adds it to y at its row and
+//                    (mirrored) at its column; on a host device (and with env
+//                    MGBLAS_DIST_SYMV=engine) the engine's symv/hemv on the diagonal
+//                    block and two gemv on the panel of each local block column.
 //
 // Common rules of every function below:
 // - Collective over the ranks of the context: every rank calls it with the same op or
-//   uplo, the same sizes and layout, and the same x (x and y are replicated: each rank
-//   passes the whole vector and receives the whole result).
+//   uplo, the same sizes, offsets and layout, the same vector forms and the same x
+//   (a host or replicated x and y: each rank passes the whole vector and receives the
+//   whole result).
+// - Vector forms: a host pointer (unit stride); a replicated DistVector (a full copy on
+//   every local device; length that of the submatrix product); a block-cyclic
+//   DistVector laid out like A's columns (same n, nb, P, first; full length n, the
+//   entries at columns >= the submatrix's first column are used): as x of gemv op N and
+//   as y of gemv op T/C only.
 // - Arguments are validated on every rank before anything is written; a bad argument
 //   raises on every rank (BadArgument or DimensionMismatch where it was found,
 //   RemoteError on the other ranks), and y is left untouched. Ranks that disagree on
@@ -29,7 +43,7 @@
 //   Reducer (its context; reuse one reducer across calls to keep its buffers).
 // - Quick returns: an empty y returns at once; alpha == 0 or an empty inner dimension
 //   makes y = beta * y with no reduction; beta == 0 never reads y (NaN in y does not
-//   propagate). The host vectors have unit stride.
+//   propagate).
 // - On return y is complete on every rank (the devices are synchronised).
 #pragma once
 
@@ -86,11 +100,14 @@ template <Scalar T>
 void gemv_mgpu(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, const same_as_a_t<T>* x,
                same_as_a_t<T> beta, same_as_a_t<T>* y);
 
-/// gemv_mgpu with x and y as replicated DistVectors on the same context: every local
-/// device holds all of x (used in place) and receives all of y.
-/// @param[in] x      replicated, length n (op N) or m (op T/C); a block-cyclic
-///                   vector is a BadArgument, a wrong length a DimensionMismatch.
-/// @param[in,out] y  replicated, length m (op N) or n (op T/C).
+/// gemv_mgpu with x and y as DistVectors on the same context, resident on the devices.
+/// @param[in] x      replicated, length n (op N) or m (op T/C): every local device
+///                   holds all of x, used in place; or (op N only) block-cyclic like
+///                   A's columns: each device holds the entries at its columns.
+/// @param[in,out] y  replicated, length m (op N) or n (op T/C): every local device
+///                   receives all of y; or (op T/C only) block-cyclic like A's columns:
+///                   each device computes the entries at its columns, no reduction.
+/// Another form is a BadArgument, a wrong length or layout a DimensionMismatch.
 template <Scalar T>
 void gemv_mgpu(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
                const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
@@ -180,6 +197,108 @@ void hemv_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> al
 template <Scalar T>
 void hemv_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, const DistVector<T>& x,
                same_as_a_t<T> beta, DistVector<T>& y);
+
+// ---------------------------------------------------------------------------------
+// Submatrix (offset) forms
+// ---------------------------------------------------------------------------------
+
+/// y = alpha * op(A(i0:m, j0:n)) * x + beta * y: gemv_mgpu on the trailing submatrix of
+/// rows i0.. and columns j0.. of A (0 <= i0 <= m, 0 <= j0 <= n, else BadArgument). The
+/// submatrix is (m - i0) x (n - j0); x and y have its lengths (host or replicated), or,
+/// block-cyclic, the full length n with the entries at columns >= j0 in use. Each device
+/// reads only its columns >= j0 and rows >= i0, aligned to its local storage.
+/// Flops: 2(m - i0)(n - j0) (real), 8(m - i0)(n - j0) (complex).
+template <Scalar T>
+void gemv_mgpu_offset(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
+                      int64_t i0, int64_t j0, const same_as_a_t<T>* x, same_as_a_t<T> beta,
+                      same_as_a_t<T>* y);
+/// As above, on `ctx`.
+template <Scalar T>
+void gemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t i0, int64_t j0, const same_as_a_t<T>* x,
+                      same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// As above, on A's context.
+template <Scalar T>
+void gemv_mgpu_offset(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t i0,
+                      int64_t j0, const same_as_a_t<T>* x, same_as_a_t<T> beta,
+                      same_as_a_t<T>* y);
+/// With DistVectors (see gemv_mgpu with DistVectors for the forms).
+template <Scalar T>
+void gemv_mgpu_offset(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
+                      int64_t i0, int64_t j0, const DistVector<T>& x, same_as_a_t<T> beta,
+                      DistVector<T>& y);
+/// As above, on `ctx`.
+template <Scalar T>
+void gemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t i0, int64_t j0, const DistVector<T>& x,
+                      same_as_a_t<T> beta, DistVector<T>& y);
+/// As above, on A's context.
+template <Scalar T>
+void gemv_mgpu_offset(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t i0,
+                      int64_t j0, const DistVector<T>& x, same_as_a_t<T> beta,
+                      DistVector<T>& y);
+
+/// y = alpha * S * x + beta * y with S = A(off:n, off:n), the trailing (n - off) x
+/// (n - off) diagonal submatrix of the symmetric A (0 <= off <= n, else BadArgument);
+/// x and y have length n - off (host or replicated DistVectors). Only the `uplo`
+/// triangle of S is read. Flops: 2(n - off)^2 (real), 8(n - off)^2 (complex).
+template <Scalar T>
+void symv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
+                      same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// As above, on `ctx`.
+template <Scalar T>
+void symv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
+                      same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// As above, on A's context.
+template <Scalar T>
+void symv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
+                      const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// With replicated DistVectors of length n - off.
+template <Scalar T>
+void symv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
+                      same_as_a_t<T> beta, DistVector<T>& y);
+/// As above, on `ctx`.
+template <Scalar T>
+void symv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
+                      same_as_a_t<T> beta, DistVector<T>& y);
+/// As above, on A's context.
+template <Scalar T>
+void symv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
+                      const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
+
+/// hemv_mgpu on the trailing submatrix A(off:n, off:n) of the Hermitian A: as
+/// symv_mgpu_offset, with the imaginary parts of the diagonal taken as zero.
+template <Scalar T>
+void hemv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
+                      same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// As above, on `ctx`.
+template <Scalar T>
+void hemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
+                      same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// As above, on A's context.
+template <Scalar T>
+void hemv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
+                      const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
+/// With replicated DistVectors of length n - off.
+template <Scalar T>
+void hemv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
+                      same_as_a_t<T> beta, DistVector<T>& y);
+/// As above, on `ctx`.
+template <Scalar T>
+void hemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
+                      same_as_a_t<T> beta, DistVector<T>& y);
+/// As above, on A's context.
+template <Scalar T>
+void hemv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
+                      const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
 
 // Defined, with explicit instances for the four scalars, in dist/gemv_mgpu.cpp and
 // dist/symv_mgpu.cpp.

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gemv_mgpu: y = alpha * op(A) * x + beta * y over a block-column distributed A.
+// gemv_mgpu: y = alpha * op(A(i0:, j0:)) * x + beta * y over a block-column distributed A.
+#include <algorithm>
 #include <vector>
 
+#include "core/communicator.hpp"
+#include "dist/detail/column_range.hpp"
+#include "dist/detail/device_ops.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/dist_blas.hpp"
 #include "kernels/blas.hpp"
@@ -10,120 +14,170 @@ namespace mgblas {
 
 namespace {
 
+// Row chunks of the pipeline: `chunks` pieces of a multiple of 32 rows (aligned reads
+// in each chunk), fewer when there are not enough rows.
+int64_t chunk_rows(int64_t m, int chunks) {
+  const int64_t per = (m + chunks - 1) / chunks;
+  return std::max<int64_t>(32, (per + 31) / 32 * 32);
+}
+
 template <Scalar T>
-void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A,
+void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, int64_t j0,
               const detail::InputVector<T>& x, T beta, detail::OutputVector<T>& y) {
   Context& ctx = red.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t m = L.m(), n = L.n();
   const bool notrans = op == Op::N;
-  const int64_t len_y = notrans ? m : n;
-  const int64_t len_x = notrans ? n : m;
+  const int chunks = red.pipeline_chunks();
 
   const int64_t signature = detail::call_signature(
-      {'G', static_cast<char>(op), m, n, L.nb(), L.first(), L.num_devices(),
-       static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0)});
+      {'G', static_cast<char>(op), L.m(), L.n(), L.nb(), L.first(), L.num_devices(),
+       static_cast<int64_t>(sizeof(T)), i0, j0, alpha == T(0), beta == T(0),
+       static_cast<int64_t>(x.form()), static_cast<int64_t>(y.form()),
+       static_cast<int64_t>(red.kind()), chunks});
   detail::agree_on_arguments(ctx.comm(), "gemv_mgpu", signature, [&] {
     detail::check_matrix(ctx, A);
     MGBLAS_CHECK_ARG(op == Op::N || op == Op::T || op == Op::C, "op",
                      static_cast<int>(static_cast<char>(op)), "'N', 'T' or 'C'");
-    x.check(ctx, "x", len_x, alpha != T(0) && len_x > 0 && len_y > 0);
-    y.check(ctx, "y", len_y, len_y > 0);
+    MGBLAS_CHECK_ARG(i0 >= 0 && i0 <= L.m(), "i0", i0, "in [0, m = ", L.m(), "]");
+    MGBLAS_CHECK_ARG(j0 >= 0 && j0 <= L.n(), "j0", j0, "in [0, n = ", L.n(), "]");
+    const int64_t m = L.m() - i0, n = L.n() - j0;
+    const int64_t len_x = notrans ? n : m, len_y = notrans ? m : n;
+    x.check(ctx, "x", len_x, alpha != T(0) && len_x > 0 && len_y > 0, notrans ? &L : nullptr);
+    y.check(ctx, "y", len_y, len_y > 0, notrans ? nullptr : &L);
   });
 
+  const int64_t m = L.m() - i0, n = L.n() - j0;
+  const int64_t len_x = notrans ? n : m, len_y = notrans ? m : n;
   if (len_y == 0) return;
   if (alpha == T(0) || len_x == 0) {
-    y.scale(len_y, beta);
+    y.scale(ctx, len_y, beta, j0);
     return;
   }
 
-  red.reduce(len_y, beta, y.host(), [&] {
-    y.load(beta != T(0));
-    std::vector<const T*> partials(ctx.num_devices(), nullptr);
-    for (int d = 0; d < ctx.num_devices(); ++d) {
-      const int g = ctx.device_offset() + d;
-      const int64_t n_local = L.local_n(g);
-      if (n_local == 0) continue;  // owns no block column: contributes nothing
-      const Device& dev = ctx.device(d);
-      dev.make_current();
-      const Queue q(dev);
-      T* part = red.workspace<T>(d, detail::kSlotPartial, len_y);
-      if (notrans) {
-        // The device's columns meet only the matching entries of x: gather them once
-        // so that one gemv covers all its block columns.
-        T* x_local = red.workspace<T>(d, detail::kSlotOperand, n_local);
-        detail::gather_local_columns(dev, L, g, x.source(d), x_local);
-        gemv(q, Op::N, m, n_local, alpha, A.local(d), A.ld(), x_local, 1, T(0), part, 1);
-      } else {
-        // op(A_local) * x gives the entries of y at the device's columns, in local
-        // order; the partial holds them at their global positions, zeros elsewhere.
-        const T* x_full = x.on_device(red, d, len_x);
-        T* y_local = red.workspace<T>(d, detail::kSlotLocal, n_local);
-        gemv(q, op, m, n_local, alpha, A.local(d), A.ld(), x_full, 1, T(0), y_local, 1);
-        memset_bytes(dev, part, 0, static_cast<std::size_t>(len_y) * sizeof(T), /*async=*/true);
-        detail::scatter_local_columns(dev, L, g, y_local, part);
+  // This device's columns of the submatrix: local columns [jl0, jl0 + cols).
+  const int P = ctx.num_devices();
+  std::vector<int64_t> jl0(P), cols(P);
+  for (int d = 0; d < P; ++d) {
+    const int g = ctx.device_offset() + d;
+    jl0[d] = detail::local_begin(L, g, j0);
+    cols[d] = L.local_n(g) - jl0[d];
+  }
+
+  if (notrans) {
+    const int64_t rows = chunk_rows(m, chunks);
+    const int nchunks = static_cast<int>((m + rows - 1) / rows);
+    std::vector<const T*> x_local(P, nullptr);
+    std::vector<T*> part(P, nullptr);
+    red.reduce_chunks<T>(m, beta, y.target(), nchunks, [&](int c) {
+      if (c == 0) {
+        // The device's columns meet only the matching entries of x: gather them once so
+        // that one gemv per chunk covers all its block columns.
+        for (int d = 0; d < P; ++d) {
+          if (cols[d] == 0) continue;  // owns no column of the submatrix
+          const Device& dev = ctx.device(d);
+          if (x.block_cyclic()) {
+            x_local[d] = x.local(d) + jl0[d];
+          } else {
+            T* buf = red.workspace<T>(d, detail::kSlotLocal, cols[d]);
+            detail::gather_columns(dev, L, ctx.device_offset() + d, jl0[d], cols[d],
+                                   x.on_device(red, d, n), j0, buf);
+            x_local[d] = buf;
+          }
+          part[d] = red.workspace<T>(d, detail::kSlotPartial, m);
+        }
       }
-      partials[d] = part;
+      const int64_t r0 = c * rows, r1 = std::min(m, r0 + rows);
+      for (int d = 0; d < P; ++d) {
+        if (!part[d]) continue;
+        gemv_offset(Queue(ctx.device(d)), Op::N, r1 - r0, cols[d], alpha, A.local(d), A.ld(),
+                    i0 + r0, jl0[d], x_local[d], 1, T(0), part[d] + r0, 1);
+      }
+      return Partials<T>{std::vector<const T*>(part.begin(), part.end()), r0, r1};
+    });
+    return;
+  }
+
+  // op(A_local) * x gives the entries of y at the device's columns, in local order.
+  const auto local_product = [&](int d, T b, T* out) {
+    gemv_offset(Queue(ctx.device(d)), op, m, cols[d], alpha, A.local(d), A.ld(), i0, jl0[d],
+                x.on_device(red, d, m), 1, b, out, 1);
+  };
+  if (y.block_cyclic()) {
+    // y follows A's columns: every entry is computed where it lives.
+    all_or_nothing(ctx.comm(), "gemv_mgpu", [&] {
+      for (int d = 0; d < P; ++d)
+        if (cols[d] > 0) local_product(d, beta, y.local(d) + jl0[d]);
+      ctx.synchronize();
+    });
+    return;
+  }
+  const int64_t stride = detail::max_local_count(L, j0);
+  red.reduce_columns<T>(L, j0, beta, y.target(), [&] {
+    std::vector<const T*> pieces(P, nullptr);
+    for (int d = 0; d < P; ++d) {
+      if (cols[d] == 0) continue;
+      T* out = red.workspace<T>(d, detail::kSlotLocal, stride);
+      local_product(d, T(0), out);
+      pieces[d] = out;
     }
-    return partials;
+    return pieces;
   });
-  y.store();
 }
 
 }  // namespace
 
-template <Scalar T>
-void gemv_mgpu(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y) {
-  detail::OutputVector<T> out(y);
-  gemv_run(reducer, op, alpha, A, detail::InputVector<T>(x), beta, out);
-}
+// The public forms forward to gemv_run: XT and YT are the vector types, X and Y wrap
+// them, I0 and J0 the submatrix's first row and column.
+#define MGBLAS_DEFINE_GEMV_FORMS_(NAME, XT, YT, OFFSET_PARAMS, I0, J0)                         \
+  template <Scalar T>                                                                          \
+  void NAME(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,             \
+            OFFSET_PARAMS XT x, same_as_a_t<T> beta, YT y) {                                   \
+    detail::OutputVector<T> out(y);                                                            \
+    gemv_run<T>(reducer, op, alpha, A, I0, J0, detail::InputVector<T>(x), beta, out);          \
+  }                                                                                            \
+  template <Scalar T>                                                                          \
+  void NAME(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,                  \
+            const DistMatrix<T>& A, OFFSET_PARAMS XT x, same_as_a_t<T> beta, YT y) {           \
+    detail::OutputVector<T> out(y);                                                            \
+    gemv_run<T>(*make_reducer(ctx), op, alpha, A, I0, J0, detail::InputVector<T>(x), beta,     \
+                out);                                                                          \
+  }                                                                                            \
+  template <Scalar T>                                                                          \
+  void NAME(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, OFFSET_PARAMS XT x,           \
+            same_as_a_t<T> beta, YT y) {                                                       \
+    detail::OutputVector<T> out(y);                                                            \
+    gemv_run<T>(*make_reducer(A.context_ptr()), op, alpha, A, I0, J0,                          \
+                detail::InputVector<T>(x), beta, out);                                         \
+  }
 
-template <Scalar T>
-void gemv_mgpu(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const same_as_a_t<T>* x, same_as_a_t<T> beta,
-               same_as_a_t<T>* y) {
-  gemv_mgpu(*make_reducer(ctx), op, alpha, A, x, beta, y);
-}
+#define MGBLAS_NO_OFFSET_
+#define MGBLAS_OFFSET_PARAMS_ int64_t i0, int64_t j0,
+MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu, const same_as_a_t<T>*, same_as_a_t<T>*, MGBLAS_NO_OFFSET_, 0, 0)
+MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu, const DistVector<T>&, DistVector<T>&, MGBLAS_NO_OFFSET_, 0, 0)
+MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu_offset, const same_as_a_t<T>*, same_as_a_t<T>*,
+                          MGBLAS_OFFSET_PARAMS_, i0, j0)
+MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu_offset, const DistVector<T>&, DistVector<T>&,
+                          MGBLAS_OFFSET_PARAMS_, i0, j0)
+#undef MGBLAS_DEFINE_GEMV_FORMS_
 
-template <Scalar T>
-void gemv_mgpu(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, const same_as_a_t<T>* x,
-               same_as_a_t<T> beta, same_as_a_t<T>* y) {
-  gemv_mgpu(*make_reducer(A.context_ptr()), op, alpha, A, x, beta, y);
-}
-
-template <Scalar T>
-void gemv_mgpu(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y) {
-  detail::OutputVector<T> out(y);
-  gemv_run(reducer, op, alpha, A, detail::InputVector<T>(x), beta, out);
-}
-
-template <Scalar T>
-void gemv_mgpu(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const DistVector<T>& x, same_as_a_t<T> beta,
-               DistVector<T>& y) {
-  gemv_mgpu(*make_reducer(ctx), op, alpha, A, x, beta, y);
-}
-
-template <Scalar T>
-void gemv_mgpu(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, const DistVector<T>& x,
-               same_as_a_t<T> beta, DistVector<T>& y) {
-  gemv_mgpu(*make_reducer(A.context_ptr()), op, alpha, A, x, beta, y);
-}
-
+#define MGBLAS_INSTANTIATE_FORMS_(NAME, T, XT, YT, OFF)                                        \
+  template void NAME<T>(Reducer&, Op, T, const DistMatrix<T>&, OFF XT, T, YT);                 \
+  template void NAME<T>(const std::shared_ptr<Context>&, Op, T, const DistMatrix<T>&, OFF XT,  \
+                        T, YT);                                                                \
+  template void NAME<T>(Op, T, const DistMatrix<T>&, OFF XT, T, YT);
+#define MGBLAS_OFFSET_TYPES_ int64_t, int64_t,
 #define MGBLAS_INSTANTIATE(T)                                                                  \
-  template void gemv_mgpu<T>(Reducer&, Op, T, const DistMatrix<T>&, const T*, T, T*);          \
-  template void gemv_mgpu<T>(const std::shared_ptr<Context>&, Op, T, const DistMatrix<T>&,     \
-                             const T*, T, T*);                                                 \
-  template void gemv_mgpu<T>(Op, T, const DistMatrix<T>&, const T*, T, T*);                    \
-  template void gemv_mgpu<T>(Reducer&, Op, T, const DistMatrix<T>&, const DistVector<T>&, T,   \
-                             DistVector<T>&);                                                  \
-  template void gemv_mgpu<T>(const std::shared_ptr<Context>&, Op, T, const DistMatrix<T>&,     \
-                             const DistVector<T>&, T, DistVector<T>&);                         \
-  template void gemv_mgpu<T>(Op, T, const DistMatrix<T>&, const DistVector<T>&, T,             \
-                             DistVector<T>&);
+  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu, T, const T*, T*, MGBLAS_NO_OFFSET_)                     \
+  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu, T, const DistVector<T>&, DistVector<T>&,                \
+                            MGBLAS_NO_OFFSET_)                                                 \
+  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu_offset, T, const T*, T*, MGBLAS_OFFSET_TYPES_)           \
+  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu_offset, T, const DistVector<T>&, DistVector<T>&,         \
+                            MGBLAS_OFFSET_TYPES_)
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
+#undef MGBLAS_INSTANTIATE_FORMS_
+#undef MGBLAS_OFFSET_TYPES_
+#undef MGBLAS_OFFSET_PARAMS_
+#undef MGBLAS_NO_OFFSET_
 
 }  // namespace mgblas

@@ -14,7 +14,9 @@
 /// - kernels: single-device BLAS entries on a Queue (gemv, symv, hemv, their offset
 ///   forms, gemm, tsgemm, batched gemm), CUDA or host engine by the device.
 /// - dist: multi-device operations over a DistMatrix (gemv_mgpu, symv_mgpu,
-///   hemv_mgpu) and the Reducer that sums partial results across devices and ranks.
+///   hemv_mgpu, their _offset forms on trailing submatrices) and the Reducer that sums
+///   partial results across devices and ranks (HostReducer, NcclReducer over the
+///   NcclCommunicator of the context).
 ///
 /// Scalars T are float, double, std::complex<float> and std::complex<double>.
 ///
@@ -36,6 +38,7 @@
 #include "core/memory.hpp"
 #include "core/types.hpp"
 #include "dist/dist_blas.hpp"
+#include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/block_cyclic.hpp"

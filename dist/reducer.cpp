@@ -7,12 +7,31 @@
 #include <string_view>
 
 #include "core/config.hpp"
+#include "dist/detail/column_range.hpp"
+#include "dist/detail/device_ops.hpp"
+#include "dist/nccl_comm.hpp"
 
 namespace mgblas {
+
+namespace {
+
+int chunks_from_env() {
+  const char* v = std::getenv("MGBLAS_PIPELINE_CHUNKS");
+  if (!v || !*v) return 1;
+  char* end = nullptr;
+  const long c = std::strtol(v, &end, 10);
+  if (*end != '\0' || c < 1 || c > 1024)
+    MGBLAS_THROW(BadArgument, "environment MGBLAS_PIPELINE_CHUNKS = '", v,
+                 "': must be an integer in [1, 1024]");
+  return static_cast<int>(c);
+}
+
+}  // namespace
 
 Reducer::Reducer(std::shared_ptr<Context> ctx, ReducerKind kind)
     : ctx_(std::move(ctx)), kind_(kind) {
   MGBLAS_CHECK_PTR(ctx_.get(), "ctx", true);
+  chunks_ = chunks_from_env();
   workspace_.resize(ctx_->num_devices());
   for (auto& slots : workspace_) slots.resize(kWorkspaceSlots);
 }
@@ -28,15 +47,50 @@ void* Reducer::workspace_bytes(int d, int slot, std::size_t bytes) {
     // Grow by half again so that a sequence of slowly growing calls (a reduction to
     // tridiagonal form shrinks n by one per step, others grow) reallocates rarely.
     const std::size_t grown = std::max(bytes, buf.size() + buf.size() / 2);
-    buf.reset();  // free first: the old and new buffers need not coexist
+    // The old buffer may still be read by queued work (a previous call's); freeing
+    // device memory waits for the device, so that work finishes first.
+    buf.reset();
     buf = DeviceBuffer<std::byte>(ctx_->device(d), grown);
   }
   return buf.data();
 }
 
+// The default for disjoint pieces: each device's entries scattered into a zeroed
+// full-length partial, then the ordinary sum.
+template <Scalar T>
+void Reducer::add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const T* const* locals) {
+  const int64_t n = L.n() - c0;
+  std::vector<const T*> parts(ctx_->num_devices(), nullptr);
+  for (int d = 0; d < ctx_->num_devices(); ++d) {
+    const int g = ctx_->device_offset() + d;
+    const int64_t count = detail::local_count(L, g, c0, L.n());
+    if (!locals[d] || count == 0) continue;
+    const Device& dev = ctx_->device(d);
+    T* part = workspace<T>(d, kOwnSlot, n);
+    dev.make_current();
+    memset_bytes(dev, part, 0, static_cast<std::size_t>(n) * sizeof(T), /*async=*/true);
+    detail::scatter_columns(dev, L, g, detail::local_begin(L, g, c0), count, locals[d], c0, part);
+    parts[d] = part;
+  }
+  add(n, parts.data(), 0, n);
+}
+
+#define MGBLAS_REDUCER_COLUMNS_(T)                                                            \
+  void Reducer::add_columns(const BlockCyclic1D& L, int64_t c0, const T* const* locals) {     \
+    add_columns_by_sum<T>(L, c0, locals);                                                     \
+  }
+MGBLAS_REDUCER_COLUMNS_(float)
+MGBLAS_REDUCER_COLUMNS_(double)
+MGBLAS_REDUCER_COLUMNS_(scomplex)
+MGBLAS_REDUCER_COLUMNS_(zcomplex)
+#undef MGBLAS_REDUCER_COLUMNS_
+
+// ---------------------------------------------------------------------------------
+// HostReducer
+
 HostReducer::HostReducer(std::shared_ptr<Context> ctx)
     : Reducer(std::move(ctx), ReducerKind::Host) {
-  pinned_.resize(1 + context().num_devices());
+  pinned_.resize(2 + context().num_devices());
 }
 
 std::string HostReducer::description() const {
@@ -53,68 +107,104 @@ std::byte* HostReducer::pinned(int index, std::size_t bytes) {
   return buf.data();
 }
 
-template <Scalar T>
-void HostReducer::stage_impl(int64_t n, const T* const* partials) {
-  Context& ctx = context();
-  const int P = ctx.num_devices();
-  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
-  T* sum = reinterpret_cast<T*>(pinned(0, bytes));
+void HostReducer::begin(int64_t n, std::size_t elem, int) {
+  const int P = context().num_devices();
+  sources_.assign(P, nullptr);
+  copying_.assign(P, false);
+  pinned(0, static_cast<std::size_t>(n) * elem);
+}
 
-  // Queue every GPU's copy before waiting for any, so that the copies overlap. A host
-  // device's memory is host memory: it is summed in place.
-  std::vector<const T*> sources(P, nullptr);
-  for (int d = 0; d < P; ++d) {
-    if (!partials[d]) continue;
+template <Scalar T>
+void HostReducer::add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t hi) {
+  Context& ctx = context();
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  // Queue every GPU's copy before waiting for any (settle), so that the copies
+  // overlap each other and the remaining chunks. A host device's memory is host
+  // memory: it is summed in place.
+  for (int d = 0; d < ctx.num_devices(); ++d) {
+    if (!parts[d]) continue;
     const Device& dev = ctx.device(d);
     if (dev.is_gpu()) {
       T* staged = reinterpret_cast<T*>(pinned(1 + d, bytes));
       dev.make_current();
-      copy_vector(dev, n, partials[d], staged, /*async=*/true);
-      sources[d] = staged;
+      copy_vector(dev, hi - lo, parts[d] + lo, staged + lo, /*async=*/true);
+      sources_[d] = staged;
+      copying_[d] = true;
     } else {
-      sources[d] = partials[d];
+      sources_[d] = parts[d];
     }
   }
-  for (int d = 0; d < P; ++d)
-    if (sources[d] && ctx.device(d).is_gpu()) ctx.device(d).synchronize();
+}
 
-  // Fixed device order keeps the result independent of timing.
-  bool first = true;
-  for (int d = 0; d < P; ++d) {
-    const T* s = sources[d];
-    if (!s) continue;
-    if (first) {
-      std::memcpy(sum, s, bytes);
-      first = false;
-    } else {
-      for (int64_t i = 0; i < n; ++i) sum[i] += s[i];
+void HostReducer::settle() {
+  for (int d = 0; d < context().num_devices(); ++d)
+    if (copying_[d]) context().device(d).synchronize();
+}
+
+void HostReducer::cancel() noexcept {
+  // Copies may still be landing in the staging buffers: let them finish.
+  for (int d = 0; d < context().num_devices(); ++d) {
+    if (!copying_.empty() && copying_[d]) {
+      try {
+        context().device(d).synchronize();
+      } catch (...) {
+        // The device failed: nothing more is coming from it.
+      }
     }
   }
-  if (first) std::fill(sum, sum + n, T(0));
 }
 
 template <Scalar T>
-void HostReducer::finish_impl(int64_t n, T beta, T* y) {
+void HostReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
+  Context& ctx = context();
   T* sum = reinterpret_cast<T*>(pinned_[0].data());
-  if (context().nranks() > 1) context().comm().allreduce_sum(sum, n);
-  // beta == 0 overwrites y without reading it, so NaN or garbage in y cannot leak.
-  if (beta == T(0)) {
-    std::copy(sum, sum + n, y);
-  } else if (beta == T(1)) {
-    for (int64_t i = 0; i < n; ++i) y[i] += sum[i];
-  } else {
-    for (int64_t i = 0; i < n; ++i) y[i] = sum[i] + beta * y[i];
+  // Fixed device order keeps the result independent of timing.
+  bool first = true;
+  for (int d = 0; d < ctx.num_devices(); ++d) {
+    const T* s = static_cast<const T*>(sources_[d]);
+    if (!s) continue;
+    if (first) std::memcpy(sum, s, static_cast<std::size_t>(n) * sizeof(T));
+    else
+      for (int64_t i = 0; i < n; ++i) sum[i] += s[i];
+    first = false;
   }
+  if (first) std::fill(sum, sum + n, T(0));
+  if (ctx.nranks() > 1) ctx.comm().allreduce_sum(sum, n);
+
+  if (y.devices.empty()) {
+    detail::host_finish_sum(n, static_cast<const T*>(sum), beta, y.host);
+    return;
+  }
+  // Device outputs: y0 from the first device's copy (all copies are equal), the result
+  // finished on the host and copied to every device.
+  T* y0 = reinterpret_cast<T*>(pinned(1 + ctx.num_devices(), static_cast<std::size_t>(n) * sizeof(T)));
+  if (beta != T(0)) {
+    ctx.device(0).make_current();
+    copy_vector(ctx.device(0), n, y.devices[0], y0);
+  }
+  detail::host_finish_sum(n, static_cast<const T*>(sum), beta, y0);
+  for (int d = 0; d < ctx.num_devices(); ++d) {
+    ctx.device(d).make_current();
+    copy_vector(ctx.device(d), n, static_cast<const T*>(y0), y.devices[d], /*async=*/true);
+  }
+  ctx.synchronize();
 }
 
 #define MGBLAS_HOST_REDUCER_PHASES_(T)                                                     \
-  void HostReducer::stage(int64_t n, const T* const* partials) { stage_impl(n, partials); } \
-  void HostReducer::finish(int64_t n, T beta, T* y) { finish_impl(n, beta, y); }
+  void HostReducer::add(int64_t n, const T* const* parts, int64_t lo, int64_t hi) {        \
+    add_impl(n, parts, lo, hi);                                                            \
+  }                                                                                        \
+  void HostReducer::finish(int64_t n, T beta, const ReduceOutput<T>& y) {                  \
+    finish_impl(n, beta, y);                                                               \
+  }
 MGBLAS_HOST_REDUCER_PHASES_(float)
 MGBLAS_HOST_REDUCER_PHASES_(double)
 MGBLAS_HOST_REDUCER_PHASES_(scomplex)
 MGBLAS_HOST_REDUCER_PHASES_(zcomplex)
 #undef MGBLAS_HOST_REDUCER_PHASES_
+
+// ---------------------------------------------------------------------------------
+// Choosing a reducer
 
 namespace {
 
@@ -122,9 +212,6 @@ bool every_device_is_gpu(const Context& ctx) {
   // The back-end is uniform over the ranks of a context (checked at creation).
   return ctx.backend() == Backend::Cuda;
 }
-
-// Whether an NCCL reducer can be built in this build; false until it is implemented.
-constexpr bool nccl_reducer_available() { return false; }
 
 }  // namespace
 
@@ -138,7 +225,7 @@ ReducerKind resolve_reducer_kind(const Context& ctx, ReducerKind requested) {
         MGBLAS_THROW(BadArgument, "environment MGBLAS_REDUCER = '", v,
                      "': must be auto, host or nccl");
     }
-    const bool nccl = MGBLAS_HAVE_NCCL && nccl_reducer_available() && every_device_is_gpu(ctx);
+    const bool nccl = NcclCommunicator::available() && every_device_is_gpu(ctx);
     return nccl ? ReducerKind::Nccl : ReducerKind::Host;
   }
   return requested;
@@ -146,14 +233,26 @@ ReducerKind resolve_reducer_kind(const Context& ctx, ReducerKind requested) {
 
 std::unique_ptr<Reducer> make_reducer(std::shared_ptr<Context> ctx, ReducerKind kind) {
   MGBLAS_CHECK_PTR(ctx.get(), "ctx", true);
-  switch (resolve_reducer_kind(*ctx, kind)) {
+  const ReducerKind resolved = resolve_reducer_kind(*ctx, kind);
+  switch (resolved) {
     case ReducerKind::Host:
       return std::make_unique<HostReducer>(std::move(ctx));
     case ReducerKind::Nccl:
-      if (!MGBLAS_HAVE_NCCL)
+      if (!NcclCommunicator::available())
         MGBLAS_THROW(NotCompiled, "ReducerKind::Nccl: this build of mgblas has no NCCL");
-      MGBLAS_THROW(NotImplemented, "ReducerKind::Nccl: the NCCL reducer is not implemented yet; "
-                                   "use ReducerKind::Host (or MGBLAS_REDUCER=host)");
+      if (!every_device_is_gpu(*ctx))
+        MGBLAS_THROW(BadArgument, "ReducerKind::Nccl: the context has host devices; NCCL "
+                                  "needs every device to be a GPU (use ReducerKind::Host)");
+      if (kind == ReducerKind::Auto) {
+        // NCCL cannot take two devices on one GPU; every rank learns that from the same
+        // gathered list, so every rank falls back alike.
+        try {
+          return std::make_unique<NcclReducer>(ctx);
+        } catch (const NotImplemented&) {
+          return std::make_unique<HostReducer>(std::move(ctx));
+        }
+      }
+      return std::make_unique<NcclReducer>(std::move(ctx));
     case ReducerKind::Auto:
       break;
   }

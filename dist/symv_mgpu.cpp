@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// symv_mgpu / hemv_mgpu: y = alpha * A * x + beta * y, A symmetric or Hermitian and
-// distributed by block columns, only the `uplo` triangle stored.
+// symv_mgpu / hemv_mgpu: y = alpha * A(off:, off:) * x + beta * y, A symmetric or
+// Hermitian and distributed by block columns, only the `uplo` triangle stored.
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <vector>
 
+#include "dist/detail/column_range.hpp"
+#include "dist/detail/dist_kernels.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/dist_blas.hpp"
 #include "kernels/blas.hpp"
@@ -12,142 +16,229 @@ namespace mgblas {
 
 namespace {
 
+// The single-launch kernel (dist_kernels.hpp) on GPUs, unless env MGBLAS_DIST_SYMV=engine
+// asks for the engine's symv/gemv per block column (for comparison and as a fallback).
+bool use_block_cyclic_kernel() {
+  const char* v = std::getenv("MGBLAS_DIST_SYMV");
+  if (!v || !*v || std::string_view(v) == "kernel") return true;
+  if (std::string_view(v) == "engine") return false;
+  MGBLAS_THROW(BadArgument, "environment MGBLAS_DIST_SYMV = '", v, "': must be kernel or engine");
+}
+
+// Column boundaries of the pipeline's chunks over the columns [off, n): chunk c covers
+// [b[c], b[c + 1]) and the chunks hold about equal shares of the stored triangle (lower:
+// column j holds n - j entries; upper: j - off + 1). Boundaries fall on multiples of 64
+// where that keeps a chunk non-empty, so that kernel tiles are rarely cut.
+std::vector<int64_t> chunk_bounds(bool lower, int64_t off, int64_t n, int chunks) {
+  const auto area = [&](int64_t b) {  // stored entries of columns [off, b)
+    const double w = static_cast<double>(b - off);
+    return lower ? w * static_cast<double>(n - off) - w * (w - 1) / 2 : w * (w + 1) / 2;
+  };
+  const double total = area(n);
+  std::vector<int64_t> b{off};
+  for (int c = 1; c < chunks; ++c) {
+    const double target = total * c / chunks;
+    int64_t lo = b.back(), hi = n;  // smallest column with area >= target
+    while (lo < hi) {
+      const int64_t mid = lo + (hi - lo) / 2;
+      if (area(mid) >= target) hi = mid;
+      else lo = mid + 1;
+    }
+    const int64_t aligned = lo / 64 * 64;
+    b.push_back(aligned > b.back() ? aligned : lo);
+  }
+  b.push_back(n);
+  return b;
+}
+
+// The engine's products for device g's columns [a, b) (global, a >= off): per run of
+// local columns contiguous in the global matrix (one block when P > 1, the whole range
+// when P = 1), symv/hemv on the diagonal block and the off-diagonal panel of the
+// stored triangle twice, as itself (rows beyond the block, reading x at the block) and
+// mirrored (rows of the block, reading x at the panel's rows), so each stored entry is
+// read once. y (length n - off) accumulates.
 template <Scalar T, bool kHermitian>
-void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A,
+void symv_engine_columns(const Queue& q, Uplo uplo, T alpha, const BlockCyclic1D& L, int g,
+                         const T* A_local, int64_t ld, int64_t off, int64_t a, int64_t b,
+                         const T* x, T* y) {
+  const int64_t n = L.n(), nb = L.nb(), P = L.num_devices();
+  const bool lower = uplo == Uplo::Lower;
+  // The mirrored triangle is the stored one transposed (symv) or conjugate-transposed
+  // (hemv); for real T both are T.
+  const Op op_mirror = kHermitian ? Op::C : Op::T;
+  const auto run = [&](int64_t c0, int64_t c1, int64_t jl) {
+    const int64_t w = c1 - c0;
+    if (P == 1) {
+      // Local storage is the global matrix: the offset entry keeps reads aligned.
+      if constexpr (kHermitian)
+        hemv_offset(q, uplo, w, alpha, A_local, ld, c0, x + c0 - off, 1, T(1), y + c0 - off, 1);
+      else
+        symv_offset(q, uplo, w, alpha, A_local, ld, c0, x + c0 - off, 1, T(1), y + c0 - off, 1);
+    } else {
+      const T* diag = A_local + c0 + jl * ld;  // rows and columns [c0, c1), at local (c0, jl)
+      if constexpr (kHermitian)
+        hemv(q, uplo, w, alpha, diag, ld, x + c0 - off, 1, T(1), y + c0 - off, 1);
+      else
+        symv(q, uplo, w, alpha, diag, ld, x + c0 - off, 1, T(1), y + c0 - off, 1);
+    }
+    const int64_t r0 = lower ? c1 : off;
+    const int64_t h = lower ? n - c1 : c0 - off;
+    if (h == 0) return;
+    gemv_offset(q, Op::N, h, w, alpha, A_local, ld, r0, jl, x + c0 - off, 1, T(1), y + r0 - off, 1);
+    gemv_offset(q, op_mirror, h, w, alpha, A_local, ld, r0, jl, x + r0 - off, 1, T(1),
+                y + c0 - off, 1);
+  };
+  if (a >= b) return;
+  if (P == 1) {
+    run(a, b, a);
+    return;
+  }
+  // g's blocks meeting [a, b): the first at or after a's block, then every P-th.
+  const int64_t first = a / nb + ((L.first_block(g) - a / nb) % P + P) % P;
+  for (int64_t jb = first; jb * nb < b; jb += P) {
+    const int64_t c0 = std::max(jb * nb, a), c1 = std::min(jb * nb + L.block_width(jb), b);
+    if (c0 < c1) run(c0, c1, detail::local_begin(L, g, c0));
+  }
+}
+
+template <Scalar T, bool kHermitian>
+void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t off,
               const detail::InputVector<T>& x, T beta, detail::OutputVector<T>& y) {
   const char* what = kHermitian ? "hemv_mgpu" : "symv_mgpu";
   Context& ctx = red.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t n = L.n();
+  const int chunks = red.pipeline_chunks();
 
   const int64_t signature = detail::call_signature(
-      {kHermitian ? 'H' : 'S', static_cast<char>(uplo), L.m(), n, L.nb(), L.first(),
-       L.num_devices(), static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0)});
+      {kHermitian ? 'H' : 'S', static_cast<char>(uplo), L.m(), L.n(), L.nb(), L.first(),
+       L.num_devices(), static_cast<int64_t>(sizeof(T)), off, alpha == T(0), beta == T(0),
+       static_cast<int64_t>(x.form()), static_cast<int64_t>(y.form()),
+       static_cast<int64_t>(red.kind()), chunks});
+  bool kernel = false;
   detail::agree_on_arguments(ctx.comm(), what, signature, [&] {
     detail::check_matrix(ctx, A);
-    if (L.m() != n)
-      MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", n, ": ", what,
+    if (L.m() != L.n())
+      MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(), ": ", what,
                    " needs a square matrix");
     MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
                      static_cast<int>(static_cast<char>(uplo)), "'L' or 'U'");
-    x.check(ctx, "x", n, alpha != T(0) && n > 0);
-    y.check(ctx, "y", n, n > 0);
+    MGBLAS_CHECK_ARG(off >= 0 && off <= L.n(), "off", off, "in [0, n = ", L.n(), "]");
+    const int64_t n = L.n() - off;
+    x.check(ctx, "x", n, alpha != T(0) && n > 0, nullptr);
+    y.check(ctx, "y", n, n > 0, nullptr);
+    kernel = use_block_cyclic_kernel();
   });
 
+  const int64_t n = L.n() - off;
   if (n == 0) return;
   if (alpha == T(0)) {
-    y.scale(n, beta);
+    y.scale(ctx, n, beta, off);
     return;
   }
 
-  // The mirrored triangle is the stored one transposed (symv) or conjugate-transposed
-  // (hemv); for real T both are T.
-  const Op op_mirror = kHermitian ? Op::C : Op::T;
   const bool lower = uplo == Uplo::Lower;
+  const std::vector<int64_t> bounds = chunk_bounds(lower, off, L.n(), chunks);
+  const int P = ctx.num_devices();
+  std::vector<const T*> xd(P, nullptr);
+  std::vector<T*> part(P, nullptr);
 
-  red.reduce(n, beta, y.host(), [&] {
-    y.load(beta != T(0));
-    std::vector<const T*> partials(ctx.num_devices(), nullptr);
-    for (int d = 0; d < ctx.num_devices(); ++d) {
-      const int g = ctx.device_offset() + d;
-      const int64_t blocks = L.local_blocks(g);
-      if (blocks == 0) continue;  // more devices than block columns
-      const Device& dev = ctx.device(d);
-      dev.make_current();
-      const Queue q(dev);
-      const T* A_local = A.local(d);
-      const int64_t ld = A.ld();
-      const T* xd = x.on_device(red, d, n);
-      T* part = red.workspace<T>(d, detail::kSlotPartial, n);
-      memset_bytes(dev, part, 0, static_cast<std::size_t>(n) * sizeof(T), /*async=*/true);
-
-      for (int64_t k = 0; k < blocks; ++k) {
-        const int64_t jl = k * L.nb();         // first local column of the block
-        const int64_t c0 = L.global_col(g, jl);
-        const int64_t w = std::min(L.nb(), n - c0);
-        // Diagonal block: rows and columns [c0, c0 + w), at local (c0, jl).
-        const T* diag = A_local + c0 + jl * ld;
-        if constexpr (kHermitian)
-          hemv(q, uplo, w, alpha, diag, ld, xd + c0, 1, T(1), part + c0, 1);
-        else
-          symv(q, uplo, w, alpha, diag, ld, xd + c0, 1, T(1), part + c0, 1);
-
-        // Off-diagonal panel of the stored triangle in this block column: rows
-        // [r0, r0 + h) below the block (lower) or above it (upper). It stands for
-        // itself (rows r0.., reading x at the block) and for its mirror (rows of the
-        // block, reading x at r0..). The offset entries keep reads aligned to the
-        // local storage.
-        const int64_t r0 = lower ? c0 + w : 0;
-        const int64_t h = lower ? n - r0 : c0;
-        if (h == 0) continue;
-        gemv_offset(q, Op::N, h, w, alpha, A_local, ld, r0, jl, xd + c0, 1, T(1), part + r0, 1);
-        gemv_offset(q, op_mirror, h, w, alpha, A_local, ld, r0, jl, xd + r0, 1, T(1), part + c0,
-                    1);
+  red.reduce_chunks<T>(n, beta, y.target(), chunks, [&](int c) {
+    if (c == 0) {
+      for (int d = 0; d < P; ++d) {
+        const int g = ctx.device_offset() + d;
+        if (detail::local_count(L, g, off, L.n()) == 0) continue;  // no column in S
+        const Device& dev = ctx.device(d);
+        xd[d] = x.on_device(red, d, n);
+        part[d] = red.workspace<T>(d, detail::kSlotPartial, n);
+        dev.make_current();
+        memset_bytes(dev, part[d], 0, static_cast<std::size_t>(n) * sizeof(T), /*async=*/true);
       }
-      partials[d] = part;
     }
-    return partials;
+    // Lower: left to right, since column j's products reach rows >= j only, the entries
+    // of the chunk's columns are then final; upper, for the same reason, right to left.
+    const int k = lower ? c : chunks - 1 - c;
+    const int64_t a = bounds[k], b = bounds[k + 1];
+    for (int d = 0; d < P; ++d) {
+      if (!part[d]) continue;
+      const int g = ctx.device_offset() + d;
+      const Device& dev = ctx.device(d);
+      if (kernel && dev.is_gpu() && L.num_devices() > 1) {
+        const int64_t jl0 = detail::local_begin(L, g, a), jl1 = detail::local_begin(L, g, b);
+        if (jl1 <= jl0) continue;
+        dev.make_current();
+        detail::cuda::symv_block_cyclic(dev.stream(), uplo, kHermitian, L, g, A.local(d), A.ld(),
+                                        off, jl0, jl1, alpha, xd[d], part[d]);
+      } else {
+        symv_engine_columns<T, kHermitian>(Queue(dev), uplo, alpha, L, g, A.local(d), A.ld(),
+                                           off, a, b, xd[d], part[d]);
+      }
+    }
+    return Partials<T>{std::vector<const T*>(part.begin(), part.end()), a - off, b - off};
   });
-  y.store();
 }
 
 }  // namespace
 
-// The twelve public forms forward to symv_run; KIND is symv or hemv, HERM its flag.
-#define MGBLAS_DEFINE_SYMV_FORMS_(KIND, HERM)                                                  \
+// The public forms forward to symv_run: KIND is symv or hemv, HERM its flag, XT and YT
+// the vector types, OFF the offset parameter (or nothing) and its value.
+#define MGBLAS_DEFINE_SYMV_FORMS_(NAME, HERM, XT, YT, OFF_PARAM, OFF)                          \
   template <Scalar T>                                                                          \
-  void KIND##_mgpu(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, \
-                   const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y) {          \
+  void NAME(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,         \
+            OFF_PARAM XT x, same_as_a_t<T> beta, YT y) {                                       \
     detail::OutputVector<T> out(y);                                                            \
-    symv_run<T, HERM>(reducer, uplo, alpha, A, detail::InputVector<T>(x), beta, out);          \
+    symv_run<T, HERM>(reducer, uplo, alpha, A, OFF, detail::InputVector<T>(x), beta, out);     \
   }                                                                                            \
   template <Scalar T>                                                                          \
-  void KIND##_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,       \
-                   const DistMatrix<T>& A, const same_as_a_t<T>* x, same_as_a_t<T> beta,       \
-                   same_as_a_t<T>* y) {                                                        \
-    KIND##_mgpu<T>(*make_reducer(ctx), uplo, alpha, A, x, beta, y);                            \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void KIND##_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,                    \
-                   const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y) {          \
-    KIND##_mgpu<T>(*make_reducer(A.context_ptr()), uplo, alpha, A, x, beta, y);                \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void KIND##_mgpu(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, \
-                   const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y) {            \
+  void NAME(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,              \
+            const DistMatrix<T>& A, OFF_PARAM XT x, same_as_a_t<T> beta, YT y) {               \
     detail::OutputVector<T> out(y);                                                            \
-    symv_run<T, HERM>(reducer, uplo, alpha, A, detail::InputVector<T>(x), beta, out);          \
+    symv_run<T, HERM>(*make_reducer(ctx), uplo, alpha, A, OFF, detail::InputVector<T>(x),      \
+                      beta, out);                                                              \
   }                                                                                            \
   template <Scalar T>                                                                          \
-  void KIND##_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,       \
-                   const DistMatrix<T>& A, const DistVector<T>& x, same_as_a_t<T> beta,        \
-                   DistVector<T>& y) {                                                         \
-    KIND##_mgpu<T>(*make_reducer(ctx), uplo, alpha, A, x, beta, y);                            \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void KIND##_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,                    \
-                   const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y) {            \
-    KIND##_mgpu<T>(*make_reducer(A.context_ptr()), uplo, alpha, A, x, beta, y);                \
+  void NAME(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, OFF_PARAM XT x,           \
+            same_as_a_t<T> beta, YT y) {                                                       \
+    detail::OutputVector<T> out(y);                                                            \
+    symv_run<T, HERM>(*make_reducer(A.context_ptr()), uplo, alpha, A, OFF,                     \
+                      detail::InputVector<T>(x), beta, out);                                   \
   }
-MGBLAS_DEFINE_SYMV_FORMS_(symv, false)
-MGBLAS_DEFINE_SYMV_FORMS_(hemv, true)
+
+#define MGBLAS_NO_OFFSET_
+#define MGBLAS_OFFSET_PARAM_ int64_t off,
+#define MGBLAS_DEFINE_KIND_(KIND, HERM)                                                        \
+  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu, HERM, const same_as_a_t<T>*, same_as_a_t<T>*,        \
+                            MGBLAS_NO_OFFSET_, 0)                                              \
+  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu, HERM, const DistVector<T>&, DistVector<T>&,          \
+                            MGBLAS_NO_OFFSET_, 0)                                              \
+  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu_offset, HERM, const same_as_a_t<T>*, same_as_a_t<T>*, \
+                            MGBLAS_OFFSET_PARAM_, off)                                         \
+  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu_offset, HERM, const DistVector<T>&, DistVector<T>&,   \
+                            MGBLAS_OFFSET_PARAM_, off)
+MGBLAS_DEFINE_KIND_(symv, false)
+MGBLAS_DEFINE_KIND_(hemv, true)
+#undef MGBLAS_DEFINE_KIND_
 #undef MGBLAS_DEFINE_SYMV_FORMS_
 
+#define MGBLAS_INSTANTIATE_FORMS_(NAME, T, XT, YT, OFF)                                        \
+  template void NAME<T>(Reducer&, Uplo, T, const DistMatrix<T>&, OFF XT, T, YT);               \
+  template void NAME<T>(const std::shared_ptr<Context>&, Uplo, T, const DistMatrix<T>&,        \
+                        OFF XT, T, YT);                                                        \
+  template void NAME<T>(Uplo, T, const DistMatrix<T>&, OFF XT, T, YT);
+#define MGBLAS_OFFSET_TYPE_ int64_t,
 #define MGBLAS_INSTANTIATE_KIND_(KIND, T)                                                      \
-  template void KIND##_mgpu<T>(Reducer&, Uplo, T, const DistMatrix<T>&, const T*, T, T*);      \
-  template void KIND##_mgpu<T>(const std::shared_ptr<Context>&, Uplo, T,                       \
-                               const DistMatrix<T>&, const T*, T, T*);                         \
-  template void KIND##_mgpu<T>(Uplo, T, const DistMatrix<T>&, const T*, T, T*);                \
-  template void KIND##_mgpu<T>(Reducer&, Uplo, T, const DistMatrix<T>&, const DistVector<T>&,  \
-                               T, DistVector<T>&);                                             \
-  template void KIND##_mgpu<T>(const std::shared_ptr<Context>&, Uplo, T,                       \
-                               const DistMatrix<T>&, const DistVector<T>&, T, DistVector<T>&); \
-  template void KIND##_mgpu<T>(Uplo, T, const DistMatrix<T>&, const DistVector<T>&, T,         \
-                               DistVector<T>&);
-#define MGBLAS_INSTANTIATE(T) \
-  MGBLAS_INSTANTIATE_KIND_(symv, T) MGBLAS_INSTANTIATE_KIND_(hemv, T)
+  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu, T, const T*, T*, MGBLAS_NO_OFFSET_)                   \
+  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu, T, const DistVector<T>&, DistVector<T>&,              \
+                            MGBLAS_NO_OFFSET_)                                                 \
+  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu_offset, T, const T*, T*, MGBLAS_OFFSET_TYPE_)          \
+  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu_offset, T, const DistVector<T>&, DistVector<T>&,       \
+                            MGBLAS_OFFSET_TYPE_)
+#define MGBLAS_INSTANTIATE(T) MGBLAS_INSTANTIATE_KIND_(symv, T) MGBLAS_INSTANTIATE_KIND_(hemv, T)
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 #undef MGBLAS_INSTANTIATE_KIND_
+#undef MGBLAS_INSTANTIATE_FORMS_
+#undef MGBLAS_OFFSET_TYPE_
+#undef MGBLAS_OFFSET_PARAM_
+#undef MGBLAS_NO_OFFSET_
 
 }  // namespace mgblas

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Private helpers of the distributed Level-2 drivers (gemv_mgpu.cpp, symv_mgpu.cpp):
-// argument agreement over ranks, the two forms of input and output vectors (host
-// pointer or replicated DistVector), and block-cyclic gathers/scatters of vectors.
+// argument agreement over ranks, and the forms of input and output vectors (host
+// pointer, replicated DistVector, block-cyclic DistVector following A's columns).
 #pragma once
 
 #include <cstdint>
@@ -14,19 +14,23 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
+#include "dist/detail/column_range.hpp"
+#include "dist/detail/device_ops.hpp"
 #include "dist/reducer.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"
 
 namespace mgblas::detail {
 
-// Reducer workspace slots the drivers use on each device.
+// Reducer workspace slots the drivers use on each device (the last slot is the
+// reducer's own).
 inline constexpr int kSlotPartial = 0;  // the device's partial vector (full length)
-inline constexpr int kSlotOperand = 1;  // x staged on a GPU (full or gathered)
-inline constexpr int kSlotLocal = 2;    // op(A_local) * x before scattering (gemv T/C)
+inline constexpr int kSlotOperand = 1;  // x staged on a GPU (full length)
+inline constexpr int kSlotLocal = 2;    // x at the device's columns, or op(A_local) * x
 
 /// A fingerprint of what every rank must call identically: operation, op/uplo, sizes,
-/// layout, and whether alpha/beta are zero (they select different code paths).
+/// offsets, layout, vector forms, reducer and pipeline, and whether alpha/beta are zero
+/// (they select different code paths).
 inline int64_t call_signature(std::initializer_list<int64_t> values) {
   uint64_t h = 1469598103934665603ull;  // FNV-1a over the values' bytes
   for (int64_t v : values)
@@ -59,8 +63,8 @@ void agree_on_arguments(const Communicator& comm, const char* what, int64_t sign
   for (std::size_t r = 0; r < keys.size(); ++r)
     if (keys[r] != key)
       MGBLAS_THROW(DimensionMismatch, what, ": rank ", r,
-                   " called with other sizes, layout or options than rank ", comm.rank(),
-                   " (every rank must pass the same)");
+                   " called with other sizes, offsets, layout, vectors or reducer than rank ",
+                   comm.rank(), " (every rank must pass the same)");
 }
 
 /// A must be laid out over exactly the devices of ctx, and live on ctx.
@@ -74,72 +78,73 @@ void check_matrix(const Context& ctx, const DistMatrix<T>& A) {
     MGBLAS_THROW(BadArgument, "argument 'A' lives on another Context than the one given");
 }
 
-/// Copies the entries of a full-length vector `full` at the global columns that global
-/// device g owns into `local` (local column order), through dev. Either pointer may be
-/// host memory or memory of dev.
-template <Scalar T>
-void gather_local_columns(const Device& dev, const BlockCyclic1D& L, int g, const T* full,
-                          T* local) {
-  const int64_t blocks = L.local_blocks(g);
-  if (blocks == 0) return;
-  const int64_t nb = L.nb(), last = L.num_blocks() - 1;
-  const bool ragged = L.block_owner(last) == g && L.block_width(last) < nb;
-  const int64_t whole = blocks - (ragged ? 1 : 0);
-  // Local block k comes from global block first_block + k * P: one strided copy.
-  copy_2d(dev, local, nb * sizeof(T), full + L.global_col(g, 0), L.num_devices() * nb * sizeof(T),
-          nb * sizeof(T), static_cast<std::size_t>(whole), /*async=*/true);
-  if (ragged)
-    copy_vector(dev, L.block_width(last), full + last * nb, local + whole * nb, /*async=*/true);
+/// Whether two layouts deal the same columns to the same devices (the rows may differ:
+/// a block-cyclic vector is a 1 x n layout).
+inline bool same_columns(const BlockCyclic1D& a, const BlockCyclic1D& b) {
+  return a.n() == b.n() && a.nb() == b.nb() && a.num_devices() == b.num_devices() &&
+         a.first() == b.first();
 }
 
-/// The reverse of gather_local_columns: local entries to their global positions
-/// (other entries of `full` untouched).
+/// The three forms of a vector argument; the value enters the call signature.
+enum class VectorForm : int64_t { Host = 1, Replicated = 2, BlockCyclic = 3 };
+
+/// Checks a DistVector argument. `len` is the length a replicated vector must have;
+/// `columns`, when not null, is the column layout a block-cyclic vector may follow
+/// (it then has the layout's full length and the call uses its entries at columns
+/// >= the call's first column); null forbids the block-cyclic form.
 template <Scalar T>
-void scatter_local_columns(const Device& dev, const BlockCyclic1D& L, int g, const T* local,
-                           T* full) {
-  const int64_t blocks = L.local_blocks(g);
-  if (blocks == 0) return;
-  const int64_t nb = L.nb(), last = L.num_blocks() - 1;
-  const bool ragged = L.block_owner(last) == g && L.block_width(last) < nb;
-  const int64_t whole = blocks - (ragged ? 1 : 0);
-  copy_2d(dev, full + L.global_col(g, 0), L.num_devices() * nb * sizeof(T), local,
-          nb * sizeof(T), nb * sizeof(T), static_cast<std::size_t>(whole), /*async=*/true);
-  if (ragged)
-    copy_vector(dev, L.block_width(last), local + whole * nb, full + last * nb, /*async=*/true);
+void check_dist_vector(const Context& ctx, const DistVector<T>& v, const char* name, int64_t len,
+                       const BlockCyclic1D* columns) {
+  if (&v.context() != &ctx)
+    MGBLAS_THROW(BadArgument, "argument '", name, "' lives on another Context than A");
+  if (v.kind() == VectorLayout::BlockCyclic) {
+    if (!columns)
+      MGBLAS_THROW(BadArgument, "argument '", name,
+                   "' is block-cyclic: this operation takes it replicated here (block-cyclic x "
+                   "only for gemv op N, block-cyclic y only for gemv op T/C)");
+    if (!same_columns(v.layout(), *columns))
+      MGBLAS_THROW(DimensionMismatch, "argument '", name,
+                   "' is block-cyclic over other columns than A (n, nb, P and first must match)");
+    return;
+  }
+  if (v.n() != len)
+    MGBLAS_THROW(DimensionMismatch, "argument '", name, "' has length ", v.n(), ", expected ", len);
 }
 
-/// The input vector x of a driver: a host array every rank holds in full, or a
-/// replicated DistVector (a full copy on each local device).
+/// The input vector x of a driver.
 template <Scalar T>
 class InputVector {
  public:
   explicit InputVector(const T* host) : host_(host) {}
   explicit InputVector(const DistVector<T>& v) : dist_(&v) {}
 
-  void check(const Context& ctx, const char* name, int64_t n, bool needed) const {
+  VectorForm form() const {
+    if (!dist_) return VectorForm::Host;
+    return dist_->kind() == VectorLayout::BlockCyclic ? VectorForm::BlockCyclic
+                                                      : VectorForm::Replicated;
+  }
+  bool block_cyclic() const { return form() == VectorForm::BlockCyclic; }
+
+  void check(const Context& ctx, const char* name, int64_t len, bool needed,
+             const BlockCyclic1D* columns) const {
     if (!dist_) {
       MGBLAS_CHECK_PTR(host_, name, needed);
       return;
     }
-    if (&dist_->context() != &ctx)
-      MGBLAS_THROW(BadArgument, "argument '", name, "' lives on another Context than A");
-    if (dist_->kind() != VectorLayout::Replicated)
-      MGBLAS_THROW(BadArgument, "argument '", name,
-                   "' is block-cyclic: these operations take a replicated vector");
-    if (dist_->n() != n)
-      MGBLAS_THROW(DimensionMismatch, "argument '", name, "' has length ", dist_->n(),
-                   ", expected ", n);
+    check_dist_vector(ctx, *dist_, name, len, columns);
   }
 
-  /// Where local device d reads the full vector from (host memory or memory of d).
-  const T* source(int d) const { return dist_ ? dist_->local(d) : host_; }
+  /// A block-cyclic vector's storage on local device d (local column order).
+  const T* local(int d) const { return dist_->local(d); }
 
-  /// The full vector in memory device d can use in its kernels: host memory serves a
-  /// host device as it is; a GPU gets a copy of a host array in the workspace.
+  /// The full (replicated) vector in memory device d can use in its kernels: host
+  /// memory serves a host device as it is; a GPU gets one copy of a host array.
   const T* on_device(Reducer& red, int d, int64_t n) const {
     const Device& dev = red.context().device(d);
-    if (dist_ || !dev.is_gpu()) return source(d);
+    if (dist_) return dist_->local(d);
+    if (!dev.is_gpu()) return host_;
     T* buf = red.workspace<T>(d, kSlotOperand, n);
+    dev.make_current();
     copy_vector(dev, n, host_, buf, /*async=*/true);
     return buf;
   }
@@ -149,56 +154,69 @@ class InputVector {
   const DistVector<T>* dist_ = nullptr;
 };
 
-/// The output vector y: a host array every rank holds, or a replicated DistVector,
-/// which is assembled on the host and then copied to every local device.
+/// The output vector y of a driver.
 template <Scalar T>
 class OutputVector {
  public:
   explicit OutputVector(T* host) : host_(host) {}
-  explicit OutputVector(DistVector<T>& v) : dist_(&v), staging_(static_cast<std::size_t>(v.n())) {}
+  explicit OutputVector(DistVector<T>& v) : dist_(&v) {}
 
-  void check(const Context& ctx, const char* name, int64_t n, bool needed) const {
-    InputVector<T> view = dist_ ? InputVector<T>(*dist_) : InputVector<T>(host_);
-    view.check(ctx, name, n, needed);
+  VectorForm form() const {
+    if (!dist_) return VectorForm::Host;
+    return dist_->kind() == VectorLayout::BlockCyclic ? VectorForm::BlockCyclic
+                                                      : VectorForm::Replicated;
   }
+  bool block_cyclic() const { return form() == VectorForm::BlockCyclic; }
 
-  /// The host array the reducer writes.
-  T* host() { return dist_ ? staging_.data() : host_; }
-
-  /// Bring y0 to host() when it will be read (a DistVector's copies are equal: the
-  /// first local device's is taken).
-  void load(bool needed) {
-    if (!dist_ || !needed || staging_.empty()) return;
-    const Device& dev = dist_->context().device(0);
-    dev.make_current();
-    copy_vector(dev, dist_->n(), dist_->local(0), staging_.data());
-  }
-
-  /// Publish host() to every local device of a DistVector.
-  void store() {
-    if (!dist_ || staging_.empty()) return;
-    Context& ctx = dist_->context();
-    for (int d = 0; d < ctx.num_devices(); ++d) {
-      ctx.device(d).make_current();
-      copy_vector(ctx.device(d), dist_->n(), staging_.data(), dist_->local(d), /*async=*/true);
+  void check(const Context& ctx, const char* name, int64_t len, bool needed,
+             const BlockCyclic1D* columns) const {
+    if (!dist_) {
+      MGBLAS_CHECK_PTR(host_, name, needed);
+      return;
     }
-    for (int d = 0; d < ctx.num_devices(); ++d) ctx.device(d).synchronize();
+    check_dist_vector(ctx, *dist_, name, len, columns);
   }
 
-  /// y = beta * y: the whole operation when alpha == 0 or the inner dimension is 0.
-  /// Local to each rank (every rank holds y). beta == 0 does not read y.
-  void scale(int64_t n, T beta) {
-    if (n == 0 || beta == T(1)) return;
-    load(beta != T(0));
-    T* y = host();
-    for (int64_t i = 0; i < n; ++i) y[i] = beta == T(0) ? T(0) : beta * y[i];
-    store();
+  /// Where a reducer writes a host or replicated y.
+  ReduceOutput<T> target() const {
+    ReduceOutput<T> out;
+    if (!dist_) {
+      out.host = host_;
+      return out;
+    }
+    for (int d = 0; d < dist_->context().num_devices(); ++d) out.devices.push_back(dist_->local(d));
+    return out;
+  }
+
+  /// A block-cyclic vector's storage on local device d.
+  T* local(int d) { return dist_->local(d); }
+
+  /// y = beta * y over its `len` entries (block-cyclic: the entries at columns >= c0),
+  /// the whole operation when alpha == 0 or the inner dimension is 0. Local to each
+  /// rank; returns with the devices synchronised. beta == 0 does not read y.
+  void scale(Context& ctx, int64_t len, T beta, int64_t c0) {
+    if (len == 0 || beta == T(1)) return;
+    if (!dist_) {
+      host_finish_sum<T>(len, nullptr, beta, host_);
+      return;
+    }
+    for (int d = 0; d < ctx.num_devices(); ++d) {
+      const Device& dev = ctx.device(d);
+      if (!block_cyclic()) {
+        finish_sum<T>(dev, len, nullptr, beta, dist_->local(d));
+        continue;
+      }
+      const BlockCyclic1D& L = dist_->layout();
+      const int g = ctx.device_offset() + d;
+      const int64_t first = local_begin(L, g, c0);
+      finish_sum<T>(dev, L.local_n(g) - first, nullptr, beta, dist_->local(d) + first);
+    }
+    ctx.synchronize();
   }
 
  private:
   T* host_ = nullptr;
   DistVector<T>* dist_ = nullptr;
-  std::vector<T> staging_;
 };
 
 }  // namespace mgblas::detail
