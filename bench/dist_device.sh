@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Distributed GEMV/SYMV/HEMV on a 2-GPU machine: the GPU+MPI tests, then the benchmark
+# (tester_dist) on 1 GPU, 2 GPUs in one rank and 2 ranks x 1 GPU, with the host and the
+# NCCL reducers (NCCL also pipelined in 4 chunks). About 2-3 minutes.
+#
+#   bench/dist_device.sh BUILD_DIR OUT_DIR
+#     BUILD_DIR  a CUDA build with test_dist_nccl and tester_dist built (built here if
+#                missing: cmake --build BUILD_DIR --target ...)
+#     OUT_DIR    gets tests.log, bench.log (every command and its output),
+#                dist_bench.csv (all rows, with the placement), dist_bench.md (tables and
+#                commands), summary.txt (the short table printed last)
+#   env SIZES=8192,32768    sizes of the first pass (every placement)
+#   env BIG=65536           sizes of the second pass, run while the elapsed time is below
+#                           BIG_BEFORE_S (default 150) seconds; BIG= skips it
+#   env MID=32768           size of the engine-SYMV-path and host-vector comparisons
+#   env SKIP_TESTS=1        benchmark only
+#   env NITER=10 WARMUP=3   timed and untimed calls per case
+#   env EXTRA="..."         more tester_dist options for every run (EXTRA="--backend host"
+#                           with small SIZES tries the script on a machine without a GPU)
+#
+# Multicast (NVLS) stays off: NCCL_NVLS_ENABLE=0 here and in every mpirun (-x).
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+
+build=${1:?usage: bench/dist_device.sh BUILD_DIR OUT_DIR}
+out=${2:?usage: bench/dist_device.sh BUILD_DIR OUT_DIR}
+mkdir -p "$out"
+build=$(cd "$build" && pwd)
+out=$(cd "$out" && pwd)
+sizes=${SIZES:-8192,32768}
+big=${BIG-65536}
+mid=${MID:-32768}
+big_before=${BIG_BEFORE_S:-150}
+niter=${NITER:-10}
+warmup=${WARMUP:-3}
+start=$(date +%s)
+elapsed() { echo $(($(date +%s) - start)); }
+stamp() { echo "[$(date +%T) +$(elapsed)s] $*"; }
+
+tests_log=$out/tests.log
+bench_log=$out/bench.log
+csv=$out/dist_bench.csv
+md=$out/dist_bench.md
+summary=$out/summary.txt
+: >"$tests_log"
+: >"$bench_log"
+rm -f "$csv"
+export MGBLAS_NCCL_TIMEOUT=${MGBLAS_NCCL_TIMEOUT:-120}
+# Each rank picks its own GPU (node-local rank, hwloc locality): no device list here.
+unset MGBLAS_DEVICES
+
+# mpi_cmd: sets MPI to the mpirun line for 2 ranks, forwarding the variables that are
+# set now (so call it right before use).
+mpi_cmd() {
+  MPI=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2)
+  local v
+  for v in NCCL_NVLS_ENABLE MGBLAS_REDUCER MGBLAS_DIST_SYMV MGBLAS_NCCL_TIMEOUT MGBLAS_PIPELINE_CHUNKS; do
+    [ -n "${!v+x}" ] && MPI+=(-x "$v")
+  done
+}
+
+test_bin=$build/tests/dist/test_dist_nccl
+tester=$build/tests/testers/tester_dist
+if [ ! -x "$test_bin" ] || [ ! -x "$tester" ]; then
+  stamp "building test_dist_nccl tester_dist in $build"
+  cmake --build "$build" --target test_dist_nccl tester_dist -j 16 >"$out/build.log" 2>&1 ||
+    { stamp "build failed (see build.log)"; tail -20 "$out/build.log"; }
+fi
+
+{
+  echo "# $(date -Is) $(hostname)"
+  nvidia-smi -L 2>&1
+  nvidia-smi topo -m 2>&1
+  git -C "$(dirname "$0")/.." log --oneline -1 2>/dev/null
+} >>"$bench_log"
+
+# run LOG TIMEOUT CMD...: runs one command, its line and output into LOG, keeps going.
+run() {
+  local log=$1 limit=$2
+  shift 2
+  {
+    echo
+    echo "\$ $*"
+  } >>"$log"
+  timeout --kill-after=20 "$limit" "$@" >>"$log" 2>&1
+  local rc=$?
+  echo "[exit $rc]" >>"$log"
+  return $rc
+}
+
+verdict() {
+  case $1 in
+    0) echo passed ;;
+    77) echo "skipped (no GPU)" ;;
+    124 | 137) echo "TIMED OUT" ;;
+    *) echo "FAILED (exit $1)" ;;
+  esac
+}
+
+# ---- tests --------------------------------------------------------------------------
+if [ -z "${SKIP_TESTS:-}" ] && [ -x "$test_bin" ]; then
+  stamp "test_dist_nccl, 1 rank x 2 GPUs"
+  run "$tests_log" 300 "$test_bin"
+  t1=$(verdict $?)
+  stamp "  $t1"
+  stamp "test_dist_nccl, 2 ranks x 1 GPU"
+  mpi_cmd
+  run "$tests_log" 300 "${MPI[@]}" "$test_bin"
+  t2=$(verdict $?)
+  stamp "  $t2"
+else
+  t1=skipped
+  t2=skipped
+fi
+
+# ---- benchmark -----------------------------------------------------------------------
+# bench PLACEMENT SIZES TYPE OPS [extra tester options]: one tester run, rows appended to
+# the CSV with the placement in front.
+bench() {
+  local placement=$1 n=$2 type=$3 ops=$4
+  shift 4
+  local part=$out/.part.csv
+  rm -f "$part"
+  local args=(--type "$type" --op "$ops" --trans N,T --uplo L -n "$n" --nb 256
+              --reducer "${REDUCERS:-host,nccl}" --chunks "${CHUNKS:-1,4}" --niter "${NI:-$niter}" --warmup "${WU:-$warmup}"
+              --csv "$part" "$@"
+              ${EXTRA:-})
+  local rc
+  case $placement in
+    1gpu) MGBLAS_DEVICES=0 run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
+    1rank_2gpu) MGBLAS_DEVICES=0,1 run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
+    2rank_1gpu) mpi_cmd; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$? ;;
+  esac
+  stamp "  $placement $type $ops n=$n: exit $rc"
+  if [ -s "$part" ]; then
+    [ -s "$csv" ] || echo "placement,symv_path,$(head -1 "$part")" >"$csv"
+    local path=${MGBLAS_DIST_SYMV:-kernel}
+    tail -n +2 "$part" | sed "s/^/$placement,$path,/" >>"$csv"
+  fi
+  rm -f "$part"
+}
+
+if [ -x "$tester" ]; then
+  for placement in 1gpu 1rank_2gpu 2rank_1gpu; do
+    stamp "benchmark $placement, n = $sizes"
+    bench "$placement" "$sizes" d gemv,symv --vectors device,cyclic
+    bench "$placement" "$sizes" z gemv,hemv --vectors device,cyclic
+  done
+  # What the one-launch SYMV kernel buys over the engine's per-block products.
+  stamp "benchmark 1rank_2gpu, engine SYMV path"
+  REDUCERS=nccl CHUNKS=1 MGBLAS_DIST_SYMV=engine bench 1rank_2gpu "$mid" d symv
+  # Host vectors (one H2D of x, one D2H of y per call) at one size.
+  stamp "benchmark 2rank_1gpu, host vectors"
+  REDUCERS=nccl CHUNKS=1 bench 2rank_1gpu "$mid" d gemv,symv --vectors host
+  if [ -n "$big" ]; then
+    for placement in 1gpu 1rank_2gpu 2rank_1gpu; do
+      if [ "$(elapsed)" -ge "$big_before" ]; then
+        stamp "skipping n = $big on $placement: ${big_before}s budget spent"
+        continue
+      fi
+      stamp "benchmark $placement, n = $big"
+      NI=5 WU=2 bench "$placement" "$big" d gemv,symv --vectors device
+      NI=5 WU=2 bench "$placement" "$big" z gemv,hemv --vectors device
+    done
+  fi
+else
+  stamp "no tester_dist in $build: no benchmark"
+fi
+
+# ---- tables --------------------------------------------------------------------------
+python3 - "$csv" "$md" "$summary" "$t1" "$t2" "$(elapsed)" <<'EOF'
+import csv, os, sys
+path, md, summary, t1, t2, secs = sys.argv[1:7]
+rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
+places = ["1gpu", "1rank_2gpu", "2rank_1gpu"]
+
+def f(v, spec):
+    try:
+        x = float(v)
+        return format(x, spec) if x == x else "-"
+    except ValueError:
+        return "-"
+
+out = ["# Distributed GEMV/SYMV/HEMV, 2 GPUs", "",
+       f"Tests: test_dist_nccl 1 rank x 2 GPUs: {t1}; 2 ranks x 1 GPU: {t2}. Run time {secs} s.", "",
+       "Times per call with the reduction, matrix and vectors resident (vec = device) unless "
+       "said; speedup over mgblas's single-GPU engine on the same matrix, timed in the same "
+       "process (1gpu(ms)); eff = speedup / GPUs. GB/s: aggregate, minimum traffic.", ""]
+hdr = ["placement", "path", "type", "op", "n", "reducer", "chunks", "vec", "time (ms)",
+       "GB/s", "1gpu (ms)", "speedup", "eff", "error", "status"]
+out.append("| " + " | ".join(hdr) + " |")
+out.append("|" + "---|" * len(hdr))
+for r in rows:
+    out.append("| " + " | ".join([r["placement"], r["symv_path"], r["type"],
+        r["op"] + " " + r["variant"], r["n"], r["reducer"], r["chunks"], r["vectors"],
+        f(r["time_ms"], ".4f"), f(r["gbs"], ".0f"), f(r["ref_1gpu_ms"], ".4f"),
+        f(r["speedup"], ".3f"), f(r["efficiency"], ".3f"), f(r["error"], ".1e"),
+        r["status"]]) + " |")
+out += ["", "Commands: see bench.log (each command line is logged before its output), e.g.",
+        "", "```",
+        "NCCL_NVLS_ENABLE=0 MGBLAS_DEVICES=0,1 tester_dist --type d --op gemv,symv --trans N,T "
+        "--uplo L -n 8192,32768 --nb 256 --reducer host,nccl --chunks 1,4 --vectors device,cyclic",
+        "mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 -x NCCL_NVLS_ENABLE "
+        "tester_dist ... (same options)", "```", ""]
+open(md, "w").write("\n".join(out))
+
+# Short table: speedup (and ms) per placement, device vectors, best reducer setting.
+best = {}
+for r in rows:
+    if r["vectors"] != "device" or r["symv_path"] != "kernel":
+        continue
+    key = (r["type"], r["op"] + " " + r["variant"], int(r["n"]))
+    try:
+        t = float(r["time_ms"])
+    except ValueError:
+        continue
+    if t != t:
+        continue
+    cell = best.setdefault(key, {})
+    cur = cell.get(r["placement"])
+    label = r["reducer"] + (("/" + r["chunks"]) if r["chunks"] != "1" else "")
+    if cur is None or t < cur[0]:
+        cell[r["placement"]] = (t, r["speedup"], label)
+lines = [f"tests: 1 rank x 2 GPUs {t1}; 2 ranks x 1 GPU {t2}; {secs} s",
+         "best time per placement (ms), speedup over mgblas on 1 GPU, reducer[/chunks]:",
+         f"{'type':4} {'op':7} {'n':>6}  " + "  ".join(f"{p:>28}" for p in places)]
+for key in sorted(best):
+    cells = []
+    for p in places:
+        c = best[key].get(p)
+        cells.append(f"{c[0]:9.3f} ms {f(c[1], '.2f'):>5}x {c[2]:>9}" if c else f"{'-':>28}")
+    lines.append(f"{key[0]:4} {key[1]:7} {key[2]:>6}  " + "  ".join(cells))
+fails = [r for r in rows if r["status"] != "ok"]
+lines.append(f"{len(rows)} rows, {len(fails)} not ok")
+open(summary, "w").write("\n".join(lines) + "\n")
+EOF
+stamp "done; $out: tests.log bench.log dist_bench.csv dist_bench.md summary.txt"
+cat "$summary"
