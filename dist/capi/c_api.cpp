@@ -379,6 +379,28 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
       mgblas::hemv_mgpu(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), ptr(x), val(beta),  \
                         ptr(y));                                                               \
     });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##gemv_mgpu_offset(mgblas_matrix_t A, mgblas_op_t op, T alpha,     \
+                                               int64_t i0, int64_t j0, const T* x, T beta,     \
+                                               T* y) {                                         \
+    return guard([&] {                                                                         \
+      mgblas::gemv_mgpu_offset(to_op(op), val(alpha), matrix_as<cpp_t<T>>(A), i0, j0, ptr(x),  \
+                               val(beta), ptr(y));                                             \
+    });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##symv_mgpu_offset(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha, \
+                                               int64_t off, const T* x, T beta, T* y) {        \
+    return guard([&] {                                                                         \
+      mgblas::symv_mgpu_offset(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), off, ptr(x), \
+                               val(beta), ptr(y));                                             \
+    });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##hemv_mgpu_offset(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha, \
+                                               int64_t off, const T* x, T beta, T* y) {        \
+    return guard([&] {                                                                         \
+      mgblas::hemv_mgpu_offset(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), off, ptr(x), \
+                               val(beta), ptr(y));                                             \
+    });                                                                                        \
   }
 
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL2)

@@ -162,7 +162,18 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
   mgblas_status_t mgblas_##p##symv_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha,      \
                                         const T* x, T beta, T* y);                           \
   mgblas_status_t mgblas_##p##hemv_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha,      \
-                                        const T* x, T beta, T* y);
+                                        const T* x, T beta, T* y);                           \
+  /* The trailing submatrix A(i0:m, j0:n) (gemv), A(off:n, off:n) (symv/hemv): x, y have  \
+   * the submatrix's lengths (for the tridiagonal and bidiagonal reductions). */            \
+  mgblas_status_t mgblas_##p##gemv_mgpu_offset(mgblas_matrix_t A, mgblas_op_t op, T alpha,   \
+                                               int64_t i0, int64_t j0, const T* x, T beta,   \
+                                               T* y);                                        \
+  mgblas_status_t mgblas_##p##symv_mgpu_offset(mgblas_matrix_t A, mgblas_uplo_t uplo,        \
+                                               T alpha, int64_t off, const T* x, T beta,     \
+                                               T* y);                                        \
+  mgblas_status_t mgblas_##p##hemv_mgpu_offset(mgblas_matrix_t A, mgblas_uplo_t uplo,        \
+                                               T alpha, int64_t off, const T* x, T beta,     \
+                                               T* y);
 
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_LEVEL2)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_LEVEL3)

@@ -22,13 +22,16 @@
 //   Open MPI as root on a small machine: add --oversubscribe --allow-run-as-root.
 //   GPUs are used when present (MGBLAS_DEVICES picks them), else host devices
 //   (MGBLAS_HOST_DEVICES per rank, default 1; MGBLAS_BACKEND=host forces them).
-//   MGBLAS_REDUCER=host|nccl|auto picks the reducer.
+//   --reducer host|nccl|auto (or MGBLAS_REDUCER with auto) picks the reducer, --chunks
+//   splits each device's work so that the reduction of one chunk overlaps the next.
+//   The binding report (rank, host, GPU, PCI bus, CPU set, who bound the thread) is
+//   printed first; MGBLAS_DEVICES overrides the GPU choice, MGBLAS_BIND=0 the binding.
 //
 // Expected output (host devices, 2 ranks x 2 devices; times vary)
 //   # mgblas 0.1.0 -- distributed Level-2 demo
 //   # back-end host, 2 ranks, 4 devices (2 on rank 0), reducer host (...)
 //   # binding:
-//   #   rank 0 (local 0) host node1  device host:0  cpus 0-1
+//   #   rank 0 (local 0) host node1  device host:0  cpus 0-1 (bound by none)
 //   #   ...
 //   # type  op        n     nb  ranks  devices   time(ms)      GB/s     error  status
 //        d  gemv   4096    256      2        4     20.512      6.55  2.1e-03  ok
@@ -71,6 +74,8 @@ struct Options {
   std::vector<std::string> types{"d"};
   int niter = 10;
   std::vector<std::string> ops{"gemv", "symv", "hemv"};
+  std::string reducer = "auto";
+  int chunks = 1;
 };
 
 template <Scalar T>
@@ -239,6 +244,12 @@ int run(int argc, char** argv, int world_rank) {
       ->delimiter(',')
       ->capture_default_str()
       ->check(CLI::IsMember({"gemv", "symv", "hemv"}));
+  app.add_option("--reducer", o.reducer, "how partial results are summed: auto, host or nccl")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "host", "nccl"}));
+  app.add_option("--chunks", o.chunks, "pipeline chunks (reduction of one overlaps the next)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -248,7 +259,10 @@ int run(int argc, char** argv, int world_rank) {
   }
 
   const auto ctx = Context::create();
-  auto reducer = make_reducer(ctx);
+  auto reducer = make_reducer(ctx, o.reducer == "host"   ? ReducerKind::Host
+                                   : o.reducer == "nccl" ? ReducerKind::Nccl
+                                                         : ReducerKind::Auto);
+  reducer->set_pipeline_chunks(o.chunks);
   const std::string binding = ctx->binding_report();
   if (ctx->rank() == 0) {
     std::string cmd;
