@@ -4,22 +4,36 @@
 # (GEMV / SYMV / HEMV against cuBLAS), write logs and CSVs under $OUT, print a short
 # table last.
 #
-#   bench/run_device.sh [full|sweep|quick]
+#   bench/run_device.sh [full|final|sweep|splits|quick|focus]
 #     full   the dispatcher's choices: n = 8192..32768, small sizes, offsets (default)
 #     sweep  every compiled tuning set, for filling the tuning tables
 #     splits the grid-split policy against forced splits (s, d)
 #     quick  a few sizes only
+#     final  full, plus every tuning set of d/z SYMV and GEMV T at n <= 6144 and d GEMV T
+#            with forced row splits 1, 2, 4
+#     focus  d SYMV L/U, z HEMV L/U, d GEMV T at n = 8192..32768, every tuning set
+#            (--sweep); s/c SYMV and s/c/z GEMV T at 16384, 32768 for comparison;
+#            d/z SYMV at n = 8192 with forced tiles per block; ncu on d SYMV L and
+#            d GEMV T at n = 16384 (sections SpeedOfLight, MemoryWorkloadAnalysis,
+#            WarpStateStats, Occupancy)
 #   env PREBUILT=dir  take test_cuda_gemv_engine and tester_blas from dir (built on a
-#                     machine with the same nvcc) and build the rest only for ctest
+#                     machine with the same nvcc); if they do not start there, build
+#                     them after all
+#   env SRC=dir       build from this source tree instead of the checkout (e.g. a clean
+#                     export of HEAD plus the level-2 files, when other work in progress
+#                     in the checkout does not build)
 #   env SKIP_CTEST=1  skip the full build and `ctest -L gpu`
+#   env SKIP_DEMO=1   skip the distributed demo
 #   env SANITIZE=1    also run a few test cases under compute-sanitizer memcheck
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
 mode=${1:-full}
 root=$(cd "$(dirname "$0")/.." && pwd)
+src=${SRC:-$root}
 # Logs and CSVs go to a work folder; at the end they are packed into $OUT (which
 # brings back at most 8 files): results.tgz, summary.txt, level2.png.
 out=$root/build-bench-out
+rm -rf "$out"  # a machine may keep ignored folders between calls: no stale CSVs
 mkdir -p "$out"
 build=$root/build-device
 stamp() { echo "[$(date +%T)] $*"; }
@@ -30,15 +44,22 @@ nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_ver
 configure() {
   local host_cxx=()
   [ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CUDA_ARCHITECTURES=90 "${host_cxx[@]}" \
     >"$out/cmake.log" 2>&1 || { stamp "cmake failed"; tail -20 "$out/cmake.log"; }
 }
 
-if [ -n "${PREBUILT:-}" ]; then
+prebuilt_ok() {
+  [ -x "$PREBUILT/test_cuda_gemv_engine" ] && [ -x "$PREBUILT/tester_blas" ] &&
+    ! ldd "$PREBUILT/test_cuda_gemv_engine" "$PREBUILT/tester_blas" | grep -q "not found" &&
+    "$PREBUILT/tester_blas" --help >/dev/null 2>&1
+}
+if [ -n "${PREBUILT:-}" ] && prebuilt_ok; then
+  stamp "prebuilt binaries from $PREBUILT"
   bin_test=$PREBUILT/test_cuda_gemv_engine
   bin_tester=$PREBUILT/tester_blas
 else
+  [ -n "${PREBUILT:-}" ] && { stamp "prebuilt binaries do not start here:"; ldd "$PREBUILT/tester_blas" 2>&1 | grep "not found"; }
   stamp "build"
   configure
   ninja -C "$build" -j16 test_cuda_gemv_engine tester_blas >"$out/build.log" 2>&1 ||
@@ -47,10 +68,20 @@ else
   bin_tester=$build/tests/testers/tester_blas
 fi
 
-stamp "test_cuda_gemv_engine"
-timeout 300 "$bin_test" --gtest_brief=1 >"$out/test_gemv_engine.log" 2>&1
-echo "test_cuda_gemv_engine exit $?" | tee -a "$out/test_gemv_engine.log"
-grep -E "^\[  (PASSED|FAILED)|FAILED|tests ran" "$out/test_gemv_engine.log" | head -30
+# What is under $out so far, packed into $OUT (so a run stopped at its time limit still
+# brings back what it measured).
+pack() {
+  if [ -n "${OUT:-}" ] && [ "$OUT" != "$out" ]; then tar czf "$OUT/results.tgz" -C "$out" .; fi
+}
+unit_test() {
+  stamp "test_cuda_gemv_engine"
+  timeout "${1:-300}" "$bin_test" --gtest_brief=1 >"$out/test_gemv_engine.log" 2>&1
+  echo "test_cuda_gemv_engine exit $?" | tee -a "$out/test_gemv_engine.log"
+  grep -E "^\[  (PASSED|FAILED)|FAILED|tests ran" "$out/test_gemv_engine.log" | head -30
+  pack
+}
+# focus mode measures first and tests last (see there).
+[ "$mode" = focus ] || unit_test
 
 if [ -n "${SANITIZE:-}" ]; then
   stamp "compute-sanitizer"
@@ -66,6 +97,7 @@ tester() {  # tester <csv-name> <args...>
   stamp "tester_blas $*"
   timeout 240 "$bin_tester" "$@" --csv "$out/$name.csv" >"$out/$name.log" 2>&1
   echo "exit $?" >>"$out/$name.log"
+  pack
 }
 big=8192:32768:8192
 small=512,1024,2048,4096
@@ -88,6 +120,29 @@ case $mode in
   quick)
     tester quick --op gemv,symv --trans N,T --uplo L --type s,d,c,z -n 4096,16384
     ;;
+  focus)
+    tester focus_symv --op symv --uplo L,U --type d,z --range $big --sweep
+    tester focus_gemvT --op gemv --trans T --type d --range $big --sweep
+    tester focus_ref --op gemv,symv --trans T --uplo L --type s,c,z -n 16384,32768 --sweep
+    for k in 2 8 32; do
+      tester focus_split_$k --op symv --uplo L --type d,z -n 8192 --split $k --sweep
+    done
+    unit_test 120
+    if command -v ncu >/dev/null; then
+      for what in "11symv_kernel --op symv --uplo L" "13gemv_t_kernel --op gemv --trans T"; do
+        set -- $what
+        stamp "ncu $1"
+        timeout 90 ncu --clock-control none --section SpeedOfLight \
+          --section MemoryWorkloadAnalysis --section WarpStateStats --section Occupancy \
+          --kernel-name-base mangled -k "regex:6mgblas.*$1" -c 1 \
+          "$bin_tester" "${@:2}" --type d -n 16384 --niter 1 --warmup 0 --no-check \
+          >"$out/ncu_$1.txt" 2>&1
+        grep -E "DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|Registers Per|Stall|Warp Cycles Per Issued" \
+          "$out/ncu_$1.txt" | head -14
+        pack
+      done
+    fi
+    ;;
   *)
     tester gemv --op gemv --trans N,T,C --type s,d,c,z --range $big
     tester symv --op symv --uplo L,U --type s,d,c,z --range $big
@@ -95,6 +150,15 @@ case $mode in
     tester offset --op gemv,symv --trans N,T --uplo L --type s,d,c,z --parent 16384 \
       --offset 0,1,17,33
     tester sweep_symv --op symv --uplo L,U --type s,d,c,z --range $big --sweep
+    if [ "$mode" = final ]; then
+      # full + every tuning set of d/z SYMV/HEMV and d/z GEMV T at small and medium n,
+      # and d GEMV T with forced row splits (1: beta fused, no atomics)
+      tester sweep_small_dz --op gemv,symv --trans T --uplo L,U --type d,z \
+        -n $small,6144 --sweep
+      for y in 1 2 4; do
+        tester sweep_split_gemvT_$y --op gemv --trans T --type d -n 8192,16384,32768 --split $y --sweep
+      done
+    fi
     ;;
 esac
 

@@ -13,6 +13,12 @@
 // bench/results/. All entries are kept: the dispatcher table (level2_table.hpp) names
 // the one to use per precision and size class (N: 1 for s, d, c, 0 for z; T: 1 for s;
 // the N sets tie within 1 %, d T is best with entry 1 at 87-95 % of copy bandwidth).
+// On an NVIDIA H200 (2026-11-22, bench/run_device.sh focus and final), after the typed
+// 16-byte loads of level2_device.cuh: d T 95-105 % of copy bandwidth with every entry
+// over n = 8192..32768, entry 1 97.6-108.1 % in the final run (0.93-1.00x cuBLAS, which
+// reads at 102-109 %); forced row splits 1, 2, 4 did not close that (0.92-0.98x); c and
+// z T entry 1 96-106 %. At n = 1024 every d T entry is 1.32-1.43x cuBLAS (the table
+// names entry 3 there).
 // sm_80 uses the same sets: the model (16-byte loads, 512-byte runs per warp, >= 32 KB
 // in flight per SM) does not depend on the part; no A100 was available to measure.
 #pragma once
@@ -58,7 +64,7 @@ template <typename T> struct GemvTuningCommon {
   static constexpr std::array<GemvNShape, 2> kN{{{32, 8, 4, true, 3}, {32, 16, 4, false, 2}}};
   // T entries 2 and 3 read two adjacent 512-byte runs per column per step (1 KB):
   // run 1 on the H100 showed d at 80-94 % of copy bandwidth with one run, s, c, z at
-  // 97-102 %.
+  // 97-102 % (d's deficit was the load code, not the access pattern: see load_vec16).
   static constexpr std::array<GemvTShape, 4> kT{{{32, 8, 4, 1, true, 3},
                                                  {32, 16, 4, 1, false, 2},
                                                  {32, 16, 2, 2, false, 2},

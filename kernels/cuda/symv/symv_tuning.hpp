@@ -2,12 +2,18 @@
 // SYMV/HEMV tuning sets per precision (compile-time tile shapes) and the run-time
 // number of tiles per block.
 //
-// Measured on: NVIDIA H100 80GB HBM3 (sm_90; the lent machine, no H200 was free),
-// 2026-11-22, CUDA 13.0, with bench/run_device.sh sweep, i.e.
+// Measured on: NVIDIA H100 80GB HBM3 (sm_90), 2026-11-22, CUDA 13.0, with
+// bench/run_device.sh sweep, i.e.
 //   tester_blas --op symv --uplo L,U --type s,d,c,z --range 8192:32768:8192 --sweep
-// (results in bench/results/). The dispatcher table (level2_table.hpp) names the entry
-// per precision and size class: s 0, d 1 (0 up to 2048), c 1, z 0. sm_80 uses the same
-// sets (model default, not measured).
+// and, for d and z after the typed-load fix (gemv/level2_device.cuh), on an NVIDIA H200
+// the same day with bench/run_device.sh focus and final (the same command with
+// --type d,z, and -n 512,1024,2048,4096,6144): d entry 1 79-103 % of copy bandwidth over
+// n = 8192..32768 (n = 8192: 79-89 % over three runs; entry 2 within 5 points either
+// way, entry 0 6-19 points lower) and the fastest from 2048 up (at 512-1024 launch-bound,
+// at most 0.12x behind the best); z entry 3 90-98.6 %, entry 1 81-98.5 %, entry 2 the
+// fastest up to 4096. Results in bench/results/. The dispatcher
+// table (level2_table.hpp) names the entry per precision and size class: s 0, d 1, c 1,
+// z 2 up to 4096, then 3. sm_80 uses the same sets (model default, not measured).
 #pragma once
 
 #include <array>
@@ -33,11 +39,15 @@ struct SymvSplit {
 
 template <typename T> struct SymvTuning;
 // Entry 0: 4 columns per thread, prefetch, 1024 resident threads (64 registers; d
-// spills 24 bytes there, nvcc 13.0). Entry 1: 8 columns per thread, no prefetch (z:
+// spills 12-16 bytes there, nvcc 13.0). Entry 1: 8 columns per thread, no prefetch (z:
 // prefetch), 768 resident threads (85 registers). Entry 2 (d, c): 8 columns per thread
-// with prefetch, 512 resident threads (128 registers): twice the work per barrier. float uses 16 lanes (64 x 64 tiles;
+// with prefetch, 512 resident threads (128 registers): twice the work per barrier.
+// Entries 2 and 3 (z): 8 columns per thread (a block of 4 warps per 32 x 32 tile, half
+// the warps per barrier of entry 1), no prefetch with 640 resident threads (96
+// registers) or prefetch with 512 (128 registers). float uses 16 lanes (64 x 64 tiles;
 // a half-warp reads 256 bytes of a column), so s, d, c tiles hold 64 x 64 elements; z
-// tiles are 32 x 32.
+// tiles are 32 x 32. (Tried on the H200 and dropped: d with 16 columns per thread, 384
+// resident threads: 1-3 points below entry 1.)
 template <> struct SymvTuning<float> {
   static constexpr std::array<SymvShape, 2> kShapes{{{16, 16, true, 2}, {16, 8, false, 6}}};
   static constexpr SymvSplit kSplit{16};
@@ -53,7 +63,8 @@ template <> struct SymvTuning<std::complex<float>> {
   static constexpr SymvSplit kSplit{16};
 };
 template <> struct SymvTuning<std::complex<double>> {
-  static constexpr std::array<SymvShape, 2> kShapes{{{32, 16, true, 2}, {32, 8, true, 3}}};
+  static constexpr std::array<SymvShape, 4> kShapes{
+      {{32, 16, true, 2}, {32, 8, true, 3}, {32, 4, false, 5}, {32, 4, true, 4}}};
   static constexpr SymvSplit kSplit{16};
 };
 
