@@ -134,17 +134,20 @@ TYPED_TEST(DistNccl, SymvHemv) {
 TYPED_TEST(DistNccl, LargerSizes) {
   using T = TypeParam;
   auto rng = mt::make_rng();
-  for (auto& red : reducers()) {
-    red->set_pipeline_chunks(red->pipeline_chunks() > 1 ? 5 : 1);
-    for (const auto& s : {td::Shape{2131, 2131, 256, 0, 0}, td::Shape{4099, 4099, 64, 129, 129},
-                          td::Shape{3001, 3001, 1, 17, 17}}) {
-      for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-        const auto p = td::draw<T>(is_complex_v<T> ? 'H' : 'S', Op::N, uplo, s, rng, false);
-        td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-      }
-      const auto g = td::draw<T>('G', Op::N, Uplo::Lower, s, rng, false);
+  auto reds = reducers();
+  for (auto& red : reds) red->set_pipeline_chunks(red->pipeline_chunks() > 1 ? 5 : 1);
+  for (const auto& s : {td::Shape{2131, 2131, 256, 0, 0}, td::Shape{4099, 4099, 64, 129, 129},
+                        td::Shape{3001, 3001, 1, 17, 17}}) {
+    // Drawn once per shape (large draws cost seconds on the host), run by every reducer.
+    const char kind = is_complex_v<T> ? 'H' : 'S';
+    const auto lower = td::draw<T>(kind, Op::N, Uplo::Lower, s, rng, false);
+    const auto upper = td::draw<T>(kind, Op::N, Uplo::Upper, s, rng, false);
+    const auto g = td::draw<T>('G', Op::N, Uplo::Lower, s, rng, false);
+    const auto t = td::draw<T>('G', Op::C, Uplo::Lower, s, rng, false);
+    for (auto& red : reds) {
+      td::check(*red, lower, td::Form::Replicated, td::Form::Replicated);
+      td::check(*red, upper, td::Form::Replicated, td::Form::Replicated);
       td::check(*red, g, td::Form::Replicated, td::Form::Replicated);
-      const auto t = td::draw<T>('G', Op::C, Uplo::Lower, s, rng, false);
       td::check(*red, t, td::Form::Host, td::Form::Host);
     }
   }
