@@ -47,6 +47,9 @@ summary=$out/summary.txt
 : >"$bench_log"
 rm -f "$csv"
 export MGBLAS_NCCL_TIMEOUT=${MGBLAS_NCCL_TIMEOUT:-120}
+# As the CTest harness does: no cross-memory-attach in Open MPI's shared-memory path (VMs
+# and containers often forbid it).
+export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy_mechanism:-none}
 # Each rank picks its own GPU (node-local rank, hwloc locality): no device list here.
 unset MGBLAS_DEVICES
 
@@ -55,7 +58,8 @@ unset MGBLAS_DEVICES
 mpi_cmd() {
   MPI=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2)
   local v
-  for v in NCCL_NVLS_ENABLE MGBLAS_REDUCER MGBLAS_DIST_SYMV MGBLAS_NCCL_TIMEOUT MGBLAS_PIPELINE_CHUNKS; do
+  for v in NCCL_NVLS_ENABLE MGBLAS_REDUCER MGBLAS_DIST_SYMV MGBLAS_NCCL_TIMEOUT \
+           MGBLAS_PIPELINE_CHUNKS NCCL_DEBUG; do
     [ -n "${!v+x}" ] && MPI+=(-x "$v")
   done
 }
