@@ -5,10 +5,12 @@
 // compared with the single-device host engine on the submatrix.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
 #include "core/context.hpp"
+#include "dist/detail/column_range.hpp"
 #include "dist/reducer.hpp"
 #include "tests/dist/dist_cases.hpp"
 
@@ -39,6 +41,31 @@ class HostContexts : public ::testing::Environment {
 };
 [[maybe_unused]] ::testing::Environment* const host_contexts =
     ::testing::AddGlobalTestEnvironment(new HostContexts);
+
+//  +------------------------------------------------------------------------------+
+//  |  local_begin(L, g, c) = #{ jl : L.global_col(g, jl) < c }, for every c in      |
+//  |  [0, n], every device g; max_local_count = the largest count at or after c     |
+//  +------------------------------------------------------------------------------+
+TEST(ColumnRange, LocalBeginCountsColumnsBefore) {
+  int bad = 0;
+  for (int P = 1; P <= 4; ++P)
+    for (int first = 0; first < P; ++first)
+      for (int64_t n : {0, 1, 2, 7, 31, 64, 65})
+        for (int64_t nb : {1, 2, 3, 8, 70}) {
+          const BlockCyclic1D L(1, n, nb, P, first);
+          for (int64_t c = 0; c <= n; ++c) {
+            int64_t most = 0;
+            for (int g = 0; g < P; ++g) {
+              int64_t before = 0;
+              for (int64_t jl = 0; jl < L.local_n(g); ++jl) before += L.global_col(g, jl) < c;
+              bad += detail::local_begin(L, g, c) != before;
+              most = std::max(most, L.local_n(g) - before);
+            }
+            bad += detail::max_local_count(L, c) != most;
+          }
+        }
+  EXPECT_EQ(bad, 0);
+}
 
 template <typename T>
 class DistOffset_Host : public ::testing::Test {};
