@@ -173,11 +173,20 @@ NcclCommunicator::NcclCommunicator(Context& ctx) : impl_(std::make_unique<Impl>(
 
 NcclCommunicator::~NcclCommunicator() {
   const Context& ctx = *impl_->ctx;
-  // Communicators of one thread are destroyed one after the other (NCCL's own
-  // multi-device example does the same); errors cannot be reported from here.
-  if (!impl_->aborted)
+  // Finalizing waits for the peers' finalize; the communicators of one thread therefore
+  // finalize in one group (destroying them one by one would have the first wait for the
+  // second forever), then each is freed. Errors cannot be reported from here: a failed
+  // finalize ends in an abort instead.
+  if (!impl_->aborted) {
+    bool finalized = ncclGroupStart() == ncclSuccess;
+    if (finalized) {
+      for (ncclComm_t c : impl_->comms)
+        if (c && ncclCommFinalize(c) != ncclSuccess) finalized = false;
+      finalized = ncclGroupEnd() == ncclSuccess && finalized;
+    }
     for (ncclComm_t c : impl_->comms)
-      if (c) ncclCommDestroy(c);
+      if (c) finalized ? ncclCommDestroy(c) : ncclCommAbort(c);
+  }
   for (std::size_t d = 0; d < impl_->streams.size(); ++d)
     if (impl_->streams[d] &&
         cudaSetDevice(ctx.device(static_cast<int>(d)).gpu_ordinal()) == cudaSuccess)
