@@ -40,6 +40,7 @@
 #include "dist/dist_blas.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"
+#include "dist/tsgemm_mgpu.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"

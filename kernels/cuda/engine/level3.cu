@@ -2,12 +2,13 @@
 // Level-3 entries of the CUDA engine: gemm and tsgemm.
 //
 // Dispatch point: quick return, the beta-only cases (k == 0, alpha == 0: C = beta * C,
-// which cuBLAS does not promise for k == 0), then the product on cuBLAS. tsgemm will
-// choose the TSM2R/TSM2L kernels (kernels/cuda/tsgemm/) here by shape; until then it
-// is gemm.
+// which cuBLAS does not promise for k == 0), then the product on cuBLAS. tsgemm goes to
+// the tall-and-skinny engine (kernels/cuda/tsgemm/), which picks TSM2R, TSM2L, the
+// A^H B k-split or cuBLAS by shape.
 #include "core/device.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/gemm_kernels.hpp"
 
 namespace mgblas::kernels::cuda {
@@ -30,7 +31,10 @@ void gemm_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64
     gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);      \
   }                                                                                          \
   MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                          \
-    gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);      \
+    if (m == 0 || n == 0) return;                                                            \
+    dev.make_current();                                                                      \
+    tsm2::tsgemm(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C,    \
+                 ldc);                                                                       \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_DEFINE_LEVEL3_)
 #undef MGBLAS_DEFINE_LEVEL3_

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The tall-and-skinny GEMM engine on the GPU machine, in one call: the GPU tests, then
+# tester_tsgemm over the TSM2 paper's grid (s, d, c, z, against cuBLAS), a sweep of
+# every compiled tuning set on a few shapes (data for tsgemm_tuning.hpp), and the
+# row-tiled scaling over the visible GPUs. Writes logs, CSVs and markdown tables
+# (each with its command line and device header, as bench/results/ keeps them) under
+# OUT_DIR and prints a short summary table last.
+#
+#   bench/tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick]
+#
+# BUILD_DIR must hold test_cuda_tsgemm and tester_tsgemm, built for the GPU, e.g.
+#   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
+#   ninja -C build test_cuda_tsgemm tester_tsgemm
+# About two minutes of GPU time on one H200 in `full` mode. Every step has its own
+# timeout and a failing step does not stop the others; the exit status is the number
+# of steps that failed.
+set -u
+export NCCL_NVLS_ENABLE=0
+build=$(cd "${1:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick]}" && pwd)
+mkdir -p "${2:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick]}"
+out=$(cd "$2" && pwd)
+mode=${3:-full}
+test_bin=$build/tests/kernels/test_cuda_tsgemm
+dist_test=$build/tests/dist/test_tsgemm_mgpu
+tester=$build/tests/testers/tester_tsgemm
+failed=0
+stamp() { echo "[$(date +%T)] $*"; }
+
+nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm,clocks.max.mem,driver_version \
+  --format=csv >"$out/gpu.txt" 2>&1
+cat "$out/gpu.txt"
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+
+# 1. tests -------------------------------------------------------------------------------
+if [ -x "$test_bin" ]; then
+  stamp "test_cuda_tsgemm"
+  timeout 420 "$test_bin" --gtest_brief=1 >"$out/test_cuda_tsgemm.log" 2>&1
+  rc=$?
+  echo "test_cuda_tsgemm exit $rc" | tee -a "$out/test_cuda_tsgemm.log"
+  grep -E "^\[  (PASSED|FAILED)|^\[  FAILED|tests ran|Failure" "$out/test_cuda_tsgemm.log" | head -30
+  [ "$rc" -eq 0 ] || failed=$((failed + 1))
+else
+  stamp "missing $test_bin"
+  failed=$((failed + 1))
+fi
+if [ -x "$dist_test" ]; then  # host devices only: quick, and shows MPI-less runs work there
+  timeout 120 "$dist_test" --gtest_brief=1 >"$out/test_tsgemm_mgpu.log" 2>&1
+  echo "test_tsgemm_mgpu exit $?" | tee -a "$out/test_tsgemm_mgpu.log"
+fi
+
+# 2. tester --------------------------------------------------------------------------------
+tester() {  # tester <name> <seconds> <args...>
+  local name=$1 secs=$2
+  shift 2
+  stamp "tester_tsgemm $*"
+  timeout "$secs" "$tester" "$@" --csv "$out/$name.csv" --md "$out/$name.md" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "# exit $rc" >>"$out/$name.log"
+  [ "$rc" -eq 0 ] || { failed=$((failed + 1)); stamp "  $name: exit $rc"; tail -3 "$out/$name.log"; }
+}
+if [ -x "$tester" ]; then
+  if [ "$mode" = quick ]; then
+    tester tsm2r 200 --grid r --type s,d --niter 5 --warmup 1
+    tester tsm2l 200 --grid l --type s,d --niter 5 --warmup 1
+  else
+    tester tsm2r 300 --grid r --type s,d,c,z
+    tester tsm2l 300 --grid l --type s,d,c,z
+    tester ahb 200 --grid t --type s,d,c,z
+    # Every compiled tuning set (with its registers) on the shapes of the targets.
+    tester sweep_l 200 --dim 4194304x16x16,16777216x8x8,16777216x32x32 --type s,d,c,z --sweep \
+      --niter 10 --warmup 2
+    tester sweep_r 200 --dim 20480x4x20480,20480x16x20480,20480x32x20480 --type s,d,c,z --sweep \
+      --niter 10 --warmup 2
+    if [ "$gpus" -ge 2 ]; then
+      list=1,2
+      [ "$gpus" -ge 4 ] && list=1,2,4
+      tester scaling 300 --ngpu "$list" --type d,s --niter 10 --warmup 2
+    else
+      stamp "one GPU visible: row-tiled scaling skipped (run on nvidia-h200-x4 for 1,2,4)"
+    fi
+  fi
+else
+  stamp "missing $tester"
+  failed=$((failed + 1))
+fi
+
+# 3. one CSV and one markdown file for bench/results/ --------------------------------------
+first=1
+for f in "$out"/tsm2r.csv "$out"/tsm2l.csv "$out"/ahb.csv "$out"/sweep_l.csv "$out"/sweep_r.csv \
+  "$out"/scaling.csv; do
+  [ -s "$f" ] || continue
+  if [ $first -eq 1 ]; then cat "$f"; first=0; else tail -n +2 "$f"; fi
+done >"$out/tsgemm_all.csv"
+{
+  echo "# tall-and-skinny GEMM on $(head -2 "$out/gpu.txt" | tail -1 | cut -d, -f2 | sed 's/^ //')"
+  echo
+  echo "Produced by \`bench/tsgemm_device.sh $build $out $mode\`; each table carries its command line."
+  for name in tsm2r tsm2l ahb sweep_l sweep_r scaling; do
+    [ -s "$out/$name.md" ] || continue
+    echo
+    echo "## $name"
+    echo
+    cat "$out/$name.md"
+  done
+} >"$out/tsgemm.md"
+
+# 4. short table last ----------------------------------------------------------------------
+echo
+stamp "summary (full tables: $out/tsgemm.md, $out/tsgemm_all.csv)"
+for name in tsm2r tsm2l ahb sweep_l sweep_r scaling; do
+  [ -s "$out/$name.log" ] || continue
+  echo "== $name"
+  sed -n '/^# summary/,$p' "$out/$name.log" | grep -v '^# summary'
+done
+echo "steps failed: $failed"
+exit "$failed"

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Tall-and-skinny GEMM kernel templates (private): C = alpha * op(A) * op(B) + beta * C,
+// column-major, after the TSM2R / TSM2L design of Rivera, Chen et al. (JPDC 2021,
+// ../../../../shared/papers/tsm2-tall-skinny-gemm.txt), re-derived for Hopper, plus the
+// k-split A^H * B kernel the paper leaves out.
+//
+// Common conventions:
+//   D        device scalar (float, double, cuFloatComplex, cuDoubleComplex)
+//   op(B)    element (p, j) of op(B) is B[p * b_rs + j * b_cs], conjugated when
+//            conj_b: op N is (b_rs, b_cs) = (1, ldb), op T/C is (ldb, 1). B is small
+//            and staged through shared memory, so its layout costs little.
+//   work     when non-null the kernel stores raw partial sums (no alpha, no beta) of
+//            k-split number s at work[(s * n + j) * m + i], and reduce_kernel finishes
+//            C; when null it applies C = alpha * sum + beta * C itself.
+//   beta == 0 never reads C (C may hold NaN).
+// Rows beyond m are computed on a clamped (valid) row and never stored, so no thread
+// is idle at a barrier and no load needs a per-thread mask; columns beyond k (a short
+// last tile) are zero in both operands.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/cuda/gemv/level2_device.cuh"
+
+namespace mgblas::kernels::cuda::tsm2 {
+
+using device::ceil_div;
+
+/// Elements of D per 16-byte shared-memory vector load.
+template <typename D>
+inline constexpr int kVecOf = 16 / static_cast<int>(sizeof(D));
+
+__device__ __forceinline__ int64_t dmin(int64_t a, int64_t b) { return a < b ? a : b; }
+
+/// kVecOf<D> consecutive elements at p (16-byte aligned shared memory) in one load.
+template <typename D>
+__device__ __forceinline__ void load_vec16(D (&v)[kVecOf<D>], const D* p) {
+  const uint4 raw = *reinterpret_cast<const uint4*>(p);
+  memcpy(&v, &raw, sizeof(raw));
+}
+
+template <typename D>
+__device__ __forceinline__ D maybe_conj(D v, bool c) {
+  return c ? device::conj(v) : v;
+}
+
+/// Final store of one C element: alpha * s + beta * C, C not read when beta == 0.
+template <typename D>
+__device__ __forceinline__ void store_c(D* c, D s, D alpha, D beta) {
+  const D as = device::mul(alpha, s);
+  *c = device::is_zero(beta) ? as : device::mul_add(beta, *c, as);
+}
+
+/// One element from global to shared memory without passing through registers
+/// (cp.async, sm_80+): the copy runs in the background until wait_async(). With
+/// `valid` false nothing is read and the element becomes zero (src-size 0); `src`
+/// must still be a mapped address.
+template <typename D>
+__device__ __forceinline__ void copy_async(D* dst, const D* src, bool valid) {
+#if __CUDA_ARCH__ >= 800
+  static_assert(sizeof(D) == 4 || sizeof(D) == 8 || sizeof(D) == 16, "cp.async sizes");
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(src),
+               "n"(static_cast<int>(sizeof(D))), "r"(valid ? static_cast<int>(sizeof(D)) : 0));
+#else
+  *dst = valid ? *src : D{};
+#endif
+}
+__device__ __forceinline__ void commit_async() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+/// Waits for this thread's cp.async copies (other threads' need a barrier as well).
+__device__ __forceinline__ void wait_async() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+#endif
+}
+
+// ---- TSM2R: large A (m x k) times skinny op(B) (k x n) -----------------------------------
+//
+// Mapping: block (bx, by) owns rows [bx kT1, (bx + 1) kT1) of A and C and the k range
+// [by k_per_split, (by + 1) k_per_split) (gridDim.y > 1 only with `work`). Thread t
+// owns row bx kT1 + t: one row of A per thread, coalesced along the column across the
+// warp. For each pass over kT2 columns of C [j0, j0 + kT2), the thread keeps kT2
+// accumulators in registers and walks its k range in B tiles of kT1 rows: the outer
+// product of its A element A(row, p) with row p of the tile adds into all kT2
+// accumulators, so A is read once per pass.
+// Shared memory: two B tiles of kT1 x kT2 (double buffer), column-major, bs[c kT1 + q]:
+// thread t stages row t of a tile (coalesced global reads of each column of op(B))
+// into consecutive banks (no conflict), and every thread of a warp reads the same
+// element when computing (broadcast), kVecOf<D> consecutive rows per 16-byte load.
+// Prefetch: the next B tile is copied into the other buffer asynchronously (cp.async,
+// so it holds no registers: the paper's register staging of B cost 2 kT2 registers
+// per thread here, addresses included) while the current tile is consumed, one barrier
+// per tile; A is fetched kT3 elements ahead into a second register set (double
+// buffer), across tile boundaries too.
+// Preconditions: m, k >= 1, n >= 1; k_per_split a multiple of kT1; blockDim.x == kT1.
+template <typename D, int kT1, int kT2, int kT3, int kMinBlocks>
+__global__ void __launch_bounds__(kT1, kMinBlocks)
+    tsm2r_kernel(int64_t m, int64_t n, int64_t k, D alpha, const D* __restrict__ A, int64_t lda,
+                 const D* __restrict__ B, int64_t b_rs, int64_t b_cs, bool conj_b, D beta, D* C,
+                 int64_t ldc, int64_t k_per_split, D* __restrict__ work) {
+  constexpr int kVec = kVecOf<D>;
+  static_assert(kT1 % kT3 == 0 && kT3 % kVec == 0 && kT1 % 32 == 0, "see tsgemm_tuning.hpp");
+  __shared__ __align__(16) D bs[2][kT2 * kT1];
+
+  const int t = threadIdx.x;
+  const int64_t row = static_cast<int64_t>(blockIdx.x) * kT1 + t;
+  const D* a_row = A + dmin(row, m - 1);
+  const int64_t k_begin = static_cast<int64_t>(blockIdx.y) * k_per_split;
+  const int64_t k_end = dmin(k, k_begin + k_per_split);
+  const int64_t ntiles = ceil_div(k_end - k_begin, kT1);
+
+  // Row p of op(B), columns [j0, j0 + kT2), into column-major tile `dst` (zero past
+  // k_end or n; those addresses fall back to B itself, which is mapped).
+  auto stage_b = [&](D* dst, int64_t p, int64_t j0) {
+    const bool in_k = p < k_end;
+    const D* b = B + (in_k ? p * b_rs + j0 * b_cs : 0);
+#pragma unroll
+    for (int c = 0; c < kT2; ++c) {
+      const bool valid = in_k && j0 + c < n;
+      copy_async(dst + c * kT1 + t, valid ? b : B, valid);
+      b += b_cs;
+    }
+    commit_async();
+  };
+  // After this thread's copies landed: op(B) = C conjugates its own staged row.
+  auto finish_b = [&](D* dst) {
+    wait_async();
+    if (conj_b) {
+#pragma unroll
+      for (int c = 0; c < kT2; ++c) dst[c * kT1 + t] = device::conj(dst[c * kT1 + t]);
+    }
+  };
+  // A(row, p .. p + kT3): one uniform test decides between the unmasked common case
+  // and the masked end of the k range. Addresses advance by increments.
+  auto load_a = [&](D (&v)[kT3], int64_t p) {
+    const D* a = a_row + p * lda;
+    if (p + kT3 <= k_end) {
+#pragma unroll
+      for (int u = 0; u < kT3; ++u, a += lda) v[u] = __ldg(a);
+    } else {
+#pragma unroll
+      for (int u = 0; u < kT3; ++u, a += lda) v[u] = p + u < k_end ? __ldg(a) : D{};
+    }
+  };
+
+  for (int64_t j0 = 0; j0 < n; j0 += kT2) {
+    D acc[kT2];
+#pragma unroll
+    for (int c = 0; c < kT2; ++c) acc[c] = D{};
+    stage_b(bs[0], k_begin + t, j0);
+    D a_cur[kT3], a_nxt[kT3];
+    load_a(a_cur, k_begin);
+    finish_b(bs[0]);
+    __syncthreads();
+
+#pragma unroll 1
+    for (int64_t tile = 0; tile < ntiles; ++tile) {
+      const D* bt = bs[tile & 1];
+      const int64_t p0 = k_begin + tile * kT1;
+      const bool more = tile + 1 < ntiles;
+      // Every thread finished reading the other buffer before the last barrier.
+      if (more) stage_b(bs[(tile + 1) & 1], p0 + kT1 + t, j0);
+      // The last tile stops at k_end: a_cur always holds loaded values (a chunk past
+      // the end would multiply stale registers, possibly NaN, by the zero rows of B).
+#pragma unroll 1
+      for (int q = 0; q < kT1 && p0 + q < k_end; q += kT3) {
+        // The next kT3 elements of the row follow on directly, into the next tile.
+        if (p0 + q + kT3 < k_end) load_a(a_nxt, p0 + q + kT3);
+#pragma unroll
+        for (int u = 0; u < kT3; u += kVec) {
+#pragma unroll
+          for (int c = 0; c < kT2; ++c) {
+            D bv[kVec];
+            load_vec16(bv, bt + c * kT1 + q + u);
+#pragma unroll
+            for (int e = 0; e < kVec; ++e) acc[c] = device::mul_add(a_cur[u + e], bv[e], acc[c]);
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < kT3; ++u) a_cur[u] = a_nxt[u];
+      }
+      if (more) finish_b(bs[(tile + 1) & 1]);
+      __syncthreads();
+    }
+
+    if (row < m) {
+#pragma unroll
+      for (int c = 0; c < kT2; ++c) {
+        const int64_t j = j0 + c;
+        if (j >= n) break;
+        if (work) work[(static_cast<int64_t>(blockIdx.y) * n + j) * m + row] = acc[c];
+        else store_c(C + row + j * ldc, acc[c], alpha, beta);
+      }
+    }
+  }
+}
+
+// ---- TSM2L: tall-skinny A (m x k, k <= kMaxK) times small op(B) (k x n, n <= kN) ---------
+//
+// Mapping: fewer threads than rows (the paper's tile count is m / (gridDim.x
+// blockDim.x)): thread g = blockIdx.x kThreads + t walks rows g, g + G, g + 2G, ...
+// (G = gridDim.x kThreads, so a warp reads 32 consecutive rows of a column: coalesced)
+// and each row's k elements in fetches of kT3, keeping kN accumulators (the row of C).
+// Shared memory: all of op(B), kKPad x kN column-major with zeros past k and n, staged
+// once per block; computed on as in TSM2R (broadcast, 16-byte loads along k).
+// kInterleave (Opt2): the fetch of the next (row, chunk) is issued before the current
+// chunk is computed, across row ends too, so a thread keeps loads in flight while it
+// stores its finished row; without it (Opt1) a thread prefetches within a row only and
+// starts each row with an exposed load.
+// Preconditions: 1 <= k <= kMaxK, 1 <= n <= kN, m >= 1; blockDim.x == kThreads.
+template <typename D, int kThreads, int kN, int kT3, bool kInterleave, int kKMax, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    tsm2l_kernel(int64_t m, int n, int k, D alpha, const D* __restrict__ A, int64_t lda,
+                 const D* __restrict__ B, int64_t b_rs, int64_t b_cs, bool conj_b, D beta, D* C,
+                 int64_t ldc) {
+  constexpr int kVec = kVecOf<D>;
+  static_assert(kKMax % kT3 == 0 && kT3 % kVec == 0, "see tsgemm_tuning.hpp");
+  __shared__ __align__(16) D bs[kN * kKMax];
+
+  const int t = threadIdx.x;
+  for (int idx = t; idx < kN * kKMax; idx += kThreads) {
+    const int c = idx / kKMax, p = idx % kKMax;
+    bs[idx] = (p < k && c < n) ? maybe_conj(B[p * b_rs + c * b_cs], conj_b) : D{};
+  }
+  __syncthreads();
+
+  const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
+  int64_t row = static_cast<int64_t>(blockIdx.x) * kThreads + t;
+  if (row >= m) return;  // no barrier below
+  const int nch = static_cast<int>(ceil_div(k, kT3));
+
+  auto load_a = [&](D (&v)[kT3], int64_t r, int ch) {
+    const int p = ch * kT3;
+    const D* a = A + r + p * lda;
+    if (p + kT3 <= k) {
+#pragma unroll
+      for (int u = 0; u < kT3; ++u, a += lda) v[u] = __ldg(a);
+    } else {
+#pragma unroll
+      for (int u = 0; u < kT3; ++u, a += lda) v[u] = p + u < k ? __ldg(a) : D{};
+    }
+  };
+
+  D acc[kN];
+#pragma unroll
+  for (int c = 0; c < kN; ++c) acc[c] = D{};
+  D a_cur[kT3], a_nxt[kT3];
+  int ch = 0;
+  load_a(a_cur, row, 0);
+#pragma unroll 1
+  for (;;) {
+    int ch_n = ch + 1;
+    int64_t row_n = row;
+    if (ch_n == nch) {
+      ch_n = 0;
+      row_n = row + stride;
+    }
+    const bool has_next = row_n < m;
+    const bool prefetch = has_next && (kInterleave || ch_n != 0);
+    if (prefetch) load_a(a_nxt, row_n, ch_n);
+    const D* bc = bs + ch * kT3;
+#pragma unroll
+    for (int u = 0; u < kT3; u += kVec) {
+#pragma unroll
+      for (int c = 0; c < kN; ++c) {
+        D bv[kVec];
+        load_vec16(bv, bc + c * kKMax + u);
+#pragma unroll
+        for (int e = 0; e < kVec; ++e) acc[c] = device::mul_add(a_cur[u + e], bv[e], acc[c]);
+      }
+    }
+    if (ch_n == 0) {
+#pragma unroll
+      for (int c = 0; c < kN; ++c) {
+        if (c >= n) break;
+        store_c(C + row + c * ldc, acc[c], alpha, beta);
+        acc[c] = D{};
+      }
+    }
+    if (!has_next) break;
+    if (prefetch) {
+#pragma unroll
+      for (int u = 0; u < kT3; ++u) a_cur[u] = a_nxt[u];
+    } else {
+      load_a(a_cur, row_n, 0);
+    }
+    row = row_n;
+    ch = ch_n;
+  }
+}
+
+// ---- A^H B: op(A) (m x k, A stored k x m) times B (k x n), both tall: the k-split --------
+//
+// Mapping: blockIdx.x picks a kTm x kTn tile of C (rows i0.., columns j0..), blockIdx.y a
+// k range [by k_per_split, ...). Thread t walks rows p = k_begin + t, + kThreads, ...:
+// it reads A(p, i0 .. i0 + kTm) and B(p, j0 .. j0 + kTn) (consecutive p across a warp:
+// coalesced along every column), the next row fetched while the current one is
+// multiplied (double buffer), and accumulates the kTm x kTn outer products
+// conj(A(p, i)) B(p, j) in registers. The block then sums its threads' tiles: a
+// shuffle reduction within each warp, the warps' sums through shared memory
+// red[warps][kTm kTn]; thread e < kTm kTn writes element e of the tile (to C, or the
+// raw sum to `work` when the k range is split over gridDim.y).
+// Columns past m or n read a clamped valid column and are never stored.
+// Preconditions: m, n, k >= 1; blockDim.x == kThreads (whole warps).
+template <typename D, int kThreads, int kTm, int kTn, bool kConj, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    tsmttsm_kernel(int64_t m, int64_t n, int64_t k, D alpha, const D* __restrict__ A,
+                   int64_t lda, const D* __restrict__ B, int64_t ldb, D beta, D* C, int64_t ldc,
+                   int64_t k_per_split, D* __restrict__ work) {
+  static_assert(kThreads % 32 == 0, "whole warps");
+  constexpr int kWarps = kThreads / 32;
+  __shared__ D red[kWarps][kTm * kTn];
+
+  const int t = threadIdx.x;
+  const int64_t tiles_m = ceil_div(m, kTm);
+  const int64_t i0 = (blockIdx.x % tiles_m) * kTm;
+  const int64_t j0 = (blockIdx.x / tiles_m) * kTn;
+  const int64_t k_begin = static_cast<int64_t>(blockIdx.y) * k_per_split;
+  const int64_t k_end = dmin(k, k_begin + k_per_split);
+
+  int64_t a_off[kTm], b_off[kTn];
+#pragma unroll
+  for (int u = 0; u < kTm; ++u) a_off[u] = dmin(i0 + u, m - 1) * lda;
+#pragma unroll
+  for (int v = 0; v < kTn; ++v) b_off[v] = dmin(j0 + v, n - 1) * ldb;
+
+  auto load = [&](D (&a)[kTm], D (&b)[kTn], int64_t p) {
+#pragma unroll
+    for (int u = 0; u < kTm; ++u) a[u] = __ldg(A + a_off[u] + p);
+#pragma unroll
+    for (int v = 0; v < kTn; ++v) b[v] = __ldg(B + b_off[v] + p);
+  };
+
+  D acc[kTm][kTn];
+#pragma unroll
+  for (int u = 0; u < kTm; ++u)
+#pragma unroll
+    for (int v = 0; v < kTn; ++v) acc[u][v] = D{};
+
+  D a_cur[kTm], b_cur[kTn], a_nxt[kTm], b_nxt[kTn];
+  int64_t p = k_begin + t;
+  if (p < k_end) load(a_cur, b_cur, p);
+#pragma unroll 1
+  for (; p < k_end; p += kThreads) {
+    if (p + kThreads < k_end) load(a_nxt, b_nxt, p + kThreads);
+#pragma unroll
+    for (int u = 0; u < kTm; ++u) {
+      const D a = kConj ? device::conj(a_cur[u]) : a_cur[u];
+#pragma unroll
+      for (int v = 0; v < kTn; ++v) acc[u][v] = device::mul_add(a, b_cur[v], acc[u][v]);
+    }
+#pragma unroll
+    for (int u = 0; u < kTm; ++u) a_cur[u] = a_nxt[u];
+#pragma unroll
+    for (int v = 0; v < kTn; ++v) b_cur[v] = b_nxt[v];
+  }
+
+  const int warp = t / 32, lane = t % 32;
+#pragma unroll
+  for (int u = 0; u < kTm; ++u)
+#pragma unroll
+    for (int v = 0; v < kTn; ++v) {
+      const D s = level2::group_sum<32>(acc[u][v]);
+      if (lane == 0) red[warp][u * kTn + v] = s;
+    }
+  __syncthreads();
+  for (int e = t; e < kTm * kTn; e += kThreads) {
+    D s = red[0][e];
+#pragma unroll
+    for (int w = 1; w < kWarps; ++w) s = device::add(s, red[w][e]);
+    const int64_t i = i0 + e / kTn, j = j0 + e % kTn;
+    if (i >= m || j >= n) continue;
+    if (work) work[(static_cast<int64_t>(blockIdx.y) * n + j) * m + i] = s;
+    else store_c(C + i + j * ldc, s, alpha, beta);
+  }
+}
+
+// ---- the second step of a k-split -------------------------------------------------------
+//
+// Mapping: grid-stride over the m n elements of C, i fastest (coalesced reads of each
+// split's partial and of C). C(i, j) = alpha * sum_s work[(s n + j) m + i] + beta * C(i, j),
+// the splits summed in order (the result does not depend on timing).
+template <typename D>
+__global__ void __launch_bounds__(256)
+    reduce_kernel(int64_t m, int64_t n, int64_t splits, const D* __restrict__ work, D alpha,
+                  D beta, D* C, int64_t ldc) {
+  const int64_t count = m * n;
+  const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; idx < count;
+       idx += step) {
+    D s = work[idx];
+    for (int64_t q = 1; q < splits; ++q) s = device::add(s, work[q * count + idx]);
+    store_c(C + idx % m + (idx / m) * ldc, s, alpha, beta);
+  }
+}
+
+}  // namespace mgblas::kernels::cuda::tsm2

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Tall-and-skinny GEMM tuning sets per precision: the compiled (t1, t2, t3) shapes the
+// performance model (tsgemm_model.hpp) chooses among at run time.
+//
+// Entry 0 of every array is the one the CI build (MGBLAS_INSTANCES=ci) compiles alone,
+// so it must cover every shape its kernel accepts: for TSM2L that is the widest n.
+//
+// How the sets were chosen: shapes from the register and shared-memory budget of
+// sm_90 (65536 registers, 228 KB shared memory, 2048 threads per SM); min_blocks (the
+// __launch_bounds__ residency, i.e. the register cap 65536 / (threads * min_blocks))
+// as the largest value at which ptxas (CUDA 13.0, sm_90) reports no spill for that
+// kernel, from `-Xptxas -v` over min_blocks = 1..8 (2026-11-22). ptxas schedules the
+// shared-memory reads of B and the kT3 global loads of A well ahead of their use, so
+// the kernels take 1.5 to 3 times the registers their arrays need (e.g. TSM2R float
+// 128x16x16: 168 registers); the test dispatcher_and_model checks at run time that no
+// built kernel spills (cudaFuncAttributes::localSizeBytes == 0).
+// Not yet chosen from measurements: `tester_tsgemm --sweep` on the GPU
+// (bench/tsgemm_device.sh) times every set for that.
+#pragma once
+
+#include <array>
+#include <complex>
+#include <cstddef>
+
+namespace mgblas::kernels::cuda::tsm2 {
+
+/// TSM2L stages all of B (k x n) in shared memory: k <= kMaxK.
+inline constexpr int kMaxK = 32;
+/// TSM2L and the A^H B kernel cover n (and m for A^H B) up to this many columns.
+inline constexpr int kMaxSkinny = 32;
+
+/// TSM2R: t1 threads per block = rows of a B tile = rows of A and C per block; t2
+/// columns of C per pass (n > t2 takes several passes, each re-reading A); t3 elements
+/// of A per thread per fetch (the prefetch depth).
+struct Tsm2rShape {
+  int t1, t2, t3;
+  int min_blocks;
+};
+
+/// TSM2L: `threads` per block, every thread walks several rows (grid-stride); n_max
+/// columns of C per thread (n <= n_max); t3 elements of an A row per fetch;
+/// interleave: prefetch runs on across rows (the paper's Opt2) or stops at each row
+/// end (Opt1, rows done one after the other).
+struct Tsm2lShape {
+  int threads, n_max, t3;
+  bool interleave;
+  int min_blocks;
+};
+
+/// A^H B (k-split): `threads` per block walk the k rows; each holds a tm x tn tile of
+/// the m x n result.
+struct TsmttsmShape {
+  int threads, tm, tn;
+  int min_blocks;
+};
+
+template <typename T> struct TsgemmTuning;
+
+template <> struct TsgemmTuning<float> {
+  static constexpr std::array<Tsm2rShape, 5> kR{{{128, 16, 16, 3},
+                                                 {128, 4, 16, 5},
+                                                 {128, 8, 16, 3},
+                                                 {128, 32, 8, 4},
+                                                 {256, 16, 8, 2}}};
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 8, true, 4},
+                                                 {128, 32, 8, false, 4},
+                                                 {128, 16, 8, true, 4},
+                                                 {128, 16, 8, false, 4},
+                                                 {128, 8, 8, true, 7},
+                                                 {128, 8, 8, false, 7},
+                                                 {256, 4, 8, true, 4},
+                                                 {256, 4, 8, false, 4}}};
+  static constexpr std::array<TsmttsmShape, 2> kT{{{256, 8, 8, 2}, {256, 4, 4, 4}}};
+};
+
+template <> struct TsgemmTuning<double> {
+  static constexpr std::array<Tsm2rShape, 4> kR{{{128, 16, 8, 2},
+                                                 {128, 4, 16, 3},
+                                                 {128, 8, 16, 2},
+                                                 {64, 32, 4, 4}}};
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 3},
+                                                 {128, 32, 4, false, 3},
+                                                 {128, 16, 8, true, 3},
+                                                 {128, 16, 8, false, 3},
+                                                 {128, 8, 8, true, 6},
+                                                 {128, 8, 8, false, 6},
+                                                 {256, 4, 8, true, 4},
+                                                 {256, 4, 8, false, 4}}};
+  static constexpr std::array<TsmttsmShape, 3> kT{{{256, 8, 8, 1}, {256, 4, 8, 2}, {256, 4, 4, 4}}};
+};
+
+template <> struct TsgemmTuning<std::complex<float>> {
+  static constexpr std::array<Tsm2rShape, 4> kR{{{128, 16, 8, 4},
+                                                 {128, 4, 16, 3},
+                                                 {128, 8, 16, 3},
+                                                 {64, 32, 4, 6}}};
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 5},
+                                                 {128, 32, 4, false, 4},
+                                                 {128, 16, 8, true, 6},
+                                                 {128, 16, 8, false, 6},
+                                                 {128, 8, 8, true, 5},
+                                                 {128, 8, 8, false, 5},
+                                                 {256, 4, 8, true, 4},
+                                                 {256, 4, 8, false, 4}}};
+  static constexpr std::array<TsmttsmShape, 3> kT{{{256, 8, 8, 1}, {256, 4, 8, 2}, {256, 4, 4, 4}}};
+};
+
+template <> struct TsgemmTuning<std::complex<double>> {
+  static constexpr std::array<Tsm2rShape, 3> kR{{{64, 16, 4, 4}, {128, 4, 8, 3}, {128, 8, 4, 4}}};
+  static constexpr std::array<Tsm2lShape, 6> kL{{{128, 32, 2, true, 2},
+                                                 {128, 32, 2, false, 3},
+                                                 {128, 16, 4, true, 4},
+                                                 {128, 16, 4, false, 4},
+                                                 {128, 8, 4, true, 5},
+                                                 {128, 4, 4, true, 6}}};
+  static constexpr std::array<TsmttsmShape, 2> kT{{{256, 4, 4, 2}, {256, 4, 2, 3}}};
+};
+
+/// Invariants the kernels rely on (they static_assert them as well): whole warps, t3 a
+/// multiple of the 16-byte vector and t1 a multiple of t3, B tiles within 48 KB of
+/// static shared memory, n_max within kMaxSkinny.
+template <typename T>
+constexpr bool valid_tsgemm_shapes() {
+  constexpr int vec = 16 / static_cast<int>(sizeof(T));
+  constexpr std::size_t kStaticSmem = 48 * 1024;
+  for (const auto& s : TsgemmTuning<T>::kR)
+    if (s.t1 % 32 != 0 || s.t1 > 1024 || s.t3 % vec != 0 || s.t1 % s.t3 != 0 || s.t2 < 1 ||
+        2u * s.t1 * s.t2 * sizeof(T) > kStaticSmem || s.min_blocks < 1)
+      return false;
+  for (const auto& s : TsgemmTuning<T>::kL)
+    if (s.threads % 32 != 0 || s.threads > 1024 || s.t3 % vec != 0 || kMaxK % s.t3 != 0 ||
+        s.n_max < 1 || s.n_max > kMaxSkinny ||
+        static_cast<std::size_t>(kMaxK) * s.n_max * sizeof(T) > kStaticSmem)
+      return false;
+  for (const auto& s : TsgemmTuning<T>::kT)
+    if (s.threads % 32 != 0 || s.threads > 1024 || s.tm < 1 || s.tn < 1 ||
+        (s.threads / 32) * s.tm * s.tn * sizeof(T) > kStaticSmem)
+      return false;
+  // CI compiles entry 0 alone: TSM2L's must take every n up to kMaxSkinny.
+  return TsgemmTuning<T>::kL[0].n_max == kMaxSkinny;
+}
+static_assert(valid_tsgemm_shapes<float>() && valid_tsgemm_shapes<double>() &&
+              valid_tsgemm_shapes<std::complex<float>>() &&
+              valid_tsgemm_shapes<std::complex<double>>());
+
+}  // namespace mgblas::kernels::cuda::tsm2

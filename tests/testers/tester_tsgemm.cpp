@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// tester_tsgemm: checks and times mgblas's tall-and-skinny GEMM (TSM2R, TSM2L, the A^H B
+// k-split) against cublas<t>gemm on the same device data, in the MAGMA / nccl-tests
+// manner (STYLE.md section 9), and the row-tiled multi-GPU form.
+//
+//   tester_tsgemm --grid r,l --type s,d,c,z              the paper's grid on GPU 0
+//   tester_tsgemm --dim 4194304x16x16 --type d --sweep   every compiled tuning set
+//   tester_tsgemm --opA C --dim 16x16x16777216 --type z  A^H B (m x n x k)
+//   tester_tsgemm --ngpu 1,2,4 --type d                  row-tiled scaling (TSM2L m = 2^26)
+//
+// At start it measures the read bandwidth of GPU 0 (float4 streaming reads of 2 GiB,
+// median of 10) and gives it to the performance model. Grids (--grid):
+//   r  TSM2R: m = k in {10240, 16384, 20480, 30720}, n in {2, 4, 8, 16, 32}
+//   l  TSM2L: m in {2^20, 2^22, 2^24}, k = n in {4, 8, 16, 32}
+//   t  A^H B: k in {2^20, 2^24}, m = n in {4, 8, 16, 32} (op(A) = T real, C complex)
+// Each case fills A, B, C with uniform [-1, 1) values on the device, checks mgblas
+// against cuBLAS once (random complex alpha, beta), then times both with CUDA events
+// on C = A op(B) (alpha = 1, beta = --beta, default 0): --warmup untimed calls, then the
+// median of --niter calls. When A is smaller than 3x the L2 cache the calls rotate over
+// copies of A and C so every call reads A from device memory. Columns:
+//   time     median ms of mgblas (the dispatcher's choice, or each tuning set: --sweep)
+//   GB/s     (A + B + C) elements x size / time: each operand counted once
+//   %read    GB/s over the measured read bandwidth
+//   cuBLAS   the same for cublas<t>gemm; speedup = cuBLAS time / mgblas time
+//   model    the performance model's prediction for the launch (us, GB/s, bound)
+//   error    ||C_mgblas - C_cublas||_F / ((k |alpha| ||A|| ||B|| + |beta| ||C0||) eps)
+//   engine   what ran (tsgemm_choice), its registers / spill bytes / blocks per SM
+// Exit status: the number of failed checks.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/context.hpp"
+#include "core/detail/cuda_check.hpp"
+#include "core/detail/cuda_runtime.hpp"
+#include "core/device.hpp"
+#include "core/memory.hpp"
+#include "core/types.hpp"
+#include "dist/reducer.hpp"
+#include "dist/tsgemm_mgpu.hpp"
+#include "kernels/cuda/cublas/cublas.hpp"
+#include "kernels/cuda/tsgemm/tsgemm.hpp"
+#include "tests/testers/tester_fill.hpp"
+
+namespace mgblas::testers {
+namespace {
+
+namespace ts = kernels::cuda::tsm2;
+
+struct Options {
+  std::vector<std::string> grids{"r", "l"};
+  std::vector<std::string> types{"s", "d", "c", "z"};
+  std::vector<std::string> dims;
+  std::string opA = "N", opB = "N";
+  std::vector<int> ngpu;
+  int niter = 20;
+  int warmup = 3;
+  bool check = true;
+  double tol = 10.0;
+  double beta = 0.0;
+  uint64_t seed = 1;
+  std::string csv, md;
+  bool sweep = false;
+};
+
+struct Case {
+  Op opA, opB;
+  int64_t m, n, k;
+  std::string group;  // "tsm2r", "tsm2l", "ahb", "custom"
+};
+
+Op to_op(const std::string& s) {
+  if (s == "N" || s == "n") return Op::N;
+  if (s == "T" || s == "t") return Op::T;
+  if (s == "C" || s == "c") return Op::C;
+  throw std::invalid_argument("op must be N, T or C, not " + s);
+}
+
+template <Scalar T>
+T scalar(double re, double im) {
+  if constexpr (is_complex_v<T>) return T(static_cast<real_type_t<T>>(re), static_cast<real_type_t<T>>(im));
+  else return static_cast<T>(re);
+}
+
+// ---- cuBLAS helpers (64-bit API: operands may exceed 2^31 elements) ---------------------
+
+template <Scalar T>
+double nrm2(cublasHandle_t h, int64_t n, const T* x) {
+  if (n <= 0) return 0.0;
+  if constexpr (std::is_same_v<T, float>) {
+    float r = 0;
+    MGBLAS_CHECK_CUBLAS(cublasSnrm2_64(h, n, x, 1, &r));
+    return r;
+  } else if constexpr (std::is_same_v<T, double>) {
+    double r = 0;
+    MGBLAS_CHECK_CUBLAS(cublasDnrm2_64(h, n, x, 1, &r));
+    return r;
+  } else if constexpr (std::is_same_v<T, scomplex>) {
+    float r = 0;
+    MGBLAS_CHECK_CUBLAS(cublasScnrm2_64(h, n, reinterpret_cast<const cuComplex*>(x), 1, &r));
+    return r;
+  } else {
+    double r = 0;
+    MGBLAS_CHECK_CUBLAS(
+        cublasDznrm2_64(h, n, reinterpret_cast<const cuDoubleComplex*>(x), 1, &r));
+    return r;
+  }
+}
+
+/// y -= x (n elements).
+template <Scalar T>
+void subtract(cublasHandle_t h, int64_t n, const T* x, T* y) {
+  if constexpr (std::is_same_v<T, float>) {
+    const float a = -1;
+    MGBLAS_CHECK_CUBLAS(cublasSaxpy_64(h, n, &a, x, 1, y, 1));
+  } else if constexpr (std::is_same_v<T, double>) {
+    const double a = -1;
+    MGBLAS_CHECK_CUBLAS(cublasDaxpy_64(h, n, &a, x, 1, y, 1));
+  } else if constexpr (std::is_same_v<T, scomplex>) {
+    const cuComplex a{-1, 0};
+    MGBLAS_CHECK_CUBLAS(cublasCaxpy_64(h, n, &a, reinterpret_cast<const cuComplex*>(x), 1,
+                                       reinterpret_cast<cuComplex*>(y), 1));
+  } else {
+    const cuDoubleComplex a{-1, 0};
+    MGBLAS_CHECK_CUBLAS(cublasZaxpy_64(h, n, &a, reinterpret_cast<const cuDoubleComplex*>(x), 1,
+                                       reinterpret_cast<cuDoubleComplex*>(y), 1));
+  }
+}
+
+template <Scalar T>
+void fill(cudaStream_t st, T* p, int64_t count, uint64_t seed) {
+  constexpr int kReals = is_complex_v<T> ? 2 : 1;
+  fill_uniform(st, p, kReals * count, sizeof(real_type_t<T>) == 8, seed);
+}
+
+// ---- timing ----------------------------------------------------------------------------
+
+/// Median milliseconds of `niter` calls of call(rep) after `warmup` untimed ones, each
+/// bracketed by its own pair of events on `stream`.
+template <typename F>
+double median_ms(cudaStream_t stream, int warmup, int niter, F&& call) {
+  for (int r = 0; r < warmup; ++r) call(r);
+  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(niter));
+  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventCreate(&e));
+  for (int r = 0; r < niter; ++r) {
+    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
+    call(warmup + r);
+    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
+  }
+  MGBLAS_CHECK_CUDA(cudaEventSynchronize(ev.back()));
+  std::vector<float> t(static_cast<std::size_t>(niter));
+  for (int r = 0; r < niter; ++r)
+    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&t[r], ev[2 * r], ev[2 * r + 1]));
+  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventDestroy(e));
+  std::sort(t.begin(), t.end());
+  return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
+}
+
+// ---- output ----------------------------------------------------------------------------
+
+struct Row {
+  char type = '?';
+  std::string opA, opB, group;
+  int64_t m = 0, n = 0, k = 0;
+  int ngpu = 1;
+  double ms = 0, gbs = 0, pct = 0, cb_ms = 0, cb_gbs = 0, cb_pct = 0, speedup = 0;
+  double model_us = 0, model_gbs = 0;
+  std::string bound = "-";
+  double error = -1;
+  std::string status = "ok";
+  std::string engine;
+  int regs = 0, spill = 0, blocks_per_sm = 0;
+  int64_t split = 0;
+};
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+class Report {
+ public:
+  Report(double read_bw, const Options& o, const std::string& header) : bw_(read_bw) {
+    if (!o.csv.empty()) {
+      csv_.open(o.csv);
+      csv_ << "type,opA,opB,group,m,n,k,ngpu,time_ms,gbs,pct_read_bw,cublas_ms,cublas_gbs,"
+              "cublas_pct_read_bw,speedup,model_us,model_gbs,model_bound,error,status,engine,"
+              "regs,spill_bytes,blocks_per_sm,split\n";
+    }
+    if (!o.md.empty()) {
+      md_.open(o.md);
+      md_ << "```\n" << header << "```\n\n"
+          << "| type | op | m | n | k | GPUs | time (ms) | GB/s | % read | cuBLAS ms | cuBLAS GB/s "
+             "| cuBLAS % read | speedup | model us | model GB/s | bound | error | status | "
+             "engine | regs/spill/blk |\n"
+          << "|";
+      for (int col = 0; col < 20; ++col) md_ << "---|";
+      md_ << "\n";
+    }
+  }
+  void header() const {
+    std::printf("%-4s %-3s %10s %5s %10s %4s %9s %8s %6s %9s %8s %6s %7s %9s %8s %-7s %9s %-6s %s\n",
+                "type", "op", "m", "n", "k", "gpu", "time", "GB/s", "%read", "cuBLAS", "GB/s",
+                "%read", "speedup", "model", "GB/s", "bound", "error", "status", "engine");
+    std::printf("%-4s %-3s %10s %5s %10s %4s %9s %8s %6s %9s %8s %6s %7s %9s %8s %-7s %9s %-6s %s\n",
+                "", "", "", "", "", "", "(ms)", "(A+B+C)", "", "(ms)", "", "", "", "(us)", "",
+                "", "", "", "(regs/spill/blocks per SM)");
+  }
+  void add(const Row& r) {
+    const std::string op = r.opA + r.opB;
+    const std::string err = r.error >= 0 ? fmt("%.2e", r.error) : "-";
+    const std::string eng = r.engine + (r.regs > 0 ? " (" + std::to_string(r.regs) + "/" +
+                                                         std::to_string(r.spill) + "/" +
+                                                         std::to_string(r.blocks_per_sm) + ")"
+                                                   : "") +
+                            (r.split > 1 ? " split " + std::to_string(r.split) : "");
+    std::printf("%-4c %-3s %10lld %5lld %10lld %4d %9.4f %8.1f %6.1f %9.4f %8.1f %6.1f %7.3f %9.1f "
+                "%8.1f %-7s %9s %-6s %s\n",
+                r.type, op.c_str(), static_cast<long long>(r.m), static_cast<long long>(r.n),
+                static_cast<long long>(r.k), r.ngpu, r.ms, r.gbs, r.pct, r.cb_ms, r.cb_gbs,
+                r.cb_pct, r.speedup, r.model_us, r.model_gbs, r.bound.c_str(), err.c_str(),
+                r.status.c_str(), eng.c_str());
+    std::fflush(stdout);
+    if (csv_.is_open())
+      csv_ << r.type << ',' << r.opA << ',' << r.opB << ',' << r.group << ',' << r.m << ','
+           << r.n << ',' << r.k << ',' << r.ngpu << ',' << r.ms << ',' << r.gbs << ',' << r.pct
+           << ',' << r.cb_ms << ',' << r.cb_gbs << ',' << r.cb_pct << ',' << r.speedup << ','
+           << r.model_us << ',' << r.model_gbs << ',' << r.bound << ',' << r.error << ','
+           << r.status << ",\"" << r.engine << "\"," << r.regs << ',' << r.spill << ','
+           << r.blocks_per_sm << ',' << r.split << '\n';
+    if (md_.is_open())
+      md_ << "| " << r.type << " | " << op << " | " << r.m << " | " << r.n << " | " << r.k
+          << " | " << r.ngpu << " | " << fmt("%.4f", r.ms) << " | " << fmt("%.0f", r.gbs) << " | "
+          << fmt("%.1f", r.pct) << " | " << fmt("%.4f", r.cb_ms) << " | " << fmt("%.0f", r.cb_gbs)
+          << " | " << fmt("%.1f", r.cb_pct) << " | " << fmt("%.3f", r.speedup) << " | "
+          << fmt("%.1f", r.model_us) << " | " << fmt("%.0f", r.model_gbs) << " | " << r.bound
+          << " | " << err << " | " << r.status << " | " << r.engine
+          << (r.split > 1 ? " split " + std::to_string(r.split) : "") << " | " << r.regs << "/"
+          << r.spill << "/" << r.blocks_per_sm << " |\n";
+    if (r.status == "FAILED") ++failures_;
+    rows_.push_back(r);
+  }
+
+  /// Per group and precision: rows, mean % of read bandwidth (mgblas and cuBLAS), the
+  /// geometric-mean speedup; printed last, and appended to the markdown file.
+  void summary() {
+    struct Acc {
+      int rows = 0;
+      double pct = 0, cb_pct = 0, log_speedup = 0, min_pct = 1e9;
+    };
+    std::map<std::string, Acc> groups;
+    for (const Row& r : rows_) {
+      if (r.status != "ok" || r.ms <= 0) continue;
+      std::string key = r.group + " " + std::string(1, r.type);
+      if (r.group == "tsm2r") key += r.n <= 16 ? " n<=16" : " n=32";
+      if (r.group == "tsm2l") key += r.m >= (int64_t{1} << 22) ? " m>=2^22" : " m<2^22";
+      if (r.ngpu > 1 || r.group == "rows") key = "rows " + std::string(1, r.type) + " " +
+                                                  std::to_string(r.ngpu) + " GPU";
+      Acc& a = groups[key];
+      ++a.rows;
+      a.pct += r.pct;
+      a.cb_pct += r.cb_pct;
+      a.min_pct = std::min(a.min_pct, r.pct);
+      a.log_speedup += std::log(std::max(r.speedup, 1e-9));
+    }
+    std::string out = "\n# summary (ok rows; speedup = geometric mean over the group)\n";
+    out += "# group                       rows  mean%read  min%read  cuBLAS%read  speedup\n";
+    for (const auto& [key, a] : groups)
+      out += "# " + key + std::string(key.size() < 28 ? 28 - key.size() : 1, ' ') +
+             fmt("%4.0f", a.rows) + fmt("  %9.1f", a.pct / a.rows) + fmt("  %8.1f", a.min_pct) +
+             fmt("  %11.1f", a.cb_pct / a.rows) + fmt("  %7.3f", std::exp(a.log_speedup / a.rows)) +
+             "\n";
+    out += "# " + std::to_string(failures_) + " failed check(s)\n";
+    std::printf("%s", out.c_str());
+    if (md_.is_open()) md_ << "\n```" << out << "```\n";
+  }
+  int failures() const { return failures_; }
+  double bw() const { return bw_; }
+
+ private:
+  double bw_;
+  std::ofstream csv_, md_;
+  int failures_ = 0;
+  std::vector<Row> rows_;
+};
+
+// ---- one single-GPU case -----------------------------------------------------------------
+
+struct Env {
+  const Device* dev;
+  const Options* opt;
+  Report* report;
+  std::size_t l2_bytes;
+  uint64_t seed;
+};
+
+template <Scalar T>
+void run_case(Env& env, const Case& c) {
+  const Device& dev = *env.dev;
+  const Options& o = *env.opt;
+  cudaStream_t st = dev.stream();
+  cublasHandle_t h = dev.cublas();
+  const int64_t m = c.m, n = c.n, k = c.k;
+  const int64_t rowsA = c.opA == Op::N ? m : k, colsA = c.opA == Op::N ? k : m;
+  const int64_t rowsB = c.opB == Op::N ? k : n, colsB = c.opB == Op::N ? n : k;
+  const int64_t lda = std::max<int64_t>(1, rowsA), ldb = std::max<int64_t>(1, rowsB), ldc = m;
+  const int64_t elemsA = lda * colsA, elemsB = ldb * colsB, elemsC = m * n;
+  Row row;
+  row.type = precision_letter<T>();
+  row.opA = to_string(c.opA);
+  row.opB = to_string(c.opB);
+  row.group = c.group;
+  row.m = m, row.n = n, row.k = k;
+
+  // Copies of A and C to rotate through when A would stay in the L2 cache.
+  const double bytesA = static_cast<double>(elemsA) * sizeof(T);
+  const int64_t copies =
+      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * env.l2_bytes / std::max(bytesA, 1.0))), 1, 64);
+  const double need = sizeof(T) * (static_cast<double>(elemsA + elemsC) * copies + elemsB + 2.0 * elemsC);
+  std::size_t free_b = 0, total_b = 0;
+  MGBLAS_CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  if (need > 0.9 * static_cast<double>(free_b)) {
+    row.status = "skip";
+    row.engine = "needs " + fmt("%.1f", need / 1e9) + " GB of device memory";
+    env.report->add(row);
+    return;
+  }
+  DeviceBuffer<T> A(dev, static_cast<std::size_t>(elemsA * copies)), B(dev, static_cast<std::size_t>(elemsB));
+  DeviceBuffer<T> C(dev, static_cast<std::size_t>(elemsC * copies)), C0(dev, static_cast<std::size_t>(elemsC)),
+      Ccb(dev, static_cast<std::size_t>(elemsC));
+  fill(st, A.data(), static_cast<int64_t>(A.size()), env.seed++);
+  fill(st, B.data(), elemsB, env.seed++);
+  fill(st, C0.data(), elemsC, env.seed++);
+  auto a_of = [&](int rep) { return A.data() + (rep % copies) * elemsA; };
+  auto c_of = [&](int rep) { return C.data() + (rep % copies) * elemsC; };
+
+  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const T t_alpha = T(1), t_beta = scalar<T>(o.beta, 0.0);
+  const ts::Choice auto_choice =
+      ts::choose<T>(c.opA, c.opB, m, n, k, A.data(), lda, B.data(), ldb, C.data(), ldc,
+                    t_beta == T(0));
+
+  // The launches to time: the dispatcher's, or every tuning set of its engine.
+  std::vector<ts::Params> runs{ts::Params{}};
+  if (o.sweep && auto_choice.engine != ts::Engine::Cublas) {
+    runs.clear();
+    for (int v = 0; v < ts::variant_count<T>(auto_choice.engine); ++v)
+      runs.push_back({.engine = auto_choice.engine, .variant = v});
+  }
+
+  //  +--------------------------------------------------------------------------+
+  //  |  err = ||C_mgblas - C_cublas||_F / ((k |alpha| ||A|| ||B|| + |beta| ||C0||) |
+  //  |        * eps); both carry O(k eps) errors; passes when err <= tol        |
+  //  +--------------------------------------------------------------------------+
+  auto check = [&](const ts::Params& p) -> double {
+    const T alpha = scalar<T>(0.75, 0.5), beta = scalar<T>(-0.5, 0.25);
+    copy_vector(dev, elemsC, C0.data(), C.data());
+    copy_vector(dev, elemsC, C0.data(), Ccb.data());
+    ts::tsgemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta,
+                  C.data(), ldc, p);
+    kernels::cuda::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(),
+                                   ldb, beta, Ccb.data(), ldc);
+    const double nA = nrm2(h, elemsA, A.data()), nB = nrm2(h, elemsB, B.data());
+    const double nC0 = nrm2(h, elemsC, C0.data());
+    subtract(h, elemsC, C.data(), Ccb.data());
+    const double d = nrm2(h, elemsC, Ccb.data());
+    const double eps = std::numeric_limits<real_type_t<T>>::epsilon();
+    const double denom = (static_cast<double>(std::max<int64_t>(k, 1)) * std::abs(alpha) * nA * nB +
+                          std::abs(beta) * nC0) * eps;
+    if (std::isnan(d)) return std::numeric_limits<double>::infinity();
+    return denom > 0 ? d / denom : d / eps;
+  };
+
+  const double bytes = static_cast<double>(elemsA + elemsB + elemsC) * sizeof(T);
+  const double t_cb = median_ms(st, o.warmup, o.niter, [&](int rep) {
+    kernels::cuda::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, t_alpha, a_of(rep), lda,
+                                   B.data(), ldb, t_beta, c_of(rep), ldc);
+  });
+  for (const ts::Params& p : runs) {
+    Row r = row;
+    const ts::Choice ch = ts::choose<T>(c.opA, c.opB, m, n, k, A.data(), lda, B.data(), ldb,
+                                        C.data(), ldc, t_beta == T(0), p);
+    r.engine = ch.label;
+    r.split = ch.engine == ts::Engine::Tsm2l ? 0 : ch.split;
+    if (ch.engine != ts::Engine::Cublas) {
+      const ts::KernelResources kr = ts::variant_resources<T>(ch.engine, ch.variant);
+      r.regs = kr.regs;
+      r.spill = kr.local_bytes;
+      r.blocks_per_sm = kr.blocks_per_sm;
+      r.model_us = ch.prediction.time_us;
+      r.model_gbs = bytes / (ch.prediction.time_us * 1e3);
+      r.bound = ch.prediction.compute_bound ? "compute" : "memory";
+    }
+    if (o.check) {
+      r.error = check(p);
+      if (!(r.error <= tol)) r.status = "FAILED";
+    }
+    const double t = median_ms(st, o.warmup, o.niter, [&](int rep) {
+      ts::tsgemm<T>(h, st, c.opA, c.opB, m, n, k, t_alpha, a_of(rep), lda, B.data(), ldb, t_beta,
+                    c_of(rep), ldc, p);
+    });
+    r.ms = t;
+    r.gbs = bytes / (t * 1e6);
+    r.pct = 100.0 * r.gbs / env.report->bw();
+    r.cb_ms = t_cb;
+    r.cb_gbs = bytes / (t_cb * 1e6);
+    r.cb_pct = 100.0 * r.cb_gbs / env.report->bw();
+    r.speedup = t_cb / t;
+    env.report->add(r);
+  }
+}
+
+// ---- row-tiled scaling over GPUs of this process -------------------------------------------
+
+/// Returns the median time (ms); `base_ms` > 0 is the one-GPU time of the same case,
+/// for the speedup column.
+template <Scalar T>
+double run_ngpu(Env& env, const Case& c, int g, double base_ms) {
+  const Options& o = *env.opt;
+  Row row;
+  row.type = precision_letter<T>();
+  row.opA = "N";
+  row.opB = to_string(c.opB);
+  row.group = "rows";
+  row.m = c.m, row.n = c.n, row.k = c.k;
+  row.ngpu = g;
+  ContextOptions copt;
+  copt.backend = BackendChoice::Cuda;
+  copt.bind = false;
+  for (int d = 0; d < g; ++d) copt.gpus.push_back(d);
+  auto ctx = Context::create(copt);
+  const int64_t m = c.m, n = c.n, k = c.k;
+  RowTiledMatrix<T> A(ctx, m, k, 128), C(ctx, m, n, 128);
+  std::vector<T> Bh(static_cast<std::size_t>(k * n));
+  for (std::size_t i = 0; i < Bh.size(); ++i)
+    Bh[i] = scalar<T>(std::sin(0.37 * static_cast<double>(i)), std::cos(0.11 * static_cast<double>(i)));
+  for (int d = 0; d < g; ++d) {
+    const Device& dev = ctx->device(d);
+    dev.make_current();
+    if (A.local_m(d) > 0) {
+      fill(dev.stream(), A.local(d), A.ld(d) * k, env.seed + d);
+      fill(dev.stream(), C.local(d), C.ld(d) * n, env.seed + 100 + d);
+    }
+  }
+  ctx->synchronize();
+  auto reducer = make_reducer(ctx);
+  const T alpha = T(1), beta = scalar<T>(o.beta, 0.0);
+  const int64_t ldb = c.opB == Op::N ? k : n;
+  auto call = [&] { tsgemm_mgpu(*reducer, c.opB, alpha, A, Bh.data(), ldb, beta, C); };
+  for (int r = 0; r < o.warmup; ++r) call();
+  std::vector<double> t;
+  for (int r = 0; r < o.niter; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call();  // returns with every device synchronised
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  row.ms = t[t.size() / 2];
+  const double bytes = static_cast<double>(m * k + k * n + m * n) * sizeof(T);
+  row.gbs = bytes / (row.ms * 1e6);
+  row.pct = 100.0 * row.gbs / (env.report->bw() * g);
+  // Check: each device's rows against cuBLAS on the same rows (alpha = 1, beta = 0).
+  if (o.check) {
+    double d2 = 0, ref2 = 0;
+    tsgemm_mgpu(*reducer, c.opB, T(1), A, Bh.data(), ldb, T(0), C);
+    for (int d = 0; d < g; ++d) {
+      const int64_t lm = A.local_m(d);
+      if (lm == 0) continue;
+      const Device& dev = ctx->device(d);
+      dev.make_current();
+      DeviceBuffer<T> Bd(dev, Bh.size()), ref(dev, static_cast<std::size_t>(C.ld(d) * n));
+      copy_vector(dev, static_cast<int64_t>(Bh.size()), Bh.data(), Bd.data());
+      // The padding rows of C's local block are never written: zero them in both.
+      memset_bytes(dev, ref.data(), 0, ref.size() * sizeof(T));
+      kernels::cuda::cublas::gemm<T>(dev.cublas(), dev.stream(), Op::N, c.opB, lm, n, k, T(1),
+                                     A.local(d), A.ld(d), Bd.data(), ldb, T(0), ref.data(), C.ld(d));
+      for (int64_t j = 0; j < n && C.ld(d) > lm; ++j)
+        memset_bytes(dev, C.local(d) + j * C.ld(d) + lm, 0,
+                     static_cast<std::size_t>(C.ld(d) - lm) * sizeof(T));
+      const double nr = nrm2(dev.cublas(), C.ld(d) * n, ref.data());
+      subtract(dev.cublas(), C.ld(d) * n, C.local(d), ref.data());
+      const double dd = nrm2(dev.cublas(), C.ld(d) * n, ref.data());
+      d2 += dd * dd;
+      ref2 += nr * nr;
+    }
+    const double eps = std::numeric_limits<real_type_t<T>>::epsilon();
+    row.error = std::sqrt(d2) / (std::max(std::sqrt(ref2), 1e-300) * k * eps);
+    if (!(row.error <= o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0))) row.status = "FAILED";
+  }
+  row.speedup = base_ms > 0 ? base_ms / row.ms : 0.0;
+  row.engine = std::string("tsgemm_mgpu rows (speedup: over 1 GPU)");
+  env.report->add(row);
+  return row.ms;
+}
+
+template <typename F>
+void for_type(const std::string& t, F&& f) {
+  if (t == "s") f(float{});
+  else if (t == "d") f(double{});
+  else if (t == "c") f(scomplex{});
+  else if (t == "z") f(zcomplex{});
+  else throw std::invalid_argument("unknown --type " + t);
+}
+
+std::vector<Case> cases_of(const Options& o, bool complex) {
+  std::vector<Case> out;
+  if (!o.dims.empty()) {
+    for (const auto& d : o.dims) {
+      long long m = 0, n = 0, k = 0;
+      if (std::sscanf(d.c_str(), "%lldx%lldx%lld", &m, &n, &k) != 3)
+        throw std::invalid_argument("--dim wants MxNxK");
+      out.push_back({to_op(o.opA), to_op(o.opB), m, n, k, "custom"});
+    }
+    return out;
+  }
+  for (const auto& g : o.grids) {
+    if (g == "r") {
+      for (int64_t mk : {10240, 16384, 20480, 30720})
+        for (int64_t n : {2, 4, 8, 16, 32}) out.push_back({Op::N, Op::N, mk, n, mk, "tsm2r"});
+    } else if (g == "l") {
+      for (int64_t m : {int64_t{1} << 20, int64_t{1} << 22, int64_t{1} << 24})
+        for (int64_t kn : {4, 8, 16, 32}) out.push_back({Op::N, Op::N, m, kn, kn, "tsm2l"});
+    } else if (g == "t") {
+      for (int64_t k : {int64_t{1} << 20, int64_t{1} << 24})
+        for (int64_t mn : {4, 8, 16, 32})
+          out.push_back({complex ? Op::C : Op::T, Op::N, mn, mn, k, "ahb"});
+    } else {
+      throw std::invalid_argument("unknown --grid " + g + " (r, l or t)");
+    }
+  }
+  return out;
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  CLI::App app{"tester_tsgemm: check and time mgblas's tall-and-skinny GEMM against cuBLAS"};
+  app.add_option("--grid", o.grids, "shape grids: r (TSM2R), l (TSM2L), t (A^H B)")
+      ->delimiter(',')
+      ->capture_default_str();
+  app.add_option("--type", o.types, "precisions: s, d, c, z")->delimiter(',')->capture_default_str();
+  app.add_option("--dim", o.dims, "shapes MxNxK instead of the grids, comma list")->delimiter(',');
+  app.add_option("--opA", o.opA, "op(A) for --dim: N, T or C")->capture_default_str();
+  app.add_option("--opB", o.opB, "op(B) for --dim and --ngpu: N, T or C")->capture_default_str();
+  app.add_option("--ngpu", o.ngpu,
+                 "row-tiled scaling over 1..N GPUs of this process (--dim, default "
+                 "67108864x16x16), comma list")
+      ->delimiter(',');
+  app.add_option("--niter", o.niter, "timed calls (median)")->capture_default_str();
+  app.add_option("--warmup", o.warmup, "untimed calls first")->capture_default_str();
+  app.add_flag("-c,--check,!--no-check", o.check, "check against cuBLAS")->capture_default_str();
+  app.add_option("--tol", o.tol, "error tolerance (x sqrt(2) for complex)")->capture_default_str();
+  app.add_option("--beta", o.beta, "beta of the timed calls (alpha = 1)")->capture_default_str();
+  app.add_option("--seed", o.seed, "random seed")->capture_default_str();
+  app.add_option("--csv", o.csv, "also write the rows to this CSV file");
+  app.add_option("--md", o.md, "also write a markdown table (with this header) to this file");
+  app.add_flag("--sweep", o.sweep, "time every compiled tuning set of the chosen engine");
+  CLI11_PARSE(app, argc, argv);
+  if (o.niter < 1) o.niter = 1;
+
+  if (cuda_device_count() == 0) {
+    std::printf("# no CUDA GPU visible: nothing to test\n");
+    return 77;
+  }
+  auto dev = Device::make_cuda(0, 0);
+  dev->make_current();
+  cudaDeviceProp prop{};
+  MGBLAS_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
+  std::string cmd;
+  for (int i = 0; i < argc; ++i) cmd += std::string(i ? " " : "") + argv[i];
+  const double bw = ts::measure_read_bandwidth(dev->stream());
+  ts::set_read_bandwidth(bw);
+  const ts::DeviceModel& dm = ts::device_model();
+  char head[1024];
+  std::snprintf(head, sizeof head,
+                "# mgblas %s tester_tsgemm; %s; cuBLAS %d\n"
+                "# device 0: %s, sm_%d%d, %d SMs, L2 %.0f MiB, %.1f GiB, %d visible GPU(s)\n"
+                "# command: %s\n"
+                "# read bandwidth: %.1f GB/s (float4 streaming reads, 2 GiB, median of 10); "
+                "theoretical %.1f GB/s\n"
+                "# model: SM clock %.2f GHz, memory latency %.0f ns, FP32/FP64 FMA %d/%d per "
+                "clock per SM\n"
+                "# times: median of %d after %d warm-up calls; timed calls alpha = 1, beta = "
+                "%g; A and C rotated over copies up to 3x L2\n",
+                MGBLAS_VERSION_STRING, detail::cuda_version_string().c_str(), CUBLAS_VERSION,
+                prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+                prop.l2CacheSize / 1048576.0, prop.totalGlobalMem / 1073741824.0,
+                cuda_device_count(), cmd.c_str(), bw, dm.peak_bw_gbs, dm.clock_ghz,
+                dm.mem_latency_ns, dm.fma32_per_clk, dm.fma64_per_clk, o.niter, o.warmup, o.beta);
+  std::printf("%s", head);
+  Report report(bw, o, head);
+  report.header();
+  Env env{dev.get(), &o, &report, static_cast<std::size_t>(prop.l2CacheSize), o.seed};
+
+  if (!o.ngpu.empty()) {
+    Options big = o;
+    if (big.dims.empty()) big.dims = {"67108864x16x16"};
+    for (const auto& t : o.types)
+      for_type(t, [&](auto tag) {
+        using T = decltype(tag);
+        for (const Case& c : cases_of(big, is_complex_v<T>)) {
+          double base = 0;
+          for (int g : o.ngpu) {
+            if (g > cuda_device_count()) {
+              std::printf("# %d GPUs asked, %d visible: skipped\n", g, cuda_device_count());
+              continue;
+            }
+            try {
+              const double ms = run_ngpu<T>(env, c, g, base);
+              if (g == 1) base = ms;
+            } catch (const std::exception& e) {
+              std::printf("# %c m=%lld on %d GPUs: %s\n", precision_letter<T>(),
+                          static_cast<long long>(c.m), g, e.what());
+            }
+          }
+        }
+      });
+  } else {
+    for (const auto& t : o.types)
+      for_type(t, [&](auto tag) {
+        using T = decltype(tag);
+        for (const Case& c : cases_of(o, is_complex_v<T>)) {
+          try {
+            run_case<T>(env, c);
+          } catch (const std::exception& e) {
+            // One failing case (memory, an unsupported size for cuBLAS) does not end the run.
+            Row r;
+            r.type = precision_letter<T>();
+            r.opA = to_string(c.opA), r.opB = to_string(c.opB), r.group = c.group;
+            r.m = c.m, r.n = c.n, r.k = c.k;
+            r.status = "FAILED";
+            r.engine = e.what();
+            report.add(r);
+            (void)cudaGetLastError();
+          }
+        }
+      });
+  }
+  report.summary();
+  return report.failures();
+}
+
+}  // namespace
+}  // namespace mgblas::testers
+
+int main(int argc, char** argv) {
+  try {
+    return mgblas::testers::run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tester_tsgemm: %s\n", e.what());
+    return 255;
+  }
+}
