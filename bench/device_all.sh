@@ -29,6 +29,8 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_AR
 timeout 420 ninja -C "$build" -j "$(nproc)" -k 0 >"$out/build.log" 2>&1 ||
   { stamp "build incomplete"; grep -m20 -E "error|FAILED" "$out/build.log"; }
 
+pack() { if [ -n "${OUT:-}" ]; then tar czf "$OUT/results.tgz" -C "$out" .; fi; }
+pack
 for part in $parts; do
   case $part in
     tests)
@@ -45,9 +47,6 @@ for part in $parts; do
         tail -30 "$out/$part.log"
       fi ;;
   esac
+  pack   # after every part, so a call cut short still brings back what ran
 done
-
-if [ -n "${OUT:-}" ]; then
-  tar czf "$OUT/results.tgz" -C "$out" .
-fi
 stamp "done"
