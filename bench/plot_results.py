@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# PNG plots of the distributed and tall-skinny benchmark CSVs in bench/results/.
+#   plot_results.py mgpu  bench/results/h200x2-mgpu.csv   bench/results/h200x2-mgpu.png
+#   plot_results.py tsgemm bench/results/h200-tsgemm.csv  bench/results/h200-tsgemm.png
+import csv
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+
+def mgpu(rows, png):
+    # Best speedup over 1 GPU per (type, op, placement), against n.
+    best = defaultdict(dict)
+    for r in rows:
+        if r["status"] != "ok" or r["offset"] != "0":
+            continue
+        key = (r["type"], f"{r['op']} {r['variant']}", r["placement"])
+        n = int(r["n"])
+        best[key][n] = max(best[key].get(n, 0.0), float(r["speedup"]))
+    ops = sorted({(k[0], k[1]) for k in best})
+    fig, axes = plt.subplots(1, len(ops), figsize=(3.2 * len(ops), 3.2), sharey=True)
+    for ax, (t, op) in zip(axes, ops):
+        for placement in ("1gpu", "1rank_2gpu", "2rank_1gpu"):
+            pts = sorted(best.get((t, op, placement), {}).items())
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=placement)
+        ax.axhline(2.0, color="gray", lw=0.5, ls="--")
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"{t} {op}")
+        ax.set_xlabel("n")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("speedup over mgblas on 1 GPU")
+    axes[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def tsgemm(rows, png):
+    # % of read bandwidth, mgblas and cuBLAS, per paper grid row.
+    groups = [g for g in ("tsm2r", "tsm2l", "ahb") if any(r["group"] == g for r in rows)]
+    fig, axes = plt.subplots(1, len(groups), figsize=(5 * len(groups), 3.4))
+    for ax, g in zip(axes, groups):
+        sel = [r for r in rows if r["group"] == g and r["status"] == "ok" and r["ngpu"] == "1"]
+        for t, colour in zip("sdcz", ("C0", "C1", "C2", "C3")):
+            pts = [r for r in sel if r["type"] == t]
+            xs = range(len(pts))
+            ax.plot(xs, [float(r["pct_read_bw"]) for r in pts], "o-", color=colour, label=f"{t} mgblas")
+            ax.plot(xs, [float(r["cublas_pct_read_bw"]) for r in pts], "x--", color=colour,
+                    label=f"{t} cuBLAS")
+        ax.set_title(f"{g}: % of read bandwidth per grid point")
+        ax.set_xlabel("grid point (order of the table)")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("% of measured read bandwidth")
+    axes[0].legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+if __name__ == "__main__":
+    kind, src, png = sys.argv[1:4]
+    rows = list(csv.DictReader(open(src)))
+    {"mgpu": mgpu, "tsgemm": tsgemm}[kind](rows, png)
