@@ -239,10 +239,21 @@ TYPED_TEST(Tsgemm_Cuda, dispatcher_and_model) {
     return std::string(ts::tsgemm_choice<T>(opA, opB, m, n, k, p, 1 << 20, p, 1 << 20,
                                             const_cast<T*>(p), 1 << 20));
   };
-  EXPECT_EQ(label(Op::N, Op::N, 1 << 20, 8, 8).rfind("tsm2l", 0), 0u);
-  EXPECT_EQ(label(Op::N, Op::T, 1 << 20, 16, 16).rfind("tsm2l", 0), 0u);
-  EXPECT_EQ(label(Op::N, Op::N, 20480, 16, 20480).rfind("tsm2r", 0), 0u);
-  EXPECT_EQ(label(Op::T, Op::N, 16, 16, 1 << 20).rfind("tsmttsm", 0), 0u);
+  // A kernel's shapes go to that kernel, or to cuBLAS where the model expects cuBLAS to
+  // be faster (kCublasFraction), and the label says which.
+  auto kernel_or_model_cublas = [](const std::string& l, const char* kernel) {
+    return l.rfind(kernel, 0) == 0 || l.rfind("cublas (the model predicts", 0) == 0;
+  };
+  EXPECT_PRED2(kernel_or_model_cublas, label(Op::N, Op::N, 1 << 20, 8, 8), "tsm2l");
+  EXPECT_PRED2(kernel_or_model_cublas, label(Op::N, Op::T, 1 << 20, 16, 16), "tsm2l");
+  EXPECT_PRED2(kernel_or_model_cublas, label(Op::N, Op::N, 20480, 16, 20480), "tsm2r");
+  EXPECT_PRED2(kernel_or_model_cublas, label(Op::T, Op::N, 16, 16, 1 << 20), "tsmttsm");
+  // Forcing the engine always names its tuning set.
+  EXPECT_EQ(std::string(ts::choose<T>(Op::N, Op::N, 20480, 16, 20480, p, 1 << 20, p, 1 << 20, p,
+                                      1 << 20, true, {.engine = ts::Engine::Tsm2r})
+                            .label)
+                .rfind("tsm2r", 0),
+            0u);
   EXPECT_EQ(label(Op::N, Op::N, 20480, 64, 20480).rfind("cublas", 0), 0u);
   EXPECT_EQ(label(Op::T, Op::T, 16, 16, 1 << 20).rfind("cublas", 0), 0u);
   EXPECT_EQ(label(Op::C, Op::N, 64, 64, 1 << 20).rfind("cublas", 0), 0u);

@@ -54,6 +54,7 @@
 #include "dist/tsgemm_mgpu.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
+#include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
 #include "tests/testers/tester_fill.hpp"
 
 namespace mgblas::testers {
@@ -265,10 +266,11 @@ class Report {
     };
     std::map<std::string, Acc> groups;
     for (const Row& r : rows_) {
-      if (r.status != "ok" || r.ms <= 0) continue;
+      // Sweep rows compare tuning sets: their averages would mean nothing.
+      if (r.status != "ok" || r.ms <= 0 || r.group.find("-sweep") != std::string::npos) continue;
       std::string key = r.group + " " + std::string(1, r.type);
-      if (r.group == "tsm2r") key += r.n <= 16 ? " n<=16" : " n=32";
-      if (r.group == "tsm2l") key += r.m >= (int64_t{1} << 22) ? " m>=2^22" : " m<2^22";
+      if (r.group.rfind("tsm2r", 0) == 0) key += r.n <= 16 ? " n<=16" : " n=32";
+      if (r.group.rfind("tsm2l", 0) == 0) key += r.m >= (int64_t{1} << 22) ? " m>=2^22" : " m<2^22";
       if (r.ngpu > 1 || r.group == "rows") key = "rows " + std::string(1, r.type) + " " +
                                                   std::to_string(r.ngpu) + " GPU";
       Acc& a = groups[key];
@@ -355,12 +357,21 @@ void run_case(Env& env, const Case& c) {
       ts::choose<T>(c.opA, c.opB, m, n, k, A.data(), lda, B.data(), ldb, C.data(), ldc,
                     t_beta == T(0));
 
-  // The launches to time: the dispatcher's, or every tuning set of its engine.
+  // The kernel whose shapes these are (the dispatcher may still prefer cuBLAS).
+  ts::Engine natural = ts::Engine::Cublas;
+  if (c.opA == Op::N && n <= ts::kMaxSkinny)
+    natural = k <= ts::kMaxK ? ts::Engine::Tsm2l : ts::Engine::Tsm2r;
+  else if (c.opA != Op::N && c.opB == Op::N && m <= ts::kMaxSkinny && n <= ts::kMaxSkinny)
+    natural = ts::Engine::Tsmttsm;
+  // The launches to time: the dispatcher's (and, where it chose cuBLAS over a kernel
+  // that covers the shape, that kernel's best set too), or every set of the kernel.
   std::vector<ts::Params> runs{ts::Params{}};
-  if (o.sweep && auto_choice.engine != ts::Engine::Cublas) {
+  if (auto_choice.engine == ts::Engine::Cublas && natural != ts::Engine::Cublas)
+    runs.push_back({.engine = natural});
+  if (o.sweep && natural != ts::Engine::Cublas) {
     runs.clear();
-    for (int v = 0; v < ts::variant_count<T>(auto_choice.engine); ++v)
-      runs.push_back({.engine = auto_choice.engine, .variant = v});
+    for (int v = 0; v < ts::variant_count<T>(natural); ++v)
+      runs.push_back({.engine = natural, .variant = v});
   }
 
   //  +--------------------------------------------------------------------------+
@@ -393,6 +404,9 @@ void run_case(Env& env, const Case& c) {
   });
   for (const ts::Params& p : runs) {
     Row r = row;
+    // Summary groups keep the dispatcher's rows apart from forced-kernel rows.
+    if (o.sweep) r.group += "-sweep";
+    else if (p.engine != ts::Engine::Auto) r.group += "-kernel";
     const ts::Choice ch = ts::choose<T>(c.opA, c.opB, m, n, k, A.data(), lda, B.data(), ldb,
                                         C.data(), ldc, t_beta == T(0), p);
     r.engine = ch.label;

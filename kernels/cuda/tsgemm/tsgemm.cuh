@@ -79,6 +79,13 @@ __device__ __forceinline__ void wait_async() {
   asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 #endif
 }
+/// Waits until at most kPending of this thread's committed copy groups are in flight.
+template <int kPending>
+__device__ __forceinline__ void wait_async_but() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
 
 // ---- TSM2R: large A (m x k) times skinny op(B) (k x n) -----------------------------------
 //
@@ -209,18 +216,30 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
 // and each row's k elements in fetches of kT3, keeping kN accumulators (the row of C).
 // Shared memory: all of op(B), kKPad x kN column-major with zeros past k and n, staged
 // once per block; computed on as in TSM2R (broadcast, 16-byte loads along k).
-// kInterleave (Opt2): the fetch of the next (row, chunk) is issued before the current
-// chunk is computed, across row ends too, so a thread keeps loads in flight while it
-// stores its finished row; without it (Opt1) a thread prefetches within a row only and
-// starts each row with an exposed load.
+// How A is fetched (the paper's two optimisations, and a third for sm_80+):
+//   kStages == 0, !kInterleave  Opt1: prefetch within a row only; each row starts with
+//                               an exposed load (rows done one after the other).
+//   kStages == 0, kInterleave   Opt2: the next (row, chunk) is fetched into a second
+//                               register set before the current chunk is computed,
+//                               across row ends too (loads in flight while the
+//                               finished row is stored).
+//   kStages >= 2                the next kStages - 1 fetches are in flight as cp.async
+//                               copies into the thread's own shared-memory slots
+//                               as[stage][u][t] (consecutive threads, consecutive
+//                               words: no bank conflict); in-flight bytes cost no
+//                               registers, so a thread keeps (kStages - 1) kT3
+//                               elements outstanding. Each thread reads back only its
+//                               own slots, so no barrier is needed.
 // Preconditions: 1 <= k <= kMaxK, 1 <= n <= kN, m >= 1; blockDim.x == kThreads.
-template <typename D, int kThreads, int kN, int kT3, bool kInterleave, int kKMax, int kMinBlocks>
+template <typename D, int kThreads, int kN, int kT3, bool kInterleave, int kStages, int kKMax,
+          int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     tsm2l_kernel(int64_t m, int n, int k, D alpha, const D* __restrict__ A, int64_t lda,
                  const D* __restrict__ B, int64_t b_rs, int64_t b_cs, bool conj_b, D beta, D* C,
                  int64_t ldc) {
   constexpr int kVec = kVecOf<D>;
   static_assert(kKMax % kT3 == 0 && kT3 % kVec == 0, "see tsgemm_tuning.hpp");
+  static_assert(kStages == 0 || kStages >= 2, "staged fetch needs two stages or more");
   __shared__ __align__(16) D bs[kN * kKMax];
 
   const int t = threadIdx.x;
@@ -231,8 +250,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   __syncthreads();
 
   const int64_t stride = static_cast<int64_t>(gridDim.x) * kThreads;
-  int64_t row = static_cast<int64_t>(blockIdx.x) * kThreads + t;
-  if (row >= m) return;  // no barrier below
+  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kThreads + t;
+  if (row0 >= m) return;  // no barrier below
   const int nch = static_cast<int>(ceil_div(k, kT3));
 
   auto load_a = [&](D (&v)[kT3], int64_t r, int ch) {
@@ -246,24 +265,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       for (int u = 0; u < kT3; ++u, a += lda) v[u] = p + u < k ? __ldg(a) : D{};
     }
   };
-
-  D acc[kN];
-#pragma unroll
-  for (int c = 0; c < kN; ++c) acc[c] = D{};
-  D a_cur[kT3], a_nxt[kT3];
-  int ch = 0;
-  load_a(a_cur, row, 0);
-#pragma unroll 1
-  for (;;) {
-    int ch_n = ch + 1;
-    int64_t row_n = row;
-    if (ch_n == nch) {
-      ch_n = 0;
-      row_n = row + stride;
-    }
-    const bool has_next = row_n < m;
-    const bool prefetch = has_next && (kInterleave || ch_n != 0);
-    if (prefetch) load_a(a_nxt, row_n, ch_n);
+  auto fma_chunk = [&](D (&acc)[kN], const D (&a)[kT3], int ch) {
     const D* bc = bs + ch * kT3;
 #pragma unroll
     for (int u = 0; u < kT3; u += kVec) {
@@ -272,26 +274,84 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         D bv[kVec];
         load_vec16(bv, bc + c * kKMax + u);
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) acc[c] = device::mul_add(a_cur[u + e], bv[e], acc[c]);
+        for (int e = 0; e < kVec; ++e) acc[c] = device::mul_add(a[u + e], bv[e], acc[c]);
       }
     }
-    if (ch_n == 0) {
+  };
+  auto store_row = [&](D (&acc)[kN], int64_t r) {
 #pragma unroll
-      for (int c = 0; c < kN; ++c) {
-        if (c >= n) break;
-        store_c(C + row + c * ldc, acc[c], alpha, beta);
-        acc[c] = D{};
+    for (int c = 0; c < kN; ++c) {
+      if (c >= n) break;
+      store_c(C + r + c * ldc, acc[c], alpha, beta);
+      acc[c] = D{};
+    }
+  };
+
+  D acc[kN];
+#pragma unroll
+  for (int c = 0; c < kN; ++c) acc[c] = D{};
+  D a_cur[kT3];
+
+  if constexpr (kStages > 0) {
+    __shared__ D as[kStages][kT3][kThreads];
+    // Fetch number f covers chunk f % nch of row row0 + (f / nch) stride; past the last
+    // row it commits an empty group, so that wait_async_but counts stay uniform.
+    auto issue = [&](int64_t f) {
+      const int64_t r = row0 + (f / nch) * stride;
+      if (r < m) {
+        const int p = static_cast<int>(f % nch) * kT3;
+        const D* a = A + r + p * lda;
+        D* slot = &as[f % kStages][0][t];
+#pragma unroll
+        for (int u = 0; u < kT3; ++u, a += lda, slot += kThreads)
+          copy_async(slot, p + u < k ? a : A, p + u < k);
       }
-    }
-    if (!has_next) break;
-    if (prefetch) {
+      commit_async();
+    };
 #pragma unroll
-      for (int u = 0; u < kT3; ++u) a_cur[u] = a_nxt[u];
-    } else {
-      load_a(a_cur, row_n, 0);
+    for (int f = 0; f < kStages - 1; ++f) issue(f);
+#pragma unroll 1
+    for (int64_t f = 0;; ++f) {
+      const int64_t r = row0 + (f / nch) * stride;
+      if (r >= m) break;
+      issue(f + kStages - 1);
+      wait_async_but<kStages - 1>();  // fetch f has landed
+      const D* slot = &as[f % kStages][0][t];
+#pragma unroll
+      for (int u = 0; u < kT3; ++u) a_cur[u] = slot[u * kThreads];
+      const int ch = static_cast<int>(f % nch);
+      fma_chunk(acc, a_cur, ch);
+      if (ch == nch - 1) store_row(acc, r);
     }
-    row = row_n;
-    ch = ch_n;
+    wait_async();  // nothing of this thread's may still be landing when it exits
+  } else {
+    D a_nxt[kT3];
+    int64_t row = row0;
+    int ch = 0;
+    load_a(a_cur, row, 0);
+#pragma unroll 1
+    for (;;) {
+      int ch_n = ch + 1;
+      int64_t row_n = row;
+      if (ch_n == nch) {
+        ch_n = 0;
+        row_n = row + stride;
+      }
+      const bool has_next = row_n < m;
+      const bool prefetch = has_next && (kInterleave || ch_n != 0);
+      if (prefetch) load_a(a_nxt, row_n, ch_n);
+      fma_chunk(acc, a_cur, ch);
+      if (ch_n == 0) store_row(acc, row);
+      if (!has_next) break;
+      if (prefetch) {
+#pragma unroll
+        for (int u = 0; u < kT3; ++u) a_cur[u] = a_nxt[u];
+      } else {
+        load_a(a_cur, row_n, 0);
+      }
+      row = row_n;
+      ch = ch_n;
+    }
   }
 }
 

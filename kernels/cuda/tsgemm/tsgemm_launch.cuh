@@ -46,7 +46,8 @@ template <typename T, std::size_t V>
 auto tsm2l_kernel_of() {
   using D = device::device_t<T>;
   constexpr Tsm2lShape s = TsgemmTuning<T>::kL[V];
-  return &tsm2l_kernel<D, s.threads, s.n_max, s.t3, s.interleave, kMaxK, s.min_blocks>;
+  return &tsm2l_kernel<D, s.threads, s.n_max, s.t3, s.interleave, s.stages, kMaxK,
+                       s.min_blocks>;
 }
 template <typename T, std::size_t V, bool kConj>
 auto tsmttsm_kernel_of() {
@@ -99,7 +100,9 @@ const char* variant_name(Engine e, int variant) {
     for (std::size_t v = 0; v < kLBuilt<T>; ++v) {
       const Tsm2lShape s = TsgemmTuning<T>::kL[v];
       out[1].push_back("tsm2l " + std::to_string(s.threads) + "xn" + std::to_string(s.n_max) +
-                       "x" + std::to_string(s.t3) + (s.interleave ? " opt2" : " opt1"));
+                       "x" + std::to_string(s.t3) +
+                       (s.stages > 0 ? " async" + std::to_string(s.stages)
+                                     : s.interleave ? " opt2" : " opt1"));
     }
     for (std::size_t v = 0; v < kTBuilt<T>; ++v) {
       const TsmttsmShape s = TsgemmTuning<T>::kT[v];
@@ -178,6 +181,7 @@ Prediction predict_tsm2r(const DeviceModel& dm, const KernelResources& kr, const
   w.fp64 = Tr::fp64;
   w.blocks = static_cast<int64_t>(rb) * split;
   w.inflight_bytes = s.t3 * Tr::elem;
+  w.read_fraction = 1.0 - Tr::elem * md * nd * (split > 1 ? split + 1.0 : 1.0) / w.dram_bytes;
   w.fma_chains = s.t2 * Tr::chains_per_acc;
   w.launches = split > 1 ? 2 : 1;
   return predict(dm, kr, w);
@@ -193,12 +197,16 @@ Prediction predict_tsm2l(const DeviceModel& dm, const KernelResources& kr, const
   Workload w;
   w.dram_bytes = Tr::elem * (md * k + static_cast<double>(k) * nd + md * nd * (beta_zero ? 1.0 : 2.0));
   w.fma = md * kpad * s.n_max * Tr::fma_per_mac;
-  w.instructions =
-      md * kpad * (s.n_max * Tr::fma_per_mac + s.n_max / Tr::vec + 1.0) + md * nd * (beta_zero ? 2.0 : 3.0);
+  w.instructions = md * kpad * (s.n_max * Tr::fma_per_mac + s.n_max / Tr::vec + 1.0) +
+                   md * nd * (beta_zero ? 2.0 : 3.0) + (s.stages > 0 ? md * kpad : 0.0);
   w.fp64 = Tr::fp64;
   w.blocks = blocks;
-  // Opt2 keeps the next fetch outstanding all the time; Opt1 starts each row with none.
-  w.inflight_bytes = std::min<int64_t>(s.t3, k) * Tr::elem * (s.interleave ? 1.0 : 1.0 - 0.5 / nch);
+  // Opt2 keeps the next fetch outstanding all the time; Opt1 starts each row with none;
+  // the staged form keeps stages - 1 fetches outstanding.
+  const double fetch = static_cast<double>(std::min<int64_t>(s.t3, k)) * Tr::elem;
+  w.inflight_bytes = s.stages > 0 ? (s.stages - 1) * fetch
+                                  : fetch * (s.interleave ? 1.0 : 1.0 - 0.5 / nch);
+  w.read_fraction = 1.0 - Tr::elem * md * nd / w.dram_bytes;
   w.fma_chains = s.n_max * Tr::chains_per_acc;
   return predict(dm, kr, w);
 }
@@ -221,6 +229,7 @@ Prediction predict_tsmttsm(const DeviceModel& dm, const KernelResources& kr,
   w.fp64 = Tr::fp64;
   w.blocks = static_cast<int64_t>(tiles_m * tiles_n) * split;
   w.inflight_bytes = (s.tm + s.tn) * Tr::elem;
+  w.read_fraction = 1.0 - Tr::elem * md * nd * (split > 1 ? split + 1.0 : 1.0) / w.dram_bytes;
   w.fma_chains = s.tm * s.tn * Tr::chains_per_acc;
   w.launches = split > 1 ? 2 : 1;
   return predict(dm, kr, w);
@@ -242,6 +251,13 @@ template <Scalar T>
 bool element_aligned(const T* p) {
   constexpr std::size_t align = is_complex_v<T> ? 2 * sizeof(real_type_t<T>) : sizeof(T);
   return reinterpret_cast<uintptr_t>(p) % align == 0;
+}
+
+/// a runs faster than b by more than 1 %, or as fast with less arithmetic (a TSM2L set
+/// with a smaller n_max, a TSM2R set with a t2 nearer n).
+inline bool better(const Prediction& a, const Prediction& b) {
+  if (a.time_us < 0.99 * b.time_us) return true;
+  return a.time_us <= 1.01 * b.time_us && a.comp_us < 0.99 * b.comp_us;
 }
 
 template <Scalar T>
@@ -312,7 +328,7 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
         const int64_t kps = round_up(ceil_div(k, std::min(sp, device::kMaxGridY)), s.t1);
         const int64_t eff = ceil_div(k, kps);
         const Prediction p = predict_tsm2r<T>(dm, kr, s, m, n, k, beta_zero, eff);
-        if (!best.valid || p.time_us < best.time_us) best = p, best_split = eff;
+        if (!best.valid || better(p, best)) best = p, best_split = eff;
       }
     } else if (e == Engine::Tsm2l) {
       const Tsm2lShape s = TsgemmTuning<T>::kL[static_cast<std::size_t>(v)];
@@ -339,10 +355,10 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
         const int64_t kps = round_up(ceil_div(k, std::min(sp, device::kMaxGridY)), s.threads);
         const int64_t eff = ceil_div(k, kps);
         const Prediction p = predict_tsmttsm<T>(dm, kr, s, m, n, k, beta_zero, eff);
-        if (!best.valid || p.time_us < best.time_us) best = p, best_split = eff;
+        if (!best.valid || better(p, best)) best = p, best_split = eff;
       }
     }
-    if (best.valid && (!c.prediction.valid || best.time_us < c.prediction.time_us)) {
+    if (best.valid && (!c.prediction.valid || better(best, c.prediction))) {
       c.engine = e;
       c.variant = v;
       c.split = best_split;
@@ -351,7 +367,26 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
       c.label = variant_name<T>(e, v);
     }
   }
-  if (c.engine == Engine::Cublas) c.label = "cublas (the model found no launchable tuning set)";
+  if (c.engine == Engine::Cublas) {
+    c.label = "cublas (the model found no launchable tuning set)";
+    return c;
+  }
+  // cuBLAS where the model expects it to be faster (see kCublasFraction).
+  if (prm.engine == Engine::Auto && prm.variant < 0) {
+    const double min_bytes =
+        sizeof(T) * (static_cast<double>(m) * n * (beta_zero ? 1.0 : 2.0) +
+                     static_cast<double>(k) * m + static_cast<double>(k) * n);
+    const double frac = e == Engine::Tsm2l     ? kCublasFraction.tsm2l
+                        : e == Engine::Tsmttsm ? kCublasFraction.tsmttsm
+                        : std::is_same_v<T, double> ? kCublasFraction.tsm2r_d
+                        : std::is_same_v<T, zcomplex> ? kCublasFraction.tsm2r_z
+                                                      : kCublasFraction.tsm2r_sc;
+    const double cublas_us = min_bytes / (dm.bw_gbs * 1e3 * frac) + dm.launch_us;
+    if (c.prediction.time_us > 1.02 * cublas_us) {
+      c.engine = Engine::Cublas;
+      c.label = "cublas (the model predicts it faster than the best mgblas tuning set here)";
+    }
+  }
   return c;
 }
 

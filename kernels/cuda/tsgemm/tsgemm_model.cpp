@@ -99,7 +99,8 @@ Prediction predict(const DeviceModel& dm, const KernelResources& kr, const Workl
       std::min<double>(static_cast<double>(w.blocks), static_cast<double>(dm.sms) * kr.blocks_per_sm);
   p.threads_per_sm = resident_blocks * kr.threads / dm.sms;
   // Little's law for memory: bandwidth per SM (bytes/ns) x latency (ns) must be in flight.
-  const double needed_bytes = dm.bw_gbs / dm.sms * dm.mem_latency_ns;
+  const double needed_bytes =
+      dm.bw_gbs / dm.sms * dm.mem_latency_ns * std::clamp(w.read_fraction, 0.05, 1.0);
   p.mem_util = std::clamp(p.threads_per_sm * w.inflight_bytes / needed_bytes, 1e-3, 1.0);
   // ... and for arithmetic: FMA rate x latency independent chains per SM.
   const double rate = w.fp64 ? dm.fma64_per_clk : dm.fma32_per_clk;

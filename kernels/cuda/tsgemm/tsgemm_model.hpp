@@ -6,8 +6,9 @@
 //                  memory (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor),
 //                  capped by the threads the grid actually has per SM;
 //   Little's law   memory: bytes in flight per SM (threads x loads each keeps
-//                  outstanding) over bandwidth-per-SM x latency gives the memory
-//                  utilisation term; arithmetic: independent FMA chains per SM over
+//                  outstanding) over read-bandwidth-per-SM x latency gives the memory
+//                  utilisation term (stores do not wait, so only the read share of the
+//                  traffic needs loads in flight); arithmetic: independent FMA chains per SM over
 //                  FMA-rate x FMA latency gives the compute utilisation term;
 //   bound          time = max(memory time, compute time) + launches: the kernel is
 //                  compute-bound when the compute time is the larger (the paper's
@@ -80,7 +81,10 @@ struct Workload {
   double instructions = 0;      ///< thread instructions (issue slots)
   bool fp64 = false;
   int64_t blocks = 0;           ///< grid size
-  double inflight_bytes = 0;    ///< bytes each thread keeps outstanding (Little's law)
+  double inflight_bytes = 0;    ///< bytes of loads each thread keeps outstanding
+  /// Share of dram_bytes that are reads: Little's law applies to the loads (a store does
+  /// not wait), so only this share of the bandwidth needs bytes in flight.
+  double read_fraction = 1.0;
   double fma_chains = 0;        ///< independent accumulator chains per thread
   int launches = 1;             ///< kernels (a k-split adds its reduction)
 };

@@ -14,6 +14,9 @@
 // the kernels take 1.5 to 3 times the registers their arrays need (e.g. TSM2R float
 // 128x16x16: 168 registers); the test dispatcher_and_model checks at run time that no
 // built kernel spills (cudaFuncAttributes::localSizeBytes == 0).
+// TSM2L keeps both of the paper's variants (Opt1, Opt2: register prefetch) and adds a
+// staged one (cp.async into shared memory: bytes in flight without registers), for the
+// model and the sweep to choose among; the full build compiles at most 8 sets per kernel.
 // Not yet chosen from measurements: `tester_tsgemm --sweep` on the GPU
 // (bench/tsgemm_device.sh) times every set for that.
 #pragma once
@@ -40,11 +43,14 @@ struct Tsm2rShape {
 /// TSM2L: `threads` per block, every thread walks several rows (grid-stride); n_max
 /// columns of C per thread (n <= n_max); t3 elements of an A row per fetch;
 /// interleave: prefetch runs on across rows (the paper's Opt2) or stops at each row
-/// end (Opt1, rows done one after the other).
+/// end (Opt1, rows done one after the other); stages: see below.
 struct Tsm2lShape {
   int threads, n_max, t3;
   bool interleave;
   int min_blocks;
+  /// 0: A fetched into registers (Opt1 / Opt2 by `interleave`); >= 2: A fetched by
+  /// cp.async into shared memory, stages - 1 fetches of t3 elements in flight per thread.
+  int stages = 0;
 };
 
 /// A^H B (k-split): `threads` per block walk the k rows; each holds a tm x tn tile of
@@ -64,12 +70,12 @@ template <> struct TsgemmTuning<float> {
                                                  {256, 16, 8, 2}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 8, true, 4},
                                                  {128, 32, 8, false, 4},
+                                                 {128, 32, 8, true, 4, 3},
                                                  {128, 16, 8, true, 4},
-                                                 {128, 16, 8, false, 4},
+                                                 {128, 16, 8, true, 5, 3},
                                                  {128, 8, 8, true, 7},
-                                                 {128, 8, 8, false, 7},
                                                  {256, 4, 8, true, 4},
-                                                 {256, 4, 8, false, 4}}};
+                                                 {256, 4, 8, true, 4, 4}}};
   static constexpr std::array<TsmttsmShape, 2> kT{{{256, 8, 8, 2}, {256, 4, 4, 4}}};
 };
 
@@ -80,12 +86,12 @@ template <> struct TsgemmTuning<double> {
                                                  {64, 32, 4, 4}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 3},
                                                  {128, 32, 4, false, 3},
+                                                 {128, 32, 4, true, 2, 4},
                                                  {128, 16, 8, true, 3},
-                                                 {128, 16, 8, false, 3},
+                                                 {128, 16, 8, true, 3, 3},
                                                  {128, 8, 8, true, 6},
-                                                 {128, 8, 8, false, 6},
                                                  {256, 4, 8, true, 4},
-                                                 {256, 4, 8, false, 4}}};
+                                                 {128, 4, 8, true, 5, 3}}};
   static constexpr std::array<TsmttsmShape, 3> kT{{{256, 8, 8, 1}, {256, 4, 8, 2}, {256, 4, 4, 4}}};
 };
 
@@ -96,25 +102,39 @@ template <> struct TsgemmTuning<std::complex<float>> {
                                                  {64, 32, 4, 6}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 5},
                                                  {128, 32, 4, false, 4},
+                                                 {128, 32, 4, true, 4, 4},
                                                  {128, 16, 8, true, 6},
-                                                 {128, 16, 8, false, 6},
+                                                 {128, 16, 8, true, 5, 3},
                                                  {128, 8, 8, true, 5},
-                                                 {128, 8, 8, false, 5},
                                                  {256, 4, 8, true, 4},
-                                                 {256, 4, 8, false, 4}}};
+                                                 {128, 4, 8, true, 7, 3}}};
   static constexpr std::array<TsmttsmShape, 3> kT{{{256, 8, 8, 1}, {256, 4, 8, 2}, {256, 4, 4, 4}}};
 };
 
 template <> struct TsgemmTuning<std::complex<double>> {
   static constexpr std::array<Tsm2rShape, 3> kR{{{64, 16, 4, 4}, {128, 4, 8, 3}, {128, 8, 4, 4}}};
-  static constexpr std::array<Tsm2lShape, 6> kL{{{128, 32, 2, true, 2},
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 2, true, 2},
                                                  {128, 32, 2, false, 3},
+                                                 {128, 32, 4, true, 2, 3},
                                                  {128, 16, 4, true, 4},
-                                                 {128, 16, 4, false, 4},
+                                                 {128, 16, 4, true, 3, 3},
                                                  {128, 8, 4, true, 5},
+                                                 {128, 8, 4, true, 4, 3},
                                                  {128, 4, 4, true, 6}}};
   static constexpr std::array<TsmttsmShape, 2> kT{{{256, 4, 4, 2}, {256, 4, 2, 3}}};
 };
+
+/// What cuBLAS 13.1 reaches on each kernel's shapes, as a fraction of the measured read
+/// bandwidth, from the measurements on one H200 (../../../../.library notes HOPPER.md,
+/// 2026-11-22): A (m x m) times B (m x n), n = 2..16: double at the ceiling, single
+/// 55-95 %; A (m x k) times B (k x k), k = 8, 16: 28-61 %. The dispatcher runs cuBLAS
+/// where the model predicts mgblas's best tuning set slower than this. Complex double
+/// and A^H B were not measured: conservative guesses, to be replaced from
+/// bench/tsgemm_device.sh (the tester prints both).
+struct CublasFraction {
+  double tsm2r_d, tsm2r_z, tsm2r_sc, tsm2l, tsmttsm;
+};
+inline constexpr CublasFraction kCublasFraction{0.95, 0.85, 0.75, 0.5, 0.5};
 
 /// Invariants the kernels rely on (they static_assert them as well): whole warps, t3 a
 /// multiple of the 16-byte vector and t1 a multiple of t3, B tiles within 48 KB of
@@ -129,13 +149,18 @@ constexpr bool valid_tsgemm_shapes() {
       return false;
   for (const auto& s : TsgemmTuning<T>::kL)
     if (s.threads % 32 != 0 || s.threads > 1024 || s.t3 % vec != 0 || kMaxK % s.t3 != 0 ||
-        s.n_max < 1 || s.n_max > kMaxSkinny ||
-        static_cast<std::size_t>(kMaxK) * s.n_max * sizeof(T) > kStaticSmem)
+        s.n_max < 1 || s.n_max > kMaxSkinny || s.stages == 1 ||
+        (static_cast<std::size_t>(kMaxK) * s.n_max + static_cast<std::size_t>(s.stages) * s.t3 *
+                                                         s.threads) * sizeof(T) > kStaticSmem)
       return false;
   for (const auto& s : TsgemmTuning<T>::kT)
     if (s.threads % 32 != 0 || s.threads > 1024 || s.tm < 1 || s.tn < 1 ||
         (s.threads / 32) * s.tm * s.tn * sizeof(T) > kStaticSmem)
       return false;
+  // The full build compiles at most 8 sets per kernel (tuning/variant.hpp).
+  if (TsgemmTuning<T>::kR.size() > 8 || TsgemmTuning<T>::kL.size() > 8 ||
+      TsgemmTuning<T>::kT.size() > 8)
+    return false;
   // CI compiles entry 0 alone: TSM2L's must take every n up to kMaxSkinny.
   return TsgemmTuning<T>::kL[0].n_max == kMaxSkinny;
 }
