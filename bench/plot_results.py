@@ -3,6 +3,7 @@
 # PNG plots of the distributed and tall-skinny benchmark CSVs in bench/results/.
 #   plot_results.py mgpu  bench/results/h200x2-mgpu.csv   bench/results/h200x2-mgpu.png
 #   plot_results.py tsgemm bench/results/h200-tsgemm.csv  bench/results/h200-tsgemm.png
+#   plot_results.py batched bench/results/h200-batched.csv bench/results/h200-batched.png
 import csv
 import sys
 from collections import defaultdict
@@ -61,7 +62,32 @@ def tsgemm(rows, png):
     fig.savefig(png, dpi=110)
 
 
+def batched(rows, png):
+    # Square shapes, batch 100000, strided: % of read bandwidth and speedup over cuBLAS.
+    sel = [r for r in rows if r["set"] == "fixed" and r["iface"] == "strided" and r["status"] == "ok"]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.4))
+    for t, colour in zip("sdcz", ("C0", "C1", "C2", "C3")):
+        pts = []
+        for r in sel:
+            m, n, k = (int(v) for v in r["shape"].split("x"))
+            if r["type"] == t and m == n == k:
+                pts.append((m, float(r["pct_read_bw"]), float(r["speedup"])))
+        pts.sort()
+        a1.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=colour, label=t)
+        a2.plot([p[0] for p in pts], [p[2] for p in pts], "o-", color=colour, label=t)
+    a1.set_ylabel("% of read bandwidth")
+    a2.set_ylabel("speedup over cuBLAS strided batched")
+    a2.set_yscale("log")
+    for a in (a1, a2):
+        a.set_xscale("log", base=2)
+        a.set_xlabel("m = n = k (batch 100000)")
+        a.grid(alpha=0.3)
+        a.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
 if __name__ == "__main__":
     kind, src, png = sys.argv[1:4]
     rows = list(csv.DictReader(open(src)))
-    {"mgpu": mgpu, "tsgemm": tsgemm}[kind](rows, png)
+    {"mgpu": mgpu, "tsgemm": tsgemm, "batched": batched}[kind](rows, png)
