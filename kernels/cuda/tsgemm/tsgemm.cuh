@@ -89,35 +89,44 @@ __device__ __forceinline__ void wait_async_but() {
 
 // ---- TSM2R: large A (m x k) times skinny op(B) (k x n) -----------------------------------
 //
-// Mapping: block (bx, by) owns rows [bx kT1, (bx + 1) kT1) of A and C and the k range
-// [by k_per_split, (by + 1) k_per_split) (gridDim.y > 1 only with `work`). Thread t
-// owns row bx kT1 + t: one row of A per thread, coalesced along the column across the
-// warp. For each pass over kT2 columns of C [j0, j0 + kT2), the thread keeps kT2
-// accumulators in registers and walks its k range in B tiles of kT1 rows: the outer
-// product of its A element A(row, p) with row p of the tile adds into all kT2
-// accumulators, so A is read once per pass.
+// Mapping: block (bx, by) owns the kT1 kR rows [bx kT1 kR, (bx + 1) kT1 kR) of A and C
+// and the k range [by k_per_split, (by + 1) k_per_split) (gridDim.y > 1 only with
+// `work`). Thread t owns the kR rows bx kT1 kR + r kT1 + t, r < kR (the paper has kR =
+// 1): each load of a warp reads 32 consecutive rows of a column (coalesced). For each
+// pass over kT2 columns of C [j0, j0 + kT2), the thread keeps kR kT2 accumulators in
+// registers and walks its k range in B tiles of kT1 rows: the outer product of its A
+// elements A(row_r, p) with row p of the tile adds into all of them, so A is read once
+// per pass.
 // Shared memory: two B tiles of kT1 x kT2 (double buffer), column-major, bs[c kT1 + q]:
 // thread t stages row t of a tile (coalesced global reads of each column of op(B))
 // into consecutive banks (no conflict), and every thread of a warp reads the same
 // element when computing (broadcast), kVecOf<D> consecutive rows per 16-byte load.
+// Why kR > 1: a broadcast read still moves 16 bytes per lane through the shared-memory
+// pipe (measured on the H200: 128-170 bytes per clock per SM), so with one row per
+// thread every A element costs kT2 sizeof(D) bytes of it and kT2 >= 8 is bound by
+// shared memory, not by DRAM; kR rows share each B value, dividing that cost by kR.
 // Prefetch: the next B tile is copied into the other buffer asynchronously (cp.async,
 // so it holds no registers: the paper's register staging of B cost 2 kT2 registers
 // per thread here, addresses included) while the current tile is consumed, one barrier
 // per tile; A is fetched kT3 elements ahead into a second register set (double
 // buffer), across tile boundaries too.
 // Preconditions: m, k >= 1, n >= 1; k_per_split a multiple of kT1; blockDim.x == kT1.
-template <typename D, int kT1, int kT2, int kT3, int kMinBlocks>
+template <typename D, int kT1, int kT2, int kT3, int kR, int kMinBlocks>
 __global__ void __launch_bounds__(kT1, kMinBlocks)
     tsm2r_kernel(int64_t m, int64_t n, int64_t k, D alpha, const D* __restrict__ A, int64_t lda,
                  const D* __restrict__ B, int64_t b_rs, int64_t b_cs, bool conj_b, D beta, D* C,
                  int64_t ldc, int64_t k_per_split, D* __restrict__ work) {
   constexpr int kVec = kVecOf<D>;
-  static_assert(kT1 % kT3 == 0 && kT3 % kVec == 0 && kT1 % 32 == 0, "see tsgemm_tuning.hpp");
+  static_assert(kT1 % kT3 == 0 && kT3 % kVec == 0 && kT1 % 32 == 0 && kR >= 1,
+                "see tsgemm_tuning.hpp");
   __shared__ __align__(16) D bs[2][kT2 * kT1];
 
   const int t = threadIdx.x;
-  const int64_t row = static_cast<int64_t>(blockIdx.x) * kT1 + t;
-  const D* a_row = A + dmin(row, m - 1);
+  const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kT1 * kR + t;
+  // Row r of the thread is row0 + r kT1; past m it reads row m - 1 and is not stored.
+  int64_t a_off[kR];
+#pragma unroll
+  for (int r = 0; r < kR; ++r) a_off[r] = dmin(row0 + r * kT1, m - 1);
   const int64_t k_begin = static_cast<int64_t>(blockIdx.y) * k_per_split;
   const int64_t k_end = dmin(k, k_begin + k_per_split);
   const int64_t ntiles = ceil_div(k_end - k_begin, kT1);
@@ -143,25 +152,31 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
       for (int c = 0; c < kT2; ++c) dst[c * kT1 + t] = device::conj(dst[c * kT1 + t]);
     }
   };
-  // A(row, p .. p + kT3): one uniform test decides between the unmasked common case
-  // and the masked end of the k range. Addresses advance by increments.
-  auto load_a = [&](D (&v)[kT3], int64_t p) {
-    const D* a = a_row + p * lda;
-    if (p + kT3 <= k_end) {
+  // A(row_r, p .. p + kT3) for every row r: one uniform test decides between the
+  // unmasked common case and the masked end of the k range. Addresses advance by
+  // increments.
+  auto load_a = [&](D (&v)[kR][kT3], int64_t p) {
 #pragma unroll
-      for (int u = 0; u < kT3; ++u, a += lda) v[u] = __ldg(a);
-    } else {
+    for (int r = 0; r < kR; ++r) {
+      const D* a = A + a_off[r] + p * lda;
+      if (p + kT3 <= k_end) {
 #pragma unroll
-      for (int u = 0; u < kT3; ++u, a += lda) v[u] = p + u < k_end ? __ldg(a) : D{};
+        for (int u = 0; u < kT3; ++u, a += lda) v[r][u] = __ldg(a);
+      } else {
+#pragma unroll
+        for (int u = 0; u < kT3; ++u, a += lda) v[r][u] = p + u < k_end ? __ldg(a) : D{};
+      }
     }
   };
 
   for (int64_t j0 = 0; j0 < n; j0 += kT2) {
-    D acc[kT2];
+    D acc[kR][kT2];
 #pragma unroll
-    for (int c = 0; c < kT2; ++c) acc[c] = D{};
+    for (int r = 0; r < kR; ++r)
+#pragma unroll
+      for (int c = 0; c < kT2; ++c) acc[r][c] = D{};
     stage_b(bs[0], k_begin + t, j0);
-    D a_cur[kT3], a_nxt[kT3];
+    D a_cur[kR][kT3], a_nxt[kR][kT3];
     load_a(a_cur, k_begin);
     finish_b(bs[0]);
     __syncthreads();
@@ -177,7 +192,7 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
       // the end would multiply stale registers, possibly NaN, by the zero rows of B).
 #pragma unroll 1
       for (int q = 0; q < kT1 && p0 + q < k_end; q += kT3) {
-        // The next kT3 elements of the row follow on directly, into the next tile.
+        // The next kT3 elements of the rows follow on directly, into the next tile.
         if (p0 + q + kT3 < k_end) load_a(a_nxt, p0 + q + kT3);
 #pragma unroll
         for (int u = 0; u < kT3; u += kVec) {
@@ -186,23 +201,31 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
             D bv[kVec];
             load_vec16(bv, bt + c * kT1 + q + u);
 #pragma unroll
-            for (int e = 0; e < kVec; ++e) acc[c] = device::mul_add(a_cur[u + e], bv[e], acc[c]);
+            for (int r = 0; r < kR; ++r)
+#pragma unroll
+              for (int e = 0; e < kVec; ++e)
+                acc[r][c] = device::mul_add(a_cur[r][u + e], bv[e], acc[r][c]);
           }
         }
 #pragma unroll
-        for (int u = 0; u < kT3; ++u) a_cur[u] = a_nxt[u];
+        for (int r = 0; r < kR; ++r)
+#pragma unroll
+          for (int u = 0; u < kT3; ++u) a_cur[r][u] = a_nxt[r][u];
       }
       if (more) finish_b(bs[(tile + 1) & 1]);
       __syncthreads();
     }
 
-    if (row < m) {
+#pragma unroll
+    for (int r = 0; r < kR; ++r) {
+      const int64_t row = row0 + r * kT1;
+      if (row >= m) break;
 #pragma unroll
       for (int c = 0; c < kT2; ++c) {
         const int64_t j = j0 + c;
         if (j >= n) break;
-        if (work) work[(static_cast<int64_t>(blockIdx.y) * n + j) * m + row] = acc[c];
-        else store_c(C + row + j * ldc, acc[c], alpha, beta);
+        if (work) work[(static_cast<int64_t>(blockIdx.y) * n + j) * m + row] = acc[r][c];
+        else store_c(C + row + j * ldc, acc[r][c], alpha, beta);
       }
     }
   }
@@ -212,33 +235,35 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
 //
 // Mapping: fewer threads than rows (the paper's tile count is m / (gridDim.x
 // blockDim.x)): thread g = blockIdx.x kThreads + t walks rows g, g + G, g + 2G, ...
-// (G = gridDim.x kThreads, so a warp reads 32 consecutive rows of a column: coalesced)
-// and each row's k elements in fetches of kT3, keeping kN accumulators (the row of C).
-// Shared memory: all of op(B), kKPad x kN column-major with zeros past k and n, staged
-// once per block; computed on as in TSM2R (broadcast, 16-byte loads along k).
+// (G = gridDim.x kThreads, so a warp reads 32 consecutive rows of a column: coalesced),
+// kR of them at a time (step s: rows g + (s kR + r) G, r < kR), and each row's k
+// elements in fetches of kT3, keeping kR kN accumulators (kR rows of C).
+// Shared memory: all of op(B), kKMax x kN column-major with zeros past k and n, staged
+// once per block; computed on as in TSM2R (broadcast, 16-byte loads along k, each B
+// value shared by the kR rows: see TSM2R for why that matters).
 // How A is fetched (the paper's two optimisations, and a third for sm_80+):
-//   kStages == 0, !kInterleave  Opt1: prefetch within a row only; each row starts with
-//                               an exposed load (rows done one after the other).
-//   kStages == 0, kInterleave   Opt2: the next (row, chunk) is fetched into a second
+//   kStages == 0, !kInterleave  Opt1: prefetch within a step only; each step starts
+//                               with an exposed load (steps done one after the other).
+//   kStages == 0, kInterleave   Opt2: the next (step, chunk) is fetched into a second
 //                               register set before the current chunk is computed,
-//                               across row ends too (loads in flight while the
-//                               finished row is stored).
+//                               across step ends too (loads in flight while the
+//                               finished rows are stored).
 //   kStages >= 2                the next kStages - 1 fetches are in flight as cp.async
 //                               copies into the thread's own shared-memory slots
-//                               as[stage][u][t] (consecutive threads, consecutive
+//                               as[stage][r][u][t] (consecutive threads, consecutive
 //                               words: no bank conflict); in-flight bytes cost no
-//                               registers, so a thread keeps (kStages - 1) kT3
-//                               elements outstanding. Each thread reads back only its
-//                               own slots, so no barrier is needed.
+//                               registers. Each thread reads back only its own slots,
+//                               so no barrier is needed.
+// Rows at or past m are neither read nor stored (their values are zero).
 // Preconditions: 1 <= k <= kMaxK, 1 <= n <= kN, m >= 1; blockDim.x == kThreads.
-template <typename D, int kThreads, int kN, int kT3, bool kInterleave, int kStages, int kKMax,
-          int kMinBlocks>
+template <typename D, int kThreads, int kN, int kT3, int kR, bool kInterleave, int kStages,
+          int kKMax, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     tsm2l_kernel(int64_t m, int n, int k, D alpha, const D* __restrict__ A, int64_t lda,
                  const D* __restrict__ B, int64_t b_rs, int64_t b_cs, bool conj_b, D beta, D* C,
                  int64_t ldc) {
   constexpr int kVec = kVecOf<D>;
-  static_assert(kKMax % kT3 == 0 && kT3 % kVec == 0, "see tsgemm_tuning.hpp");
+  static_assert(kKMax % kT3 == 0 && kT3 % kVec == 0 && kR >= 1, "see tsgemm_tuning.hpp");
   static_assert(kStages == 0 || kStages >= 2, "staged fetch needs two stages or more");
   __shared__ __align__(16) D bs[kN * kKMax];
 
@@ -253,19 +278,25 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const int64_t row0 = static_cast<int64_t>(blockIdx.x) * kThreads + t;
   if (row0 >= m) return;  // no barrier below
   const int nch = static_cast<int>(ceil_div(k, kT3));
+  // Row r of step s.
+  auto row_of = [&](int64_t s, int r) { return row0 + (s * kR + r) * stride; };
 
-  auto load_a = [&](D (&v)[kT3], int64_t r, int ch) {
+  auto load_a = [&](D (&v)[kR][kT3], int64_t s, int ch) {
     const int p = ch * kT3;
-    const D* a = A + r + p * lda;
-    if (p + kT3 <= k) {
 #pragma unroll
-      for (int u = 0; u < kT3; ++u, a += lda) v[u] = __ldg(a);
-    } else {
+    for (int r = 0; r < kR; ++r) {
+      const int64_t row = row_of(s, r);
+      const D* a = A + row + p * lda;
+      if (row < m && p + kT3 <= k) {
 #pragma unroll
-      for (int u = 0; u < kT3; ++u, a += lda) v[u] = p + u < k ? __ldg(a) : D{};
+        for (int u = 0; u < kT3; ++u, a += lda) v[r][u] = __ldg(a);
+      } else {
+#pragma unroll
+        for (int u = 0; u < kT3; ++u, a += lda) v[r][u] = row < m && p + u < k ? __ldg(a) : D{};
+      }
     }
   };
-  auto fma_chunk = [&](D (&acc)[kN], const D (&a)[kT3], int ch) {
+  auto fma_chunk = [&](D (&acc)[kR][kN], const D (&a)[kR][kT3], int ch) {
     const D* bc = bs + ch * kT3;
 #pragma unroll
     for (int u = 0; u < kT3; u += kVec) {
@@ -274,37 +305,47 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
         D bv[kVec];
         load_vec16(bv, bc + c * kKMax + u);
 #pragma unroll
-        for (int e = 0; e < kVec; ++e) acc[c] = device::mul_add(a[u + e], bv[e], acc[c]);
+        for (int r = 0; r < kR; ++r)
+#pragma unroll
+          for (int e = 0; e < kVec; ++e) acc[r][c] = device::mul_add(a[r][u + e], bv[e], acc[r][c]);
       }
     }
   };
-  auto store_row = [&](D (&acc)[kN], int64_t r) {
+  auto store_rows = [&](D (&acc)[kR][kN], int64_t s) {
 #pragma unroll
-    for (int c = 0; c < kN; ++c) {
-      if (c >= n) break;
-      store_c(C + r + c * ldc, acc[c], alpha, beta);
-      acc[c] = D{};
+    for (int r = 0; r < kR; ++r) {
+      const int64_t row = row_of(s, r);
+#pragma unroll
+      for (int c = 0; c < kN; ++c) {
+        if (row < m && c < n) store_c(C + row + c * ldc, acc[r][c], alpha, beta);
+        acc[r][c] = D{};
+      }
     }
   };
 
-  D acc[kN];
+  D acc[kR][kN];
 #pragma unroll
-  for (int c = 0; c < kN; ++c) acc[c] = D{};
-  D a_cur[kT3];
+  for (int r = 0; r < kR; ++r)
+#pragma unroll
+    for (int c = 0; c < kN; ++c) acc[r][c] = D{};
+  D a_cur[kR][kT3];
 
   if constexpr (kStages > 0) {
-    __shared__ D as[kStages][kT3][kThreads];
-    // Fetch number f covers chunk f % nch of row row0 + (f / nch) stride; past the last
-    // row it commits an empty group, so that wait_async_but counts stay uniform.
+    __shared__ D as[kStages][kR][kT3][kThreads];
+    // Fetch number f covers chunk f % nch of step f / nch; past the last row it
+    // commits an empty group, so that wait_async_but counts stay uniform.
     auto issue = [&](int64_t f) {
-      const int64_t r = row0 + (f / nch) * stride;
-      if (r < m) {
-        const int p = static_cast<int>(f % nch) * kT3;
-        const D* a = A + r + p * lda;
-        D* slot = &as[f % kStages][0][t];
+      const int64_t s = f / nch;
+      const int p = static_cast<int>(f % nch) * kT3;
+      D (*slots)[kT3][kThreads] = as[f % kStages];
 #pragma unroll
-        for (int u = 0; u < kT3; ++u, a += lda, slot += kThreads)
-          copy_async(slot, p + u < k ? a : A, p + u < k);
+      for (int r = 0; r < kR; ++r) {
+        const int64_t row = row_of(s, r);
+        if (row >= m) continue;
+        const D* a = A + row + p * lda;
+#pragma unroll
+        for (int u = 0; u < kT3; ++u, a += lda)
+          copy_async(&slots[r][u][t], p + u < k ? a : A, p + u < k);
       }
       commit_async();
     };
@@ -312,44 +353,48 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     for (int f = 0; f < kStages - 1; ++f) issue(f);
 #pragma unroll 1
     for (int64_t f = 0;; ++f) {
-      const int64_t r = row0 + (f / nch) * stride;
-      if (r >= m) break;
+      const int64_t s = f / nch;
+      if (row_of(s, 0) >= m) break;
       issue(f + kStages - 1);
       wait_async_but<kStages - 1>();  // fetch f has landed
-      const D* slot = &as[f % kStages][0][t];
+      D (*slots)[kT3][kThreads] = as[f % kStages];
 #pragma unroll
-      for (int u = 0; u < kT3; ++u) a_cur[u] = slot[u * kThreads];
+      for (int r = 0; r < kR; ++r)
+#pragma unroll
+        for (int u = 0; u < kT3; ++u) a_cur[r][u] = row_of(s, r) < m ? slots[r][u][t] : D{};
       const int ch = static_cast<int>(f % nch);
       fma_chunk(acc, a_cur, ch);
-      if (ch == nch - 1) store_row(acc, r);
+      if (ch == nch - 1) store_rows(acc, s);
     }
     wait_async();  // nothing of this thread's may still be landing when it exits
   } else {
-    D a_nxt[kT3];
-    int64_t row = row0;
+    D a_nxt[kR][kT3];
+    int64_t s = 0;
     int ch = 0;
-    load_a(a_cur, row, 0);
+    load_a(a_cur, 0, 0);
 #pragma unroll 1
     for (;;) {
       int ch_n = ch + 1;
-      int64_t row_n = row;
+      int64_t s_n = s;
       if (ch_n == nch) {
         ch_n = 0;
-        row_n = row + stride;
+        s_n = s + 1;
       }
-      const bool has_next = row_n < m;
+      const bool has_next = row_of(s_n, 0) < m;
       const bool prefetch = has_next && (kInterleave || ch_n != 0);
-      if (prefetch) load_a(a_nxt, row_n, ch_n);
+      if (prefetch) load_a(a_nxt, s_n, ch_n);
       fma_chunk(acc, a_cur, ch);
-      if (ch_n == 0) store_row(acc, row);
+      if (ch_n == 0) store_rows(acc, s);
       if (!has_next) break;
       if (prefetch) {
 #pragma unroll
-        for (int u = 0; u < kT3; ++u) a_cur[u] = a_nxt[u];
+        for (int r = 0; r < kR; ++r)
+#pragma unroll
+          for (int u = 0; u < kT3; ++u) a_cur[r][u] = a_nxt[r][u];
       } else {
-        load_a(a_cur, row_n, 0);
+        load_a(a_cur, s_n, 0);
       }
-      row = row_n;
+      s = s_n;
       ch = ch_n;
     }
   }

@@ -40,13 +40,13 @@ template <typename T, std::size_t V>
 auto tsm2r_kernel_of() {
   using D = device::device_t<T>;
   constexpr Tsm2rShape s = TsgemmTuning<T>::kR[V];
-  return &tsm2r_kernel<D, s.t1, s.t2, s.t3, s.min_blocks>;
+  return &tsm2r_kernel<D, s.t1, s.t2, s.t3, s.rows, s.min_blocks>;
 }
 template <typename T, std::size_t V>
 auto tsm2l_kernel_of() {
   using D = device::device_t<T>;
   constexpr Tsm2lShape s = TsgemmTuning<T>::kL[V];
-  return &tsm2l_kernel<D, s.threads, s.n_max, s.t3, s.interleave, s.stages, kMaxK,
+  return &tsm2l_kernel<D, s.threads, s.n_max, s.t3, s.rows, s.interleave, s.stages, kMaxK,
                        s.min_blocks>;
 }
 template <typename T, std::size_t V, bool kConj>
@@ -95,12 +95,12 @@ const char* variant_name(Engine e, int variant) {
     for (std::size_t v = 0; v < kRBuilt<T>; ++v) {
       const Tsm2rShape s = TsgemmTuning<T>::kR[v];
       out[0].push_back("tsm2r " + std::to_string(s.t1) + "x" + std::to_string(s.t2) + "x" +
-                       std::to_string(s.t3));
+                       std::to_string(s.t3) + (s.rows > 1 ? " r" + std::to_string(s.rows) : ""));
     }
     for (std::size_t v = 0; v < kLBuilt<T>; ++v) {
       const Tsm2lShape s = TsgemmTuning<T>::kL[v];
       out[1].push_back("tsm2l " + std::to_string(s.threads) + "xn" + std::to_string(s.n_max) +
-                       "x" + std::to_string(s.t3) +
+                       "x" + std::to_string(s.t3) + (s.rows > 1 ? " r" + std::to_string(s.rows) : "") +
                        (s.stages > 0 ? " async" + std::to_string(s.stages)
                                      : s.interleave ? " opt2" : " opt1"));
     }
@@ -171,18 +171,22 @@ Prediction predict_tsm2r(const DeviceModel& dm, const KernelResources& kr, const
                          int64_t m, int64_t n, int64_t k, bool beta_zero, int64_t split) {
   using Tr = Traits<T>;
   const double passes = static_cast<double>(ceil_div(n, s.t2));
-  const double rb = static_cast<double>(ceil_div(m, s.t1));
+  const double rb = static_cast<double>(ceil_div(m, static_cast<int64_t>(s.t1) * s.rows));
   const double md = static_cast<double>(m), nd = static_cast<double>(n), kd = static_cast<double>(k);
   Workload w;
   w.dram_bytes = Tr::elem * (md * kd * passes + kd * nd + md * nd * (beta_zero ? 1.0 : 2.0) +
                              (split > 1 ? 2.0 * split * md * nd : 0.0));
-  w.fma = rb * s.t1 * kd * s.t2 * passes * Tr::fma_per_mac;
-  w.instructions = rb * s.t1 * kd * passes * (s.t2 * Tr::fma_per_mac + s.t2 / Tr::vec + 1.5);
+  const double rows = rb * s.t1 * s.rows;  // rows computed, the clamped ones included
+  w.fma = rows * kd * s.t2 * passes * Tr::fma_per_mac;
+  w.instructions = rows * kd * passes * (s.t2 * Tr::fma_per_mac + s.t2 / Tr::vec / s.rows + 1.5);
+  // Every thread reads each B value of its tiles once for its rows: 16 bytes per lane
+  // per load go through the shared-memory pipe, broadcast or not.
+  w.smem_bytes = rows / s.rows * kd * passes * s.t2 * Tr::elem;
   w.fp64 = Tr::fp64;
   w.blocks = static_cast<int64_t>(rb) * split;
-  w.inflight_bytes = s.t3 * Tr::elem;
+  w.inflight_bytes = static_cast<double>(s.t3) * s.rows * Tr::elem;
   w.read_fraction = 1.0 - Tr::elem * md * nd * (split > 1 ? split + 1.0 : 1.0) / w.dram_bytes;
-  w.fma_chains = s.t2 * Tr::chains_per_acc;
+  w.fma_chains = s.t2 * s.rows * Tr::chains_per_acc;
   w.launches = split > 1 ? 2 : 1;
   return predict(dm, kr, w);
 }
@@ -197,17 +201,18 @@ Prediction predict_tsm2l(const DeviceModel& dm, const KernelResources& kr, const
   Workload w;
   w.dram_bytes = Tr::elem * (md * k + static_cast<double>(k) * nd + md * nd * (beta_zero ? 1.0 : 2.0));
   w.fma = md * kpad * s.n_max * Tr::fma_per_mac;
-  w.instructions = md * kpad * (s.n_max * Tr::fma_per_mac + s.n_max / Tr::vec + 1.0) +
+  w.instructions = md * kpad * (s.n_max * Tr::fma_per_mac + s.n_max / Tr::vec / s.rows + 1.0) +
                    md * nd * (beta_zero ? 2.0 : 3.0) + (s.stages > 0 ? md * kpad : 0.0);
+  w.smem_bytes = md / s.rows * kpad * s.n_max * Tr::elem + (s.stages > 0 ? md * kpad * Tr::elem : 0.0);
   w.fp64 = Tr::fp64;
   w.blocks = blocks;
   // Opt2 keeps the next fetch outstanding all the time; Opt1 starts each row with none;
   // the staged form keeps stages - 1 fetches outstanding.
-  const double fetch = static_cast<double>(std::min<int64_t>(s.t3, k)) * Tr::elem;
+  const double fetch = static_cast<double>(std::min<int64_t>(s.t3, k)) * s.rows * Tr::elem;
   w.inflight_bytes = s.stages > 0 ? (s.stages - 1) * fetch
                                   : fetch * (s.interleave ? 1.0 : 1.0 - 0.5 / nch);
   w.read_fraction = 1.0 - Tr::elem * md * nd / w.dram_bytes;
-  w.fma_chains = s.n_max * Tr::chains_per_acc;
+  w.fma_chains = s.n_max * s.rows * Tr::chains_per_acc;
   return predict(dm, kr, w);
 }
 
@@ -318,7 +323,7 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     int64_t best_split = 1, best_blocks = 0;
     if (e == Engine::Tsm2r) {
       const Tsm2rShape s = TsgemmTuning<T>::kR[static_cast<std::size_t>(v)];
-      const int64_t rb = ceil_div(m, s.t1);
+      const int64_t rb = ceil_div(m, static_cast<int64_t>(s.t1) * s.rows);
       const int64_t max_split = std::min<int64_t>(device::kMaxGridY, std::max<int64_t>(1, k / (2 * s.t1)));
       std::vector<int64_t> splits{std::max<int64_t>(1, prm.split)};
       if (prm.split <= 0)
@@ -340,7 +345,8 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
       }
       // The paper's tile count: one wave of resident threads, each walking m / threads rows.
       const int64_t fill = std::max<int64_t>(1, static_cast<int64_t>(dm.sms) * kr.blocks_per_sm);
-      best_blocks = prm.blocks > 0 ? prm.blocks : std::min(ceil_div(m, s.threads), fill);
+      best_blocks = prm.blocks > 0 ? prm.blocks
+                                   : std::min(ceil_div(m, static_cast<int64_t>(s.threads) * s.rows), fill);
       best_blocks = std::clamp<int64_t>(best_blocks, 1, 0x7fffffff);
       best = predict_tsm2l<T>(dm, kr, s, m, n, k, beta_zero, best_blocks);
     } else {
@@ -376,11 +382,14 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     const double min_bytes =
         sizeof(T) * (static_cast<double>(m) * n * (beta_zero ? 1.0 : 2.0) +
                      static_cast<double>(k) * m + static_cast<double>(k) * n);
-    const double frac = e == Engine::Tsm2l     ? kCublasFraction.tsm2l
-                        : e == Engine::Tsmttsm ? kCublasFraction.tsmttsm
-                        : std::is_same_v<T, double> ? kCublasFraction.tsm2r_d
-                        : std::is_same_v<T, zcomplex> ? kCublasFraction.tsm2r_z
-                                                      : kCublasFraction.tsm2r_sc;
+    const int prec = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
+                     : std::is_same_v<T, scomplex> ? 2 : 3;
+    const int64_t small = e == Engine::Tsm2r ? n : e == Engine::Tsm2l ? std::max(k, n)
+                                                                       : std::max(m, n);
+    const int cls = small <= 4 ? 0 : small <= 8 ? 1 : small <= 16 ? 2 : 3;
+    const double frac = e == Engine::Tsm2l     ? kCublasFraction.tsm2l[prec][cls]
+                        : e == Engine::Tsmttsm ? kCublasFraction.tsmttsm[prec][cls]
+                                               : kCublasFraction.tsm2r[prec][cls];
     const double cublas_us = min_bytes / (dm.bw_gbs * 1e3 * frac) + dm.launch_us;
     if (c.prediction.time_us > 1.02 * cublas_us) {
       c.engine = Engine::Cublas;
@@ -448,7 +457,8 @@ void launch_tsm2r(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, 
     }
   }
   const BView bv = b_view<T>(opB, ldb);
-  const dim3 grid(static_cast<unsigned>(ceil_div(m, s.t1)), static_cast<unsigned>(split));
+  const dim3 grid(static_cast<unsigned>(ceil_div(m, static_cast<int64_t>(s.t1) * s.rows)),
+                  static_cast<unsigned>(split));
   D* work = static_cast<D*>(ws.ptr);
   tsm2r_kernel_of<T, V>()<<<grid, s.t1, 0, stream>>>(
       m, n, k, device::to_device(alpha), device::device_ptr(A), lda, device::device_ptr(B), bv.rs,
@@ -465,7 +475,8 @@ void launch_tsm2l(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, 
                   int64_t blocks) {
   constexpr Tsm2lShape s = TsgemmTuning<T>::kL[V];
   const BView bv = b_view<T>(opB, ldb);
-  const int64_t grid = std::clamp<int64_t>(std::min(blocks, ceil_div(m, s.threads)), 1, 0x7fffffff);
+  const int64_t grid = std::clamp<int64_t>(
+      std::min(blocks, ceil_div(m, static_cast<int64_t>(s.threads) * s.rows)), 1, 0x7fffffff);
   tsm2l_kernel_of<T, V>()<<<static_cast<unsigned>(grid), s.threads, 0, stream>>>(
       m, static_cast<int>(n), static_cast<int>(k), device::to_device(alpha), device::device_ptr(A),
       lda, device::device_ptr(B), bv.rs, bv.cs, bv.conj, device::to_device(beta),

@@ -110,7 +110,8 @@ Prediction predict(const DeviceModel& dm, const KernelResources& kr, const Workl
   p.mem_us = w.dram_bytes / (dm.bw_gbs * 1e3 * p.mem_util);
   const double fma_us = w.fma / (dm.sms * rate * clocks_per_us * p.comp_util);
   const double issue_us = w.instructions / (dm.sms * dm.issue_per_clk * clocks_per_us * p.comp_util);
-  p.comp_us = std::max(fma_us, issue_us);
+  const double smem_us = w.smem_bytes / (dm.sms * dm.smem_bytes_per_clk * clocks_per_us);
+  p.comp_us = std::max({fma_us, issue_us, smem_us});
   p.compute_bound = p.comp_us > p.mem_us;
   p.time_us = std::max(p.mem_us, p.comp_us) + dm.launch_us * w.launches;
   return p;

@@ -38,6 +38,9 @@ inline constexpr int kMaxSkinny = 32;
 struct Tsm2rShape {
   int t1, t2, t3;
   int min_blocks;
+  /// Rows of A and C per thread (kR): each B value read from shared memory feeds rows
+  /// multiply-adds (the paper: 1).
+  int rows = 1;
 };
 
 /// TSM2L: `threads` per block, every thread walks several rows (grid-stride); n_max
@@ -51,6 +54,8 @@ struct Tsm2lShape {
   /// 0: A fetched into registers (Opt1 / Opt2 by `interleave`); >= 2: A fetched by
   /// cp.async into shared memory, stages - 1 fetches of t3 elements in flight per thread.
   int stages = 0;
+  /// Rows walked at once per thread (as Tsm2rShape::rows).
+  int rows = 1;
 };
 
 /// A^H B (k-split): `threads` per block walk the k rows; each holds a tm x tn tile of
@@ -63,78 +68,95 @@ struct TsmttsmShape {
 template <typename T> struct TsgemmTuning;
 
 template <> struct TsgemmTuning<float> {
-  static constexpr std::array<Tsm2rShape, 5> kR{{{128, 16, 16, 3},
-                                                 {128, 4, 16, 5},
+  static constexpr std::array<Tsm2rShape, 8> kR{{{128, 16, 4, 3, 4},
+                                                 {128, 4, 16, 6},
+                                                 {128, 8, 8, 5, 2},
+                                                 {128, 32, 4, 2, 4},
+                                                 {128, 16, 16, 3},
                                                  {128, 8, 16, 3},
                                                  {128, 32, 8, 4},
-                                                 {256, 16, 8, 2}}};
-  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 8, true, 4},
+                                                 {128, 16, 8, 4, 2}}};
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 8, true, 3, 0, 2},
                                                  {128, 32, 8, false, 4},
                                                  {128, 32, 8, true, 4, 3},
+                                                 {128, 16, 8, true, 5, 0, 2},
                                                  {128, 16, 8, true, 4},
-                                                 {128, 16, 8, true, 5, 3},
-                                                 {128, 8, 8, true, 7},
-                                                 {256, 4, 8, true, 4},
-                                                 {256, 4, 8, true, 4, 4}}};
+                                                 {128, 8, 8, true, 6},
+                                                 {256, 4, 8, true, 3},
+                                                 {128, 32, 4, true, 2, 0, 4}}};
   static constexpr std::array<TsmttsmShape, 2> kT{{{256, 8, 8, 2}, {256, 4, 4, 4}}};
 };
 
 template <> struct TsgemmTuning<double> {
-  static constexpr std::array<Tsm2rShape, 4> kR{{{128, 16, 8, 2},
+  static constexpr std::array<Tsm2rShape, 6> kR{{{128, 8, 8, 3, 2},
                                                  {128, 4, 16, 3},
-                                                 {128, 8, 16, 2},
+                                                 {128, 16, 4, 3, 2},
+                                                 {128, 8, 16, 3},
+                                                 {128, 16, 8, 3},
                                                  {64, 32, 4, 4}}};
-  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 3},
-                                                 {128, 32, 4, false, 3},
-                                                 {128, 32, 4, true, 2, 4},
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 2, 0, 2},
+                                                 {128, 32, 4, false, 2},
+                                                 {128, 32, 4, true, 3, 4},
                                                  {128, 16, 8, true, 3},
-                                                 {128, 16, 8, true, 3, 3},
-                                                 {128, 8, 8, true, 6},
+                                                 {128, 16, 4, true, 3, 0, 2},
+                                                 {128, 8, 8, true, 5},
                                                  {256, 4, 8, true, 4},
-                                                 {128, 4, 8, true, 5, 3}}};
+                                                 {128, 4, 8, true, 8, 3}}};
   static constexpr std::array<TsmttsmShape, 3> kT{{{256, 8, 8, 1}, {256, 4, 8, 2}, {256, 4, 4, 4}}};
 };
 
 template <> struct TsgemmTuning<std::complex<float>> {
-  static constexpr std::array<Tsm2rShape, 4> kR{{{128, 16, 8, 4},
+  static constexpr std::array<Tsm2rShape, 7> kR{{{128, 16, 4, 3, 2},
                                                  {128, 4, 16, 3},
+                                                 {128, 8, 8, 3, 2},
+                                                 {128, 16, 8, 4},
                                                  {128, 8, 16, 3},
-                                                 {64, 32, 4, 6}}};
-  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 5},
+                                                 {64, 32, 4, 6},
+                                                 {64, 32, 4, 4, 2}}};
+  static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 2, 0, 2},
                                                  {128, 32, 4, false, 4},
-                                                 {128, 32, 4, true, 4, 4},
-                                                 {128, 16, 8, true, 6},
-                                                 {128, 16, 8, true, 5, 3},
-                                                 {128, 8, 8, true, 5},
-                                                 {256, 4, 8, true, 4},
-                                                 {128, 4, 8, true, 7, 3}}};
+                                                 {128, 32, 4, true, 3, 4},
+                                                 {128, 16, 8, true, 4},
+                                                 {128, 16, 4, true, 4, 0, 2},
+                                                 {128, 8, 8, true, 4},
+                                                 {256, 4, 8, true, 3},
+                                                 {128, 4, 8, true, 8, 3}}};
   static constexpr std::array<TsmttsmShape, 3> kT{{{256, 8, 8, 1}, {256, 4, 8, 2}, {256, 4, 4, 4}}};
 };
 
 template <> struct TsgemmTuning<std::complex<double>> {
-  static constexpr std::array<Tsm2rShape, 3> kR{{{64, 16, 4, 4}, {128, 4, 8, 3}, {128, 8, 4, 4}}};
+  static constexpr std::array<Tsm2rShape, 5> kR{{{128, 8, 4, 4},
+                                                 {128, 4, 8, 3},
+                                                 {64, 16, 4, 4},
+                                                 {128, 8, 4, 2, 2},
+                                                 {128, 4, 4, 2, 2}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 2, true, 2},
                                                  {128, 32, 2, false, 3},
-                                                 {128, 32, 4, true, 2, 3},
+                                                 {128, 32, 4, true, 3, 3},
                                                  {128, 16, 4, true, 4},
-                                                 {128, 16, 4, true, 3, 3},
-                                                 {128, 8, 4, true, 5},
-                                                 {128, 8, 4, true, 4, 3},
+                                                 {128, 16, 2, true, 2, 0, 2},
+                                                 {128, 8, 4, true, 4},
+                                                 {128, 8, 4, true, 6, 3},
                                                  {128, 4, 4, true, 6}}};
   static constexpr std::array<TsmttsmShape, 2> kT{{{256, 4, 4, 2}, {256, 4, 2, 3}}};
 };
 
 /// What cuBLAS 13.1 reaches on each kernel's shapes, as a fraction of the measured read
-/// bandwidth, from the measurements on one H200 (../../../../.library notes HOPPER.md,
-/// 2026-11-22): A (m x m) times B (m x n), n = 2..16: double at the ceiling, single
-/// 55-95 %; A (m x k) times B (k x k), k = 8, 16: 28-61 %. The dispatcher runs cuBLAS
-/// where the model predicts mgblas's best tuning set slower than this. Complex double
-/// and A^H B were not measured: conservative guesses, to be replaced from
-/// bench/tsgemm_device.sh (the tester prints both).
-struct CublasFraction {
-  double tsm2r_d, tsm2r_z, tsm2r_sc, tsm2l, tsmttsm;
+/// bandwidth (A, B and C counted once): one H200, tester_tsgemm over the paper's grid
+/// (bench/results/h200-tsgemm.md, 2026-11-22), averaged per shape class. Rows: s, d,
+/// c, z; columns: the small dimension (n for TSM2R, max(k, n) for TSM2L, max(m, n)
+/// for A^H B) up to 4, 8, 16, 32. The dispatcher runs cuBLAS where the model predicts
+/// mgblas's best tuning set slower than this.
+struct CublasTable {
+  double tsm2r[4][4], tsm2l[4][4], tsmttsm[4][4];
 };
-inline constexpr CublasFraction kCublasFraction{0.95, 0.85, 0.75, 0.5, 0.5};
+inline constexpr CublasTable kCublasFraction{
+    {{0.70, 0.68, 0.52, 0.43}, {0.93, 0.93, 0.93, 0.93}, {0.39, 0.39, 0.39, 0.33},
+     {0.93, 0.93, 0.90, 0.69}},
+    {{0.18, 0.27, 0.42, 0.55}, {0.20, 0.33, 0.58, 0.78}, {0.14, 0.26, 0.37, 0.47},
+     {0.26, 0.42, 0.71, 0.58}},
+    {{0.07, 0.12, 0.22, 0.25}, {0.24, 0.47, 0.80, 0.91}, {0.08, 0.16, 0.30, 0.45},
+     {0.35, 0.65, 0.90, 0.94}}};
 
 /// Invariants the kernels rely on (they static_assert them as well): whole warps, t3 a
 /// multiple of the 16-byte vector and t1 a multiple of t3, B tiles within 48 KB of
@@ -145,13 +167,15 @@ constexpr bool valid_tsgemm_shapes() {
   constexpr std::size_t kStaticSmem = 48 * 1024;
   for (const auto& s : TsgemmTuning<T>::kR)
     if (s.t1 % 32 != 0 || s.t1 > 1024 || s.t3 % vec != 0 || s.t1 % s.t3 != 0 || s.t2 < 1 ||
+        s.rows < 1 ||
         2u * s.t1 * s.t2 * sizeof(T) > kStaticSmem || s.min_blocks < 1)
       return false;
   for (const auto& s : TsgemmTuning<T>::kL)
     if (s.threads % 32 != 0 || s.threads > 1024 || s.t3 % vec != 0 || kMaxK % s.t3 != 0 ||
         s.n_max < 1 || s.n_max > kMaxSkinny || s.stages == 1 ||
-        (static_cast<std::size_t>(kMaxK) * s.n_max + static_cast<std::size_t>(s.stages) * s.t3 *
-                                                         s.threads) * sizeof(T) > kStaticSmem)
+        s.rows < 1 ||
+        (static_cast<std::size_t>(kMaxK) * s.n_max +
+         static_cast<std::size_t>(s.stages) * s.rows * s.t3 * s.threads) * sizeof(T) > kStaticSmem)
       return false;
   for (const auto& s : TsgemmTuning<T>::kT)
     if (s.threads % 32 != 0 || s.threads > 1024 || s.tm < 1 || s.tn < 1 ||
