@@ -37,6 +37,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
+#include "dist/batched_mgpu.hpp"
 #include "dist/dist_blas.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <limits>
 #include <source_location>
+#include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "kernels/batched_kernels.hpp"
@@ -301,6 +303,57 @@ void gemm_vbatched(const Queue& q, Op opA, Op opB, const int64_t* m, const int64
                    Carray, ldc, batch, max_m, max_n, max_k);
 }
 
+template <Scalar T>
+void gemm_grouped(const Queue& q, int64_t group_count, const Op* opA, const Op* opB,
+                  const int64_t* m, const int64_t* n, const int64_t* k, const T* alpha,
+                  const T* const* Aarray, const int64_t* lda, const T* const* Barray,
+                  const int64_t* ldb, const T* beta, T* const* Carray, const int64_t* ldc,
+                  const int64_t* group_size) {
+  const ArgCheck check("gemm_grouped");
+  check.queue(q);
+  check.nonnegative("group_count", group_count);
+  const bool any = group_count > 0;
+  for (const auto& [p, name] : {std::pair<const void*, const char*>{opA, "opA"}, {opB, "opB"},
+                                {m, "m"}, {n, "n"}, {k, "k"}, {alpha, "alpha"}, {lda, "lda"},
+                                {ldb, "ldb"}, {beta, "beta"}, {ldc, "ldc"},
+                                {group_size, "group_size"}})
+    check.ptr(p, name, any);
+  // Every group as gemm_batched checks it, its index in the names; then the arrays.
+  bool reads_ab = false, writes_c = false;
+  for (int64_t g = 0; g < group_count; ++g) {
+    const auto nm = [&](const char* base) { return detail::concat(base, "[", g, "]"); };
+    check.op(nm("opA").c_str(), opA[g]);
+    check.op(nm("opB").c_str(), opB[g]);
+    check.nonnegative(nm("m").c_str(), m[g]);
+    check.nonnegative(nm("n").c_str(), n[g]);
+    check.nonnegative(nm("k").c_str(), k[g]);
+    check.nonnegative(nm("group_size").c_str(), group_size[g]);
+    if (opA[g] == Op::N) check.ld(nm("lda").c_str(), lda[g], m[g], nm("m").c_str());
+    else check.ld(nm("lda").c_str(), lda[g], k[g], nm("k").c_str());
+    if (opB[g] == Op::N) check.ld(nm("ldb").c_str(), ldb[g], k[g], nm("k").c_str());
+    else check.ld(nm("ldb").c_str(), ldb[g], n[g], nm("n").c_str());
+    check.ld(nm("ldc").c_str(), ldc[g], m[g], nm("m").c_str());
+    const bool w = group_size[g] > 0 && m[g] > 0 && n[g] > 0;
+    writes_c = writes_c || w;
+    reads_ab = reads_ab || (w && k[g] > 0);
+  }
+  check.ptr(Aarray, "Aarray", reads_ab);
+  check.ptr(Barray, "Barray", reads_ab);
+  check.ptr(Carray, "Carray", writes_c);
+  int64_t first = 0;  // the group's first entry in the arrays
+  for (int64_t g = 0; g < group_count; ++g) {
+    const int64_t count = group_size[g];
+    if (count > 0 && m[g] > 0 && n[g] > 0) {
+      // Where no group reads A or B the arrays may be null: pass them on unshifted.
+      const T* const* a = Aarray ? Aarray + first : Aarray;
+      const T* const* b = Barray ? Barray + first : Barray;
+      MGBLAS_DISPATCH_(q, gemm_batched, opA[g], opB[g], m[g], n[g], k[g], alpha[g], a, lda[g],
+                       b, ldb[g], beta[g], Carray + first, ldc[g], count);
+    }
+    first += count;
+  }
+}
+
 #undef MGBLAS_DISPATCH_
 
 // ---- instantiations ---------------------------------------------------------------
@@ -331,7 +384,11 @@ void gemm_vbatched(const Queue& q, Op opA, Op opB, const int64_t* m, const int64
   template void gemm_vbatched<T>(const Queue&, Op, Op, const int64_t*, const int64_t*,             \
                                  const int64_t*, T, const T* const*, const int64_t*,               \
                                  const T* const*, const int64_t*, T, T* const*, const int64_t*,    \
-                                 int64_t, int64_t, int64_t, int64_t);
+                                 int64_t, int64_t, int64_t, int64_t);                             \
+  template void gemm_grouped<T>(const Queue&, int64_t, const Op*, const Op*, const int64_t*,      \
+                                const int64_t*, const int64_t*, const T*, const T* const*,        \
+                                const int64_t*, const T* const*, const int64_t*, const T*,        \
+                                T* const*, const int64_t*, const int64_t*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_BLAS_)
 #undef MGBLAS_INSTANTIATE_BLAS_
 

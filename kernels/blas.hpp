@@ -93,4 +93,20 @@ void gemm_vbatched(const Queue& q, Op opA, Op opB, const int64_t* m, const int64
                    const int64_t* ldc, int64_t batch, int64_t max_m, int64_t max_n,
                    int64_t max_k);
 
+/// Grouped batched gemm (cuBLAS's gemmGroupedBatched semantics): group g holds
+/// group_size[g] entries of one shape, C_i = alpha[g] * op_g(A_i) * op_g(B_i) +
+/// beta[g] * C_i with op_g = opA[g], opB[g], sizes m[g] x n[g], inner k[g] and leading
+/// dimensions lda[g], ldb[g], ldc[g]. The per-group arrays (group_count entries) are
+/// host memory; Aarray, Barray and Carray hold the entries of all groups, group after
+/// group, in memory of the queue's device (as gemm_batched's arrays). Each group runs
+/// as one gemm_batched on the queue, in group order, so the engines' batched kernels
+/// serve it. Every group is validated (names carry the group: "lda[2]") before any
+/// runs; an empty group is skipped. C pointers must not repeat across groups either.
+template <Scalar T>
+void gemm_grouped(const Queue& q, int64_t group_count, const Op* opA, const Op* opB,
+                  const int64_t* m, const int64_t* n, const int64_t* k, const T* alpha,
+                  const T* const* Aarray, const int64_t* lda, const T* const* Barray,
+                  const int64_t* ldb, const T* beta, T* const* Carray, const int64_t* ldc,
+                  const int64_t* group_size);
+
 }  // namespace mgblas

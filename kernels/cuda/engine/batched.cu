@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Batched entries of the CUDA engine: strided, pointer-array and variable-size GEMM.
 //
-// Dispatch points: quick return, the beta-only cases (k == 0, alpha == 0), then the
-// product: cuBLAS for the fixed-size forms, the engine's tiled kernel for variable
-// sizes (gemm_vbatched.cu, which handles k == 0 and empty entries itself). Tuned
-// batched kernels (kernels/cuda/batched/) will be chosen here.
+// Dispatch points: quick return, then the batched engine (kernels/cuda/batched/), which
+// takes the beta-only cases (k == 0, alpha == 0) and chooses per call between its own
+// kernels, cuBLAS and the simple variable-size kernel of gemm_vbatched.cu, from the
+// tuning table of the device's architecture or the model (batched::last_choice() says
+// which and why).
 #include "core/device.hpp"
 #include "kernels/batched_kernels.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
-#include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/cuda/batched/batched.hpp"
 
 namespace mgblas::kernels::cuda {
 namespace {
@@ -20,10 +20,8 @@ void gemm_batched_strided_dispatch(const Device& dev, cudaStream_t stream, Op op
                                    int64_t strideB, T beta, T* C, int64_t ldc, int64_t strideC,
                                    int64_t batch) {
   if (batch == 0 || m == 0 || n == 0) return;
-  dev.make_current();
-  if (k == 0 || alpha == T(0)) return detail::scale(stream, m, n, beta, C, 1, ldc, strideC, batch);
-  cublas::gemm_batched_strided(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, strideA,
-                               B, ldb, strideB, beta, C, ldc, strideC, batch);
+  batched::gemm_strided(dev, stream, opA, opB, m, n, k, alpha, A, lda, strideA, B, ldb, strideB,
+                        beta, C, ldc, strideC, batch);
 }
 
 template <Scalar T>
@@ -32,10 +30,8 @@ void gemm_batched_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op op
                            const T* const* Barray, int64_t ldb, T beta, T* const* Carray,
                            int64_t ldc, int64_t batch) {
   if (batch == 0 || m == 0 || n == 0) return;
-  dev.make_current();
-  if (k == 0 || alpha == T(0)) return detail::scale_batched(stream, m, n, beta, Carray, ldc, batch);
-  cublas::gemm_batched(dev.cublas(), stream, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb,
-                       beta, Carray, ldc, batch);
+  batched::gemm_pointer_array(dev, stream, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb,
+                              beta, Carray, ldc, batch);
 }
 
 template <Scalar T>
@@ -45,9 +41,8 @@ void gemm_vbatched_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op o
                             const int64_t* ldb, T beta, T* const* Carray, const int64_t* ldc,
                             int64_t batch, int64_t max_m, int64_t max_n, int64_t max_k) {
   if (batch == 0 || max_m == 0 || max_n == 0) return;
-  dev.make_current();
-  detail::gemm_vbatched_tiled(stream, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
-                              Carray, ldc, batch, max_m, max_n, max_k);
+  batched::gemm_variable(dev, stream, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+                         Carray, ldc, batch, max_m, max_n, max_k);
 }
 
 }  // namespace

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Batched GEMM without a GPU:
+// - GemmGrouped_Host: the grouped call (kernels/blas.hpp) on the host engine against
+//   one host gemm per entry, and its argument errors;
+// - BatchedEmulation: the CUDA engine's block programs (kernels/cuda/batched/
+//   batched_programs.cuh) run on CPU threads, one std::thread per CUDA thread and a
+//   std::barrier for __syncthreads, on host memory, against the host engine. This checks
+//   the index arithmetic of every family (entries per block, ragged thread tiles, the
+//   op pairs, pointer arrays, variable sizes with zeros, early termination, NaN in the
+//   gaps and in shared memory) on machines without a GPU. Built with the CUDA engine
+//   only (the programs use cuComplex's types).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/device.hpp"
+#include "core/error.hpp"
+#include "kernels/blas.hpp"
+#include "tests/testing/testing.hpp"
+
+#if MGBLAS_HAVE_CUDA
+#include <barrier>
+#include <thread>
+
+#include "kernels/cuda/batched/batched.hpp"
+#include "kernels/cuda/batched/batched_programs.cuh"
+#include "kernels/cuda/batched/batched_tuning.hpp"
+#endif
+
+namespace mgblas::testing {
+namespace {
+
+const Device& host() {
+  static const std::unique_ptr<Device> dev = Device::make_host(0);
+  return *dev;
+}
+
+constexpr Op kOps[] = {Op::N, Op::T, Op::C};
+
+/// Where an entry lives in its host buffers.
+struct Entry {
+  int64_t m, n, k;
+  int64_t a_off, lda, b_off, ldb, c_off, ldc;
+};
+
+template <Scalar T>
+void fill(std::vector<T>& buf, int64_t off, int64_t rows, int64_t cols, int64_t ld,
+          std::mt19937_64& rng) {
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i) buf[off + i + j * ld] = random_value<T>(rng);
+}
+
+//  +----------------------------------------------------------------------------+
+//  |  per entry i:  err_i = ||C_i - C_ref,i||_F / ((k_i |alpha| ||A_i||_F        |
+//  |                 ||B_i||_F + |beta| ||C0_i||_F) eps); max_i err_i <= 10     |
+//  |                 (x sqrt(2) complex); outside every C_i: bit-for-bit C0     |
+//  +----------------------------------------------------------------------------+
+template <Scalar T>
+void compare(Op opA, Op opB, const std::vector<Entry>& entries, const std::vector<T>& alpha,
+             const std::vector<T>& beta, bool c_poisoned, const std::vector<T>& A,
+             const std::vector<T>& B, const std::vector<T>& C0, const std::vector<T>& C,
+             const std::vector<T>& C_ref) {
+  std::vector<char> inside(C0.size(), 0);
+  double worst = 0, ref_norm = 0;
+  bool nonzero_expected = false;
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    const Entry& v = entries[e];
+    const T a = alpha[alpha.size() == 1 ? 0 : e], b = beta[beta.size() == 1 ? 0 : e];
+    for (int64_t j = 0; j < v.n; ++j)
+      for (int64_t i = 0; i < v.m; ++i) inside[v.c_off + i + j * v.ldc] = 1;
+    const int64_t ra = opA == Op::N ? v.m : v.k, ca = opA == Op::N ? v.k : v.m;
+    const int64_t rb = opB == Op::N ? v.k : v.n, cb = opB == Op::N ? v.n : v.k;
+    const double nA = norm_fro(ra, ca, A.data() + v.a_off, v.lda);
+    const double nB = norm_fro(rb, cb, B.data() + v.b_off, v.ldb);
+    const double nC = c_poisoned ? 0.0 : norm_fro(v.m, v.n, C0.data() + v.c_off, v.ldc);
+    double d = 0;
+    for (int64_t j = 0; j < v.n; ++j) {
+      const double dj = norm_diff(v.m, C.data() + v.c_off + j * v.ldc, 1,
+                                  C_ref.data() + v.c_off + j * v.ldc, 1);
+      d += dj * dj;
+    }
+    ref_norm += norm_fro(v.m, v.n, C_ref.data() + v.c_off, v.ldc);
+    nonzero_expected = nonzero_expected || (v.m > 0 && v.n > 0 && (b != T(0) || v.k > 0));
+    const double err = scaled_error(std::sqrt(d), v.k, a, nA, nB, b, nC);
+    if (std::isnan(err) || err > worst) worst = std::isnan(err) ? INFINITY : err;
+  }
+  if (nonzero_expected) ASSERT_GT(ref_norm, 0.0) << "zero reference: the test would be vacuous";
+  EXPECT_LE(worst, error_tolerance<T>());
+  int64_t changed = 0;
+  for (std::size_t p = 0; p < C0.size(); ++p)
+    if (!inside[p] && std::memcmp(&C0[p], &C[p], sizeof(T)) != 0) ++changed;
+  EXPECT_EQ(changed, 0) << "elements outside the C entries changed";
+}
+
+// ---------------------------------------------------------------------------------
+// Grouped call on the host engine
+// ---------------------------------------------------------------------------------
+
+template <typename T>
+class GemmGrouped_Host : public ::testing::Test {};
+using HostScalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+struct PrecisionName {
+  template <typename T>
+  static std::string GetName(int) {
+    return std::string(1, precision_letter<T>());
+  }
+};
+TYPED_TEST_SUITE(GemmGrouped_Host, HostScalars, PrecisionName);
+
+/// Groups of several shapes, op pairs and scalars (one group empty, one with k = 0,
+/// one with beta = 0 over NaN), entries scattered in the buffers with NaN gaps, A and B
+/// pointers repeated inside a group.
+TYPED_TEST(GemmGrouped_Host, groups) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  struct G {
+    Op opA, opB;
+    int64_t m, n, k, count;
+    bool beta_zero;
+  };
+  const std::vector<G> groups = {{Op::N, Op::N, 4, 4, 4, 5, false}, {Op::T, Op::C, 7, 3, 9, 3, true},
+                                 {Op::C, Op::N, 2, 5, 0, 2, false}, {Op::N, Op::T, 6, 6, 6, 0, false},
+                                 {Op::C, Op::C, 16, 8, 8, 4, false}, {Op::T, Op::N, 1, 1, 33, 1, true}};
+  std::vector<Op> opA, opB;
+  std::vector<int64_t> m, n, k, lda, ldb, ldc, size;
+  std::vector<T> alpha, beta;
+  std::vector<Entry> entries;
+  std::vector<int> group_of;
+  int64_t a_len = 0, b_len = 0, c_len = 0;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const G& x = groups[g];
+    opA.push_back(x.opA);
+    opB.push_back(x.opB);
+    m.push_back(x.m);
+    n.push_back(x.n);
+    k.push_back(x.k);
+    const int64_t ra = x.opA == Op::N ? x.m : x.k, rb = x.opB == Op::N ? x.k : x.n;
+    lda.push_back(std::max<int64_t>(1, ra) + 1);
+    ldb.push_back(std::max<int64_t>(1, rb) + 2);
+    ldc.push_back(x.m + 3);
+    size.push_back(x.count);
+    alpha.push_back(random_scalar<T>(rng));
+    beta.push_back(x.beta_zero ? T(0) : random_scalar<T>(rng));
+    const int64_t ca = x.opA == Op::N ? x.k : x.m, cb = x.opB == Op::N ? x.n : x.k;
+    // Two A matrices per group (entries alternate), one B for the whole group.
+    const int64_t a0 = a_len, a1 = a_len + lda.back() * std::max<int64_t>(ca, 1) + 2;
+    a_len = a1 + lda.back() * std::max<int64_t>(ca, 1) + 2;
+    const int64_t b0 = b_len;
+    b_len += ldb.back() * std::max<int64_t>(cb, 1) + 3;
+    for (int64_t e = 0; e < x.count; ++e) {
+      entries.push_back({x.m, x.n, x.k, e % 2 ? a1 : a0, lda.back(), b0, ldb.back(), c_len,
+                         ldc.back()});
+      group_of.push_back(static_cast<int>(g));
+      c_len += ldc.back() * x.n + 5;
+    }
+  }
+  std::vector<T> A(a_len + 1, nan_value<T>()), B(b_len + 1, nan_value<T>()),
+      C0(c_len + 1, nan_value<T>());
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    const Entry& v = entries[e];
+    const G& x = groups[group_of[e]];
+    fill(A, v.a_off, x.opA == Op::N ? v.m : v.k, x.opA == Op::N ? v.k : v.m, v.lda, rng);
+    fill(B, v.b_off, x.opB == Op::N ? v.k : v.n, x.opB == Op::N ? v.n : v.k, v.ldb, rng);
+    if (!x.beta_zero) fill(C0, v.c_off, v.m, v.n, v.ldc, rng);
+  }
+  std::vector<const T*> pa, pb;
+  std::vector<T*> pc;
+  std::vector<T> C = C0, C_ref = C0;
+  for (const Entry& v : entries) {
+    pa.push_back(A.data() + v.a_off);
+    pb.push_back(B.data() + v.b_off);
+    pc.push_back(C.data() + v.c_off);
+  }
+  gemm_grouped<T>(host(), static_cast<int64_t>(groups.size()), opA.data(), opB.data(), m.data(),
+                  n.data(), k.data(), alpha.data(), pa.data(), lda.data(), pb.data(), ldb.data(),
+                  beta.data(), pc.data(), ldc.data(), size.data());
+  // Reference: one host gemm per entry.
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    const Entry& v = entries[e];
+    const int g = group_of[e];
+    gemm<T>(host(), opA[g], opB[g], v.m, v.n, v.k, alpha[g], A.data() + v.a_off, v.lda,
+            B.data() + v.b_off, v.ldb, beta[g], C_ref.data() + v.c_off, v.ldc);
+  }
+  // Per group comparison (its own op pair and scalars).
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    SCOPED_TRACE("group " + std::to_string(g) + ", " + std::to_string(test_seed()));
+    std::vector<Entry> mine;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+      if (group_of[e] == static_cast<int>(g)) mine.push_back(entries[e]);
+    // compare() checks everything outside `mine` unchanged: mask the other groups by
+    // giving it C0 with their results copied in.
+    std::vector<T> C0g = C0;
+    for (std::size_t e = 0; e < entries.size(); ++e)
+      if (group_of[e] != static_cast<int>(g))
+        for (int64_t j = 0; j < entries[e].n; ++j)
+          for (int64_t i = 0; i < entries[e].m; ++i) {
+            const int64_t p = entries[e].c_off + i + j * entries[e].ldc;
+            C0g[p] = C[p];
+          }
+    compare<T>(opA[g], opB[g], mine, {alpha[g]}, {beta[g]}, groups[g].beta_zero, A, B, C0g, C,
+               C_ref);
+  }
+}
+
+TYPED_TEST(GemmGrouped_Host, bad_arguments) {
+  using T = TypeParam;
+  const Op op[2] = {Op::N, Op::N};
+  int64_t m[2] = {2, 3}, n[2] = {2, 3}, k[2] = {2, 3}, lda[2] = {2, 3}, ldb[2] = {2, 3},
+          ldc[2] = {2, 3}, size[2] = {1, 1};
+  const T alpha[2] = {T(1), T(1)}, beta[2] = {T(0), T(0)};
+  std::vector<T> a(9, T(1)), c(16, T(0));
+  const T* pa[2] = {a.data(), a.data()};
+  T* pc[2] = {c.data(), c.data() + 4};
+  auto call = [&] {
+    gemm_grouped<T>(host(), 2, op, op, m, n, k, alpha, pa, lda, pa, ldb, beta, pc, ldc, size);
+  };
+  EXPECT_NO_THROW(call());
+  auto expect_bad = [&](const char* what) {
+    try {
+      call();
+      ADD_FAILURE() << "no error for " << what;
+    } catch (const BadArgument& e) {
+      EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+    }
+  };
+  lda[1] = 2;
+  expect_bad("lda[1]");
+  lda[1] = 3;
+  m[0] = -1;
+  expect_bad("m[0]");
+  m[0] = 2;
+  size[1] = -4;
+  expect_bad("group_size[1]");
+  size[1] = 1;
+  EXPECT_THROW(gemm_grouped<T>(host(), 2, op, op, m, n, k, alpha, nullptr, lda, pa, ldb, beta,
+                               pc, ldc, size),
+               BadArgument);
+  EXPECT_THROW(gemm_grouped<T>(host(), -1, op, op, m, n, k, alpha, pa, lda, pa, ldb, beta, pc,
+                               ldc, size),
+               BadArgument);
+  // No groups: nothing is read, null arrays are fine.
+  EXPECT_NO_THROW(gemm_grouped<T>(host(), 0, nullptr, nullptr, nullptr, nullptr, nullptr,
+                                  static_cast<const T*>(nullptr), nullptr, nullptr, nullptr,
+                                  nullptr, static_cast<const T*>(nullptr), nullptr, nullptr,
+                                  nullptr));
+}
+
+#if MGBLAS_HAVE_CUDA
+// ---------------------------------------------------------------------------------
+// Emulation of the CUDA block programs
+// ---------------------------------------------------------------------------------
+
+namespace bd = kernels::cuda::batched::dev;
+
+template <typename T> struct DevOf { using type = T; };
+template <> struct DevOf<std::complex<float>> { using type = cuFloatComplex; };
+template <> struct DevOf<std::complex<double>> { using type = cuDoubleComplex; };
+
+/// The thread context of an emulated block: one std::thread per CUDA thread.
+struct HostCtx {
+  int tid;
+  std::barrier<>* bar;
+  int thread() const { return tid; }
+  void sync() const { bar->arrive_and_wait(); }
+};
+
+/// Runs `blocks` blocks of `threads` threads of Prog on args, shared memory of
+/// `shared` elements poisoned with NaN before every block.
+template <typename Prog>
+void emulate(const bd::BatchArgs<typename Prog::Scalar>& args, int64_t blocks, int threads,
+             std::size_t shared) {
+  using D = typename Prog::Scalar;
+  std::vector<D> smem(shared);
+  for (int64_t b = 0; b < blocks; ++b) {
+    std::fill(reinterpret_cast<char*>(smem.data()), reinterpret_cast<char*>(smem.data() + shared),
+              static_cast<char>(0xff));  // all-ones bytes: NaN in every float and double
+    std::barrier<> bar(threads);
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    for (int t = 0; t < threads; ++t)
+      pool.emplace_back([&, t] {
+        HostCtx ctx{t, &bar};
+        Prog::run(args, ctx, smem.data(), b);
+      });
+    for (auto& th : pool) th.join();
+  }
+}
+
+enum class Form { Strided, Array, Variable };
+const char* to_string(Form f) {
+  return f == Form::Strided ? "strided" : f == Form::Array ? "array" : "variable";
+}
+
+/// One emulated call: the program Prog (SmallGemm with entries per block E, or
+/// TiledGemm) on fresh data in the given form, against the host engine. `unit`:
+/// alpha = 1, beta = 0 (the kAlphaOneBetaZero policy).
+template <typename T, typename Prog, bool kTiled>
+void emulate_case(Form form, Op opA, Op opB, int64_t m, int64_t n, int64_t k, int64_t batch,
+                  int E, bool beta_zero, std::mt19937_64& rng, bool unit = false) {
+  using D = typename Prog::Scalar;
+  SCOPED_TRACE(std::string(to_string(form)) + " " + to_string(opA) + to_string(opB) + " m=" +
+               std::to_string(m) + " n=" + std::to_string(n) + " k=" + std::to_string(k) +
+               " batch=" + std::to_string(batch) + " E=" + std::to_string(E) +
+               (beta_zero ? " beta=0" : "") + (unit ? " alpha=1" : "") + " seed " +
+               std::to_string(test_seed()));
+  // Sizes per entry (variable: uniform in [0, max] with zeros inside).
+  std::vector<int64_t> ms(batch, m), ns(batch, n), ks(batch, k);
+  const bool var = form == Form::Variable;
+  if (var) {
+    std::uniform_int_distribution<int64_t> um(0, m), un(0, n), uk(0, k);
+    for (int64_t e = 0; e < batch; ++e) {
+      ms[e] = e % 4 == 1 ? 0 : um(rng);
+      ns[e] = e % 5 == 2 ? 0 : un(rng);
+      ks[e] = e % 6 == 3 ? 0 : uk(rng);
+    }
+    ms[0] = m;  // the maxima occur
+    ns[0] = n;
+    ks[0] = k;
+  }
+  // Strided: regular strides with NaN gaps; arrays: C in reverse order; variable:
+  // per-entry leading dimensions. Fixed-size leading dimensions exceed the rows.
+  const int64_t sa = (opA == Op::N ? m : k) + 1, sb = (opB == Op::N ? k : n) + 2, sc = m + 1;
+  std::vector<Entry> entries(batch);
+  std::vector<int64_t> lda(batch), ldb(batch), ldc(batch);
+  int64_t a_len = 0, b_len = 0, c_len = 0;
+  const int64_t stride_a = sa * (opA == Op::N ? k : m) + 3;
+  const int64_t stride_b = sb * (opB == Op::N ? n : k) + 1;
+  const int64_t stride_c = sc * n + 2;
+  for (int64_t e = 0; e < batch; ++e) {
+    const int64_t ra = opA == Op::N ? ms[e] : ks[e], ca = opA == Op::N ? ks[e] : ms[e];
+    const int64_t rb = opB == Op::N ? ks[e] : ns[e], cb = opB == Op::N ? ns[e] : ks[e];
+    lda[e] = var ? std::max<int64_t>(ra, 1) + e % 3 : sa;
+    ldb[e] = var ? std::max<int64_t>(rb, 1) + e % 2 : sb;
+    ldc[e] = var ? std::max<int64_t>(ms[e], 1) + e % 3 : sc;
+    entries[e] = {ms[e], ns[e], ks[e], a_len, lda[e], b_len, ldb[e], c_len, ldc[e]};
+    a_len += var ? lda[e] * std::max<int64_t>(ca, 1) + 3 : stride_a;
+    b_len += var ? ldb[e] * std::max<int64_t>(cb, 1) + 1 : stride_b;
+    c_len += var ? ldc[e] * std::max<int64_t>(ns[e], 1) + 2 : stride_c;
+  }
+  if (form == Form::Array)
+    for (int64_t e = 0; e < batch / 2; ++e) std::swap(entries[e].c_off, entries[batch - 1 - e].c_off);
+  std::vector<T> A(a_len + 1, nan_value<T>()), B(b_len + 1, nan_value<T>()),
+      C0(c_len + 1, nan_value<T>());
+  for (const Entry& v : entries) {
+    fill(A, v.a_off, opA == Op::N ? v.m : v.k, opA == Op::N ? v.k : v.m, v.lda, rng);
+    fill(B, v.b_off, opB == Op::N ? v.k : v.n, opB == Op::N ? v.n : v.k, v.ldb, rng);
+    if (!beta_zero) fill(C0, v.c_off, v.m, v.n, v.ldc, rng);
+  }
+  const T alpha = unit ? T(1) : random_scalar<T>(rng);
+  const T beta = beta_zero ? T(0) : random_scalar<T>(rng);
+  std::vector<T> C = C0, C_ref = C0;
+
+  // Reference: the host engine, entry by entry.
+  for (const Entry& v : entries)
+    gemm<T>(host(), opA, opB, v.m, v.n, v.k, alpha, A.data() + v.a_off, v.lda, B.data() + v.b_off,
+            v.ldb, beta, C_ref.data() + v.c_off, v.ldc);
+
+  bd::BatchArgs<D> args;
+  std::vector<const D*> pa, pb;
+  std::vector<D*> pc;
+  for (const Entry& v : entries) {
+    pa.push_back(reinterpret_cast<const D*>(A.data() + v.a_off));
+    pb.push_back(reinterpret_cast<const D*>(B.data() + v.b_off));
+    pc.push_back(reinterpret_cast<D*>(C.data() + v.c_off));
+  }
+  if (form == Form::Strided) {
+    args.a = {reinterpret_cast<const D*>(A.data()), nullptr, stride_a, sa, nullptr};
+    args.b = {reinterpret_cast<const D*>(B.data()), nullptr, stride_b, sb, nullptr};
+    args.c = {reinterpret_cast<D*>(C.data()), nullptr, stride_c, sc, nullptr};
+  } else {
+    args.a = {nullptr, pa.data(), 0, sa, var ? lda.data() : nullptr};
+    args.b = {nullptr, pb.data(), 0, sb, var ? ldb.data() : nullptr};
+    args.c = {nullptr, pc.data(), 0, sc, var ? ldc.data() : nullptr};
+    if (var) {
+      args.m_array = ms.data();
+      args.n_array = ns.data();
+      args.k_array = ks.data();
+    }
+  }
+  args.m = m;
+  args.n = n;
+  args.k = k;
+  args.batch = batch;
+  args.alpha = reinterpret_cast<const D&>(alpha);
+  args.beta = reinterpret_cast<const D&>(beta);
+  args.trans_a = opA != Op::N;
+  args.conj_a = opA == Op::C && is_complex_v<T>;
+  args.trans_b = opB != Op::N;
+  args.conj_b = opB == Op::C && is_complex_v<T>;
+  args.beta_zero = beta_zero;
+  if constexpr (kTiled) {
+    args.tiles_m = static_cast<int>((m + Prog::kTileM - 1) / Prog::kTileM);
+    args.tiles_n = static_cast<int>((n + Prog::kTileN - 1) / Prog::kTileN);
+    emulate<Prog>(args, batch * args.tiles_m * args.tiles_n, Prog::kThreads,
+                  Prog::kSharedElements);
+  } else {
+    args.entries_per_block = E;
+    emulate<Prog>(args, (batch + E - 1) / E, E * Prog::kThreadsPerEntry,
+                  static_cast<std::size_t>(E) * Prog::kSharedPerEntry);
+  }
+  compare<T>(opA, opB, entries, {alpha}, {beta}, beta_zero, A, B, C0, C, C_ref);
+}
+
+// Programs under test: exact sizes with one thread per element, ragged 2x2 and 4x4
+// thread tiles, one thread per entry, a small-k shape; bounds with smaller fixed sizes
+// and with variable sizes; tiled programs with several tiles per entry. The thread
+// counts are kept small: every CUDA thread is a CPU thread here.
+using Exact3 = bd::SmallGemm<double, 3, 3, 3, 1, 1, true, bd::kGeneral>;
+using Exact3Whole = bd::SmallGemm<double, 3, 3, 3, 3, 3, true, bd::kGeneral>;
+using Exact5Ragged = bd::SmallGemm<double, 5, 5, 5, 2, 2, true, bd::kGeneral>;
+using Exact7Unit = bd::SmallGemm<double, 7, 7, 7, 4, 4, true, bd::kAlphaOneBetaZero>;
+using ExactC8k16 = bd::SmallGemm<cuFloatComplex, 8, 8, 16, 2, 2, true, bd::kGeneral>;
+using BoundZ4 = bd::SmallGemm<cuDoubleComplex, 4, 4, 4, 4, 4, false, bd::kGeneral>;
+using BoundC8 = bd::SmallGemm<cuFloatComplex, 8, 8, 8, 1, 1, false, bd::kGeneral>;
+using BoundD16 = bd::SmallGemm<double, 16, 16, 16, 4, 4, false, bd::kGeneral>;
+using TiledD = bd::TiledGemm<double, 16, 16, 8, 8, 4, bd::kGeneral>;
+using TiledC = bd::TiledGemm<cuFloatComplex, 16, 8, 4, 8, 4, bd::kGeneral>;
+
+TEST(BatchedEmulation, small_exact_op_pairs) {
+  auto rng = make_rng();
+  for (Op a : kOps)
+    for (Op b : kOps) {
+      emulate_case<double, Exact5Ragged, false>(Form::Strided, a, b, 5, 5, 5, 11, 3, false, rng);
+      emulate_case<double, Exact3, false>(Form::Array, a, b, 3, 3, 3, 7, 2, false, rng);
+      emulate_case<std::complex<float>, ExactC8k16, false>(Form::Strided, a, b, 8, 8, 16, 5, 2,
+                                                           false, rng);
+    }
+}
+
+TEST(BatchedEmulation, small_exact_scalars_and_policies) {
+  auto rng = make_rng();
+  emulate_case<double, Exact3Whole, false>(Form::Strided, Op::N, Op::N, 3, 3, 3, 9, 4, true, rng);
+  emulate_case<double, Exact3Whole, false>(Form::Array, Op::T, Op::C, 3, 3, 3, 33, 32, false, rng);
+  emulate_case<double, Exact7Unit, false>(Form::Strided, Op::N, Op::N, 7, 7, 7, 6, 4, true, rng,
+                                          true);
+  emulate_case<double, Exact7Unit, false>(Form::Array, Op::C, Op::T, 7, 7, 7, 3, 2, true, rng,
+                                          true);
+  emulate_case<std::complex<float>, ExactC8k16, false>(Form::Array, Op::C, Op::C, 8, 8, 16, 4, 1,
+                                                       true, rng);
+}
+
+TEST(BatchedEmulation, small_bounded_fixed_and_variable) {
+  auto rng = make_rng();
+  // Fixed sizes below the bounds.
+  emulate_case<std::complex<float>, BoundC8, false>(Form::Strided, Op::N, Op::C, 5, 7, 3, 6, 2,
+                                                    false, rng);
+  emulate_case<std::complex<double>, BoundZ4, false>(Form::Array, Op::C, Op::N, 3, 2, 4, 9, 8,
+                                                     false, rng);
+  // Variable sizes with zeros.
+  for (Op a : kOps)
+    for (Op b : kOps)
+      emulate_case<std::complex<float>, BoundC8, false>(Form::Variable, a, b, 8, 8, 8, 13, 4,
+                                                        a == Op::T, rng);
+  emulate_case<double, BoundD16, false>(Form::Variable, Op::T, Op::N, 16, 13, 16, 9, 2, false, rng);
+  emulate_case<std::complex<double>, BoundZ4, false>(Form::Variable, Op::N, Op::T, 4, 4, 3, 17, 8,
+                                                     true, rng);
+}
+
+TEST(BatchedEmulation, tiled) {
+  auto rng = make_rng();
+  for (Op a : kOps)
+    for (Op b : kOps)
+      emulate_case<double, TiledD, true>(Form::Strided, a, b, 20, 17, 9, 2, 0, a == Op::C, rng);
+  // Variable sizes: blocks past an entry's C leave at once.
+  emulate_case<double, TiledD, true>(Form::Variable, Op::N, Op::T, 37, 21, 19, 4, 0, false, rng);
+  emulate_case<std::complex<float>, TiledC, true>(Form::Array, Op::C, Op::N, 17, 9, 6, 3, 0,
+                                                  false, rng);
+  emulate_case<std::complex<float>, TiledC, true>(Form::Variable, Op::T, Op::C, 19, 12, 11, 5, 0,
+                                                  true, rng);
+}
+
+/// The instance lists themselves: names unique, exact squares 1..32 and the small-k
+/// shapes present in the full build.
+TEST(BatchedEmulation, instance_lists) {
+  using kernels::cuda::batched::kSmallSpecs;
+  using kernels::cuda::batched::kTiledSpecs;
+  EXPECT_GE(kSmallSpecs.size(), 1u);
+  EXPECT_GE(kTiledSpecs.size(), 1u);
+#if !defined(MGBLAS_INSTANCES_CI)
+  for (int s = 1; s <= 32; ++s) {
+    bool found = false;
+    for (const auto& x : kSmallSpecs) found = found || (x.exact && x.m == s && x.n == s && x.k == s);
+    EXPECT_TRUE(found) << "no exact instance for size " << s;
+  }
+#endif
+}
+
+/// The dispatcher's host-side logic (no GPU needed): size classes, the registry, the
+/// model's choices (an applicable instance with feasible E for every problem up to 128,
+/// cuBLAS beyond for fixed sizes), the feasible E of every instance.
+TEST(BatchedDispatch, classes_registry_and_model) {
+  namespace bt = kernels::cuda::batched;
+  using P = bt::Problem;
+  EXPECT_EQ(bt::size_class(P{bt::Interface::Strided, 'd', Op::N, Op::N, 7, 7, 7, 1, false}), "7x7x7");
+  EXPECT_EQ(bt::size_class(P{bt::Interface::PointerArray, 'd', Op::N, Op::N, 16, 16, 8, 1, false}),
+            "16x16x8");
+  EXPECT_EQ(bt::size_class(P{bt::Interface::Strided, 'd', Op::N, Op::N, 7, 5, 7, 1, false}), "mn8k8");
+  EXPECT_EQ(bt::size_class(P{bt::Interface::Strided, 'd', Op::N, Op::N, 33, 40, 3, 1, false}),
+            "mn48k4");
+  EXPECT_EQ(bt::size_class(P{bt::Interface::Variable, 'z', Op::N, Op::N, 128, 100, 130, 1, false}),
+            "vmn128kbig");
+  EXPECT_EQ(bt::op_pair(Op::C, Op::T), "CT");
+  for (char prec : {'s', 'd', 'c', 'z'}) {
+    const auto& all = bt::instances(prec);
+    ASSERT_FALSE(all.empty());
+    for (const auto& inst : all) {
+      EXPECT_EQ(bt::find_instance(prec, inst.name), &inst);
+      const auto es = bt::feasible_entries_per_block(inst);
+      ASSERT_FALSE(es.empty()) << inst.name;
+      if (inst.family == bt::Family::Small || inst.family == bt::Family::SmallBounded)
+        for (int e : es) {
+          EXPECT_LE(e * inst.threads_per_entry, inst.max_threads) << inst.name;
+          EXPECT_LE(static_cast<int64_t>(e) * inst.shared_bytes, 48 * 1024) << inst.name;
+        }
+    }
+    for (auto iface : {bt::Interface::Strided, bt::Interface::PointerArray, bt::Interface::Variable})
+      for (int64_t m : {1, 2, 3, 5, 8, 13, 16, 31, 32, 33, 64, 100, 128, 200})
+        for (int64_t k : {1, 8, 32, 64}) {
+          const P p{iface, prec, Op::N, Op::T, m, std::max<int64_t>(1, m / 2), k, 1000, false};
+          bt::Choice c;
+          switch (prec) {
+            case 's': c = bt::model_choice<float>(p); break;
+            case 'd': c = bt::model_choice<double>(p); break;
+            case 'c': c = bt::model_choice<std::complex<float>>(p); break;
+            default: c = bt::model_choice<std::complex<double>>(p); break;
+          }
+          SCOPED_TRACE(c.label() + " for " + bt::size_class(p));
+          if (c.kernel == "cublas") {
+            EXPECT_NE(iface, bt::Interface::Variable);
+            EXPECT_GT(std::max({m, k}), 32);
+            continue;
+          }
+          ASSERT_NE(c.kernel, "generic");
+          const auto* inst = bt::find_instance(prec, c.kernel);
+          ASSERT_NE(inst, nullptr);
+          EXPECT_TRUE(bt::applicable(*inst, p));
+          if (inst->family != bt::Family::Tiled) {
+            const auto es = bt::feasible_entries_per_block(*inst);
+            EXPECT_NE(std::find(es.begin(), es.end(), c.entries_per_block), es.end());
+          }
+          if (std::max({m, k}) <= 32)
+            EXPECT_NE(inst->family, bt::Family::Tiled) << "sizes <= 32 belong to the small family";
+        }
+  }
+}
+
+#endif  // MGBLAS_HAVE_CUDA
+
+}  // namespace
+}  // namespace mgblas::testing
