@@ -183,16 +183,35 @@ constexpr int part_of(std::size_t index, int parts) {
   return static_cast<int>((index + index / 3) % static_cast<std::size_t>(parts));
 }
 
+/// Whether small instance I is built for device scalars of `bytes` bytes: 4x4 thread
+/// tiles of 16-byte scalars are not (64 accumulator registers; they spilled, compiled
+/// slowly, and complex arithmetic already does four FMAs per shared-memory read).
+template <std::size_t I>
+constexpr bool small_built_for(std::size_t bytes) {
+  return kSmallSpecs[I].tm * kSmallSpecs[I].tn * bytes <= 4 * 4 * 8;
+}
+
+// One instance into `out` when it belongs to part kPart; `if constexpr`, so that the
+// other parts do not instantiate (and compile) its kernels at all.
+template <typename T, std::size_t I, int kPart, int kParts>
+void add_small_if_mine(std::vector<InstanceEntry>& out) {
+  if constexpr (part_of(I, kParts) == kPart && small_built_for<I>(sizeof(T)))
+    out.push_back(make_small_entry<T, I>());
+}
+template <typename T, std::size_t I, int kPart, int kParts>
+void add_tiled_if_mine(std::vector<InstanceEntry>& out) {
+  if constexpr (part_of(kSmallSpecs.size() + I, kParts) == kPart)
+    out.push_back(make_tiled_entry<T, I>());
+}
+
 /// Part kPart of kParts of the instances for API scalar T (one instance file).
 template <typename T, int kPart, int kParts>
 void add_instance_part(std::vector<InstanceEntry>& out) {
-  constexpr std::size_t kSmall = kSmallSpecs.size();
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((part_of(I, kParts) == kPart ? out.push_back(make_small_entry<T, I>()) : void()), ...);
-  }(std::make_index_sequence<kSmall>{});
+    (add_small_if_mine<T, I, kPart, kParts>(out), ...);
+  }(std::make_index_sequence<kSmallSpecs.size()>{});
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((part_of(kSmall + I, kParts) == kPart ? out.push_back(make_tiled_entry<T, I>()) : void()),
-     ...);
+    (add_tiled_if_mine<T, I, kPart, kParts>(out), ...);
   }(std::make_index_sequence<kTiledSpecs.size()>{});
 }
 

@@ -12,6 +12,8 @@
 //   small, bounds (variable size, and fixed sizes without an exact instance): cubes
 //     4, 8, 16, 32, two thread tiles each;
 //   tiled: 16x16x16, 32x32x16, 32x32x32, 64x32x16, 64x64x16 tiles.
+// 4x4 thread tiles are not built for 16-byte scalars (complex double: see
+// small_built_for in batched_kernels.cuh).
 // The exact squares up to 16 and the small-k shapes are built with both alpha/beta
 // policies, every other instance with the general one only (beta = 0 never reads C
 // there either; the alpha = 1, beta = 0 instance saves a multiply and the beta test).
