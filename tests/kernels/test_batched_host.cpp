@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +33,7 @@
 
 #include "kernels/cuda/batched/batched.hpp"
 #include "kernels/cuda/batched/batched_programs.cuh"
+#include "kernels/cuda/batched/batched_table.hpp"
 #include "kernels/cuda/batched/batched_tuning.hpp"
 #endif
 
@@ -549,6 +552,50 @@ TEST(BatchedDispatch, classes_registry_and_model) {
             EXPECT_NE(inst->family, bt::Family::Tiled) << "sizes <= 32 belong to the small family";
         }
   }
+}
+
+/// Tuning tables without a GPU: the built-in ones parse, MGBLAS_BATCHED_TABLE overrides
+/// them entry by entry (an op pair first, then "*"), a broken file is skipped and said so.
+TEST(BatchedDispatch, tables) {
+  namespace bt = kernels::cuda::batched;
+  namespace bd_ = kernels::cuda::batched::detail;
+  unsetenv("MGBLAS_BATCHED_TABLE");
+  bt::reload_tables();
+  EXPECT_NE(bt::table_sources().find("sm_90.json"), std::string::npos) << bt::table_sources();
+  EXPECT_EQ(bt::table_sources().find("skipped"), std::string::npos) << bt::table_sources();
+  const auto builtin = bd_::table_lookup("sm_90", 'd', "NN", "4x4x4");
+  ASSERT_TRUE(builtin.has_value());
+  EXPECT_NE(bt::find_instance('d', builtin->kernel), nullptr) << builtin->kernel;
+
+  const std::string path = ::testing::TempDir() + "mgblas_batched_host_table.json";
+  {
+    std::ofstream f(path);
+    f << R"({"format": "mgblas-batched-table/1", "tables": {"sm_90": {"note": "test",
+          "d": {"TN": {"4x4x4": {"kernel": "tiled_x", "entries_per_block": 3}},
+                "*": {"5x5x5": {"kernel": "cublas"}}},
+          "summary": {"d": {}}}}})";
+  }
+  setenv("MGBLAS_BATCHED_TABLE", path.c_str(), 1);
+  bt::reload_tables();
+  EXPECT_NE(bt::table_sources().find(path + " (2)"), std::string::npos) << bt::table_sources();
+  const auto tn = bd_::table_lookup("sm_90", 'd', "TN", "4x4x4");
+  ASSERT_TRUE(tn.has_value());
+  EXPECT_EQ(tn->kernel, "tiled_x");
+  EXPECT_EQ(tn->entries_per_block, 3);
+  EXPECT_EQ(tn->origin, path);
+  const auto any = bd_::table_lookup("sm_90", 'd', "CC", "5x5x5");
+  ASSERT_TRUE(any.has_value());
+  EXPECT_EQ(any->kernel, "cublas");
+  EXPECT_FALSE(bd_::table_lookup("sm_12", 'd', "NN", "4x4x4").has_value());
+  {
+    std::ofstream f(path);
+    f << "{ broken";
+  }
+  bt::reload_tables();
+  EXPECT_NE(bt::table_sources().find("skipped"), std::string::npos) << bt::table_sources();
+  unsetenv("MGBLAS_BATCHED_TABLE");
+  bt::reload_tables();
+  std::remove(path.c_str());
 }
 
 #endif  // MGBLAS_HAVE_CUDA
