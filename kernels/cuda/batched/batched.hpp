@@ -12,8 +12,9 @@
 //   cublas   cublas<t>gemmStridedBatched / gemmBatched (fixed sizes only).
 // The dispatcher picks one per call: a forced choice (tests, tuner) first, then the
 // tuning table of the device's architecture (JSON, batched_table.cpp), then the model
-// (batched_model.cpp), and falls back to cuBLAS or the generic kernel where no
-// instance applies. last_choice() reports what the calling thread ran last and why.
+// (model_choice, batched_dispatch.cpp), and falls back to cuBLAS or the generic kernel
+// where no instance applies. last_choice() reports what the calling thread ran last
+// and why.
 #pragma once
 
 #include <cstdint>
