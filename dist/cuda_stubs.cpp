@@ -31,7 +31,7 @@ void unpack_columns(cudaStream_t, const BlockCyclic1D&, int64_t, const T*, int64
 }
 template <Scalar T>
 void symv_block_cyclic(cudaStream_t, Uplo, bool, const BlockCyclic1D&, int, const T*, int64_t,
-                       int64_t, int64_t, int64_t, T, const T*, T*) {
+                       int64_t, int64_t, int64_t, T, const T*, T*, bool) {
   not_compiled("symv_block_cyclic");
 }
 
@@ -45,7 +45,7 @@ void symv_block_cyclic(cudaStream_t, Uplo, bool, const BlockCyclic1D&, int, cons
                                   int64_t, T, T*);                                             \
   template void symv_block_cyclic<T>(cudaStream_t, Uplo, bool, const BlockCyclic1D&, int,      \
                                      const T*, int64_t, int64_t, int64_t, int64_t, T, const T*, \
-                                     T*);
+                                     T*, bool);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 

@@ -20,9 +20,12 @@
 //                    block-cyclic y they simply stay where they are: no communication.
 //   symv/hemv:       on a GPU, one kernel per device and chunk reads every stored entry
 //                    of the device's columns once and adds it to y at its row and
-//                    (mirrored) at its column; on a host device (and with env
-//                    MGBLAS_DIST_SYMV=engine) the engine's symv/hemv on the diagonal
-//                    block and two gemv on the panel of each local block column.
+//                    (mirrored) at its column: the engine's SYMV tile kernel when nb is
+//                    a multiple of its tile (64; double complex 32), else a kernel of
+//                    narrower column tiles (env MGBLAS_DIST_SYMV=columns forces it); on
+//                    a host device (and with MGBLAS_DIST_SYMV=engine) the engine's
+//                    symv/hemv on the diagonal block and two gemv on the panel of each
+//                    local block column.
 //
 // Common rules of every function below:
 // - Collective over the ranks of the context: every rank calls it with the same op or

@@ -16,13 +16,18 @@ namespace mgblas {
 
 namespace {
 
-// The single-launch kernel (dist_kernels.hpp) on GPUs, unless env MGBLAS_DIST_SYMV=engine
-// asks for the engine's symv/gemv per block column (for comparison and as a fallback).
-bool use_block_cyclic_kernel() {
+// How GPUs compute their share (env MGBLAS_DIST_SYMV): kernel (default): one launch per
+// device, the engine's tile kernel when nb is a multiple of its tile, else the column
+// kernel (dist_kernels.hpp); columns: the column kernel always; engine: the engine's
+// symv/gemv per block column (for comparison and as a fallback).
+enum class SymvPath { Kernel, Columns, Engine };
+SymvPath symv_path() {
   const char* v = std::getenv("MGBLAS_DIST_SYMV");
-  if (!v || !*v || std::string_view(v) == "kernel") return true;
-  if (std::string_view(v) == "engine") return false;
-  MGBLAS_THROW(BadArgument, "environment MGBLAS_DIST_SYMV = '", v, "': must be kernel or engine");
+  if (!v || !*v || std::string_view(v) == "kernel") return SymvPath::Kernel;
+  if (std::string_view(v) == "columns") return SymvPath::Columns;
+  if (std::string_view(v) == "engine") return SymvPath::Engine;
+  MGBLAS_THROW(BadArgument, "environment MGBLAS_DIST_SYMV = '", v,
+               "': must be kernel, columns or engine");
 }
 
 // Column boundaries of the pipeline's chunks over the columns [off, n): chunk c covers
@@ -114,7 +119,7 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
        L.num_devices(), static_cast<int64_t>(sizeof(T)), off, alpha == T(0), beta == T(0),
        static_cast<int64_t>(x.form()), static_cast<int64_t>(y.form()),
        static_cast<int64_t>(red.kind()), chunks});
-  bool kernel = false;
+  SymvPath path = SymvPath::Kernel;
   detail::agree_on_arguments(ctx.comm(), what, signature, [&] {
     detail::check_matrix(ctx, A);
     if (L.m() != L.n())
@@ -126,7 +131,7 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
     const int64_t n = L.n() - off;
     x.check(ctx, "x", n, alpha != T(0) && n > 0, nullptr);
     y.check(ctx, "y", n, n > 0, nullptr);
-    kernel = use_block_cyclic_kernel();
+    path = symv_path();
   });
 
   const int64_t n = L.n() - off;
@@ -162,12 +167,13 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
       if (!part[d]) continue;
       const int g = ctx.device_offset() + d;
       const Device& dev = ctx.device(d);
-      if (kernel && dev.is_gpu() && L.num_devices() > 1) {
+      if (path != SymvPath::Engine && dev.is_gpu() && L.num_devices() > 1) {
         const int64_t jl0 = detail::local_begin(L, g, a), jl1 = detail::local_begin(L, g, b);
         if (jl1 <= jl0) continue;
         dev.make_current();
         detail::cuda::symv_block_cyclic(dev.stream(), uplo, kHermitian, L, g, A.local(d), A.ld(),
-                                        off, jl0, jl1, alpha, xd[d], part[d]);
+                                        off, jl0, jl1, alpha, xd[d], part[d],
+                                        path == SymvPath::Kernel);
       } else {
         symv_engine_columns<T, kHermitian>(Queue(dev), uplo, alpha, L, g, A.local(d), A.ld(),
                                            off, a, b, xd[d], part[d]);

@@ -49,9 +49,12 @@ void unpack_columns(cudaStream_t stream, const BlockCyclic1D& L, int64_t c0, con
 /// (jl0 >= local_begin(L, g, off)). Every stored entry is read once; it adds to y at
 /// its row (as itself) and at its column (mirrored). Accumulates with atomics: y must
 /// hold the sum so far (zeros at first); the order of the additions varies.
+/// Two kernels: with `tiles` and nb a multiple of the engine's SYMV tile, the engine's
+/// tile kernel over the device's blocks (kernels/cuda/symv, symv_cyclic); otherwise a
+/// kernel that walks tiles of 16 (double complex: 8) local columns, for any nb.
 template <Scalar T>
 void symv_block_cyclic(cudaStream_t stream, Uplo uplo, bool herm, const BlockCyclic1D& L, int g,
                        const T* A, int64_t ld, int64_t off, int64_t jl0, int64_t jl1, T alpha,
-                       const T* x, T* y);
+                       const T* x, T* y, bool tiles);
 
 }  // namespace mgblas::detail::cuda

@@ -116,10 +116,17 @@ TYPED_TEST(DistNccl, Gemv) {
 TYPED_TEST(DistNccl, SymvHemv) {
   using T = TypeParam;
   auto rng = mt::make_rng();
-  for (const char* path : {"kernel", "engine"}) {
+  // nb = 64 and 128 (and 256 in shapes()) are multiples of the engine tile, so "kernel"
+  // runs the engine's tile kernel there (offsets inside and at tile edges) and the
+  // column kernel elsewhere; "columns" forces the column kernel.
+  auto sizes = td::shapes(true);
+  for (const td::Shape& s : {td::Shape{700, 700, 64, 45, 45}, td::Shape{1000, 1000, 128, 128, 128},
+                             td::Shape{515, 515, 64, 0, 0}, td::Shape{96, 96, 64, 33, 33}})
+    sizes.push_back(s);
+  for (const char* path : {"kernel", "columns", "engine"}) {
     const SymvPath use(path);
     for (auto& red : reducers())
-      for (const auto& s : td::shapes(true))
+      for (const auto& s : sizes)
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
           for (char kind : {'S', 'H'}) {
             const auto p = td::draw<T>(kind, Op::N, uplo, s, rng, false);

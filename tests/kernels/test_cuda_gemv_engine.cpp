@@ -18,6 +18,7 @@
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
 #include "kernels/cuda/tuning/level2_dispatch.hpp"
+#include "layouts/block_cyclic.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"
 
 namespace mgblas::testing {
@@ -313,6 +314,97 @@ TYPED_TEST(SymvEngine_Cuda, special_scalars) {
           run_symv<T>({.hermitian = herm, .uplo = uplo, .n = 517, .off = 17, .incx = inc,
                        .incy = inc, .scalars = s},
                       rng);
+}
+
+// ---- symv_cyclic: one device's share of a block-cyclic matrix --------------------------
+//
+// P virtual devices on one GPU: each gets its own local storage (the layout's blocks of
+// the global matrix, all rows, ld padded to 128 bytes, padding NaN) and one or two calls
+// (the second splits its columns at an arbitrary global column, as dist's pipeline
+// chunks do); y, summed over every call, must be alpha * S * x.
+struct CyclicCase {
+  bool hermitian;
+  Uplo uplo;
+  int64_t n, off;
+  int64_t nb;
+  int P, first;
+  bool split;
+};
+
+template <Scalar T>
+void run_symv_cyclic(const CyclicCase& c, std::mt19937_64& rng) {
+  const int64_t n = c.n, m = n - c.off;
+  std::vector<T> A(static_cast<std::size_t>(n * n), nan_value<T>());
+  double norm2 = 0;
+  for (int64_t j = c.off; j < n; ++j)
+    for (int64_t i = c.off; i < n; ++i) {
+      if (c.uplo == Uplo::Lower ? i < j : i > j) continue;
+      const T a = random_value<T>(rng);
+      A[i + j * n] = a;
+      const double mag = (i == j && c.hermitian) ? std::abs(std::real(a)) : std::abs(a);
+      norm2 += (i == j ? 1.0 : 2.0) * mag * mag;
+    }
+  const std::vector<T> x = random_strided_vector<T>(m, 1, rng);
+  const T alpha = random_value<T>(rng);
+  std::vector<T> y_ref(static_cast<std::size_t>(std::max<int64_t>(m, 1)), T(0));
+  if (c.hermitian)
+    hemv_offset<T>(host(), c.uplo, m, alpha, A.data(), n, c.off, x.data(), 1, T(0), y_ref.data(), 1);
+  else
+    symv_offset<T>(host(), c.uplo, m, alpha, A.data(), n, c.off, x.data(), 1, T(0), y_ref.data(), 1);
+  ASSERT_GT(norm_vec(m, y_ref.data(), 1), 0.0) << "vacuous comparison";
+
+  const BlockCyclic1D L(n, n, c.nb, c.P, c.first);
+  const int64_t ld = L.local_ld(sizeof(T));
+  gpu().make_current();
+  const DeviceBuffer<T> dx = upload(x);
+  std::vector<T> y0(static_cast<std::size_t>(m), T(0));
+  DeviceBuffer<T> dy = upload(y0);
+  std::vector<DeviceBuffer<T>> locals;
+  for (int g = 0; g < c.P; ++g) {
+    const int64_t ln = L.local_n(g);
+    if (ln == 0) continue;
+    std::vector<T> local(static_cast<std::size_t>(ld * ln), nan_value<T>());
+    for (int64_t jl = 0; jl < ln; ++jl)
+      std::copy_n(A.data() + L.global_col(g, jl) * n, n, local.data() + jl * ld);
+    locals.push_back(upload(local));
+    // g's local columns at or after global column c: those of blocks before c's block,
+    // plus c's offset in its block when g owns it.
+    const auto local_begin = [&](int64_t col) {
+      int64_t cols = 0;
+      for (int64_t jl = 0; jl < ln; ++jl) cols += L.global_col(g, jl) < col ? 1 : 0;
+      return cols;
+    };
+    std::vector<int64_t> cuts{c.off};
+    if (c.split) cuts.push_back(c.off + (n - c.off) * 2 / 5);
+    cuts.push_back(n);
+    for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
+      const int64_t l0 = local_begin(cuts[k]), l1 = local_begin(cuts[k + 1]);
+      if (l1 <= l0) continue;
+      const l2::CyclicShare share{c.nb, c.P, L.first_block(g), l0, l1, L.global_col(g, l0),
+                                  L.global_col(g, l1 - 1) + 1};
+      l2::symv_cyclic<T>(gpu().stream(), c.uplo, c.hermitian, n, c.off, share, alpha,
+                         locals.back().data(), ld, dx.data(), dy.data());
+    }
+  }
+  SCOPED_TRACE(detail::concat(c.hermitian ? "hemv" : "symv", " uplo=", to_string(c.uplo),
+                              " n=", n, " off=", c.off, " nb=", c.nb, " P=", c.P,
+                              " first=", c.first, " split=", c.split, ", ", seed_text()));
+  const std::vector<T> y = download(dy);
+  check_y(y0, y, y_ref, m, 1, m, alpha, T(0), std::sqrt(norm2), norm_vec(m, x.data(), 1), false);
+}
+
+TYPED_TEST(SymvEngine_Cuda, cyclic_shares) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  const int64_t t = l2::symv_tile<T>();
+  for (bool herm : hermitian_kinds<T>())
+    for (Uplo uplo : kUplos)
+      for (int P : {1, 2, 3})
+        for (int64_t nb : {t, 2 * t})
+          for (const auto& [n, off] : {std::pair<int64_t, int64_t>{1, 0}, {t + 5, 0},
+                                       {517, 0}, {517, 17}, {1000, t + 3}, {1000, 999}})
+            for (bool split : {false, true})
+              run_symv_cyclic<T>({herm, uplo, n, off, nb, P, P > 1 ? 1 : 0, split}, rng);
 }
 
 // The dispatcher says what it chose and why, for every precision and kind.

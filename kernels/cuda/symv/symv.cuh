@@ -18,14 +18,46 @@
 
 namespace mgblas::kernels::cuda::level2 {
 
+/// Which tile columns of the matrix one launch walks, and where their columns are
+/// stored. Local tile column jl (whole kNb-column tiles, in storage order) is tile
+/// column virtual_of(jl) of the matrix: the identity for a matrix on one device
+/// (q = stride = 1, origin = 0), or every P-th block of q tiles starting at block b
+/// for a device's share of a block-cyclic layout (stride = P q, origin = b q).
+struct TileColumns {
+  int64_t first = 0;  ///< local tile column of block x = 0
+  int64_t q = 1;
+  int64_t stride = 1;
+  int64_t origin = 0;
+  // Tile counts fit 32 bits (2^31 tiles would be 2^36 columns): a 32-bit division is a
+  // few instructions, a 64-bit one a call that cost the kernel spills.
+  __host__ __device__ int64_t virtual_of(int64_t jl) const {
+    const auto l = static_cast<uint32_t>(jl), b = static_cast<uint32_t>(q);
+    return static_cast<int64_t>(l / b) * stride + origin + static_cast<int64_t>(l % b);
+  }
+};
+
+/// The part of a symmetric matrix one launch computes with, in virtual coordinates
+/// (rows and columns, the same for both): the matrix is [lo, hi) x [lo, hi); this
+/// launch uses its columns [col_lo, col_hi) (all of them: col_lo = lo, col_hi = hi).
+/// Element (r, c) with c in local column lc is A[a_off + lc * lda + r]; x(c) is
+/// x[(c - lo) incx] and y likewise.
+struct SymvRegion {
+  int64_t lo, hi;
+  int64_t col_lo, col_hi;
+  int64_t a_off;
+  TileColumns cols;
+  bool vector_ok;  ///< 16-byte chunk loads legal (A and lda * size 16-byte aligned)
+};
+
 // symv_kernel.
 //
-// Tiles: the virtual matrix (the submatrix with `shift` rows and columns added above
-// and to the left, so that tiles are aligned to the parent's 128-byte segments) is
-// cut into kNb x kNb tiles, kNb = kTx * kVec. Block (j, by) walks block column j over
-// the stored tiles numbered [by * tiles_per_block, (by + 1) * tiles_per_block) counted
-// from the diagonal: lower i = j, j + 1, ... (down), upper i = j, j - 1, ... (up).
-// Blocks with nothing to do return at once.
+// Tiles: the virtual matrix (for one device: the submatrix with `shift` rows and
+// columns added above and to the left, so that tiles are aligned to the parent's
+// 128-byte segments, lo = shift) is cut into kNb x kNb tiles, kNb = kTx * kVec. Block
+// (x, by) walks block column j = R.cols.virtual_of(R.cols.first + x) over the stored
+// tiles numbered [by * tiles_per_block, (by + 1) * tiles_per_block) counted from the
+// diagonal: lower i = j, j + 1, ... (down), upper i = j, j - 1, ... (up, to the tile of
+// row lo). Blocks with nothing to do return at once.
 // Threads: (tx, ty) holds the kVec rows at tx * kVec of a tile and the kC = kNb / kTy
 // columns at ty * kC of block column j (x of block column j sits in shared memory).
 // Each stored off-diagonal tile A(i, j) is read once and used twice (algorithm 3):
@@ -41,12 +73,13 @@ namespace mgblas::kernels::cuda::level2 {
 // Shared memory: partial[2][kTy][kNb], double-buffered by tile parity so one barrier
 // per tile suffices, and xj[kNb].
 // Preconditions: y already scaled by beta; kNb % kTy == 0; kTx * kTy >= kNb;
-// tiles_per_block > 0; A points at element (0, 0) of the submatrix.
+// tiles_per_block > 0; every column of the launch's tiles is in local storage or
+// outside [col_lo, col_hi) (never read).
 template <typename D, int kTx, int kTy, bool kPrefetch, int kMinBlocksPerSm, bool kLower,
           bool kConj>
 __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
-    symv_kernel(int64_t n, D alpha, const D* __restrict__ A, int64_t lda, int64_t shift,
-                bool vector_ok, const D* __restrict__ x, int64_t incx, D* y, int64_t incy,
+    symv_kernel(SymvRegion R, D alpha, const D* __restrict__ A, int64_t lda,
+                const D* __restrict__ x, int64_t incx, D* y, int64_t incy,
                 int64_t tiles_per_block) {
   constexpr int kVec = kVecOf<D>;
   constexpr int kNb = kTx * kVec;
@@ -58,16 +91,19 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   __shared__ D partial[2][kTy][kNb];
   __shared__ D xj[kNb];  // x of block column j: read by every tile, kept out of registers
 
-  const int64_t lo = shift;
-  const int64_t hi = shift + n;
+  const int64_t lo = R.lo;
+  const int64_t hi = R.hi;
   const int64_t nt = ceil_div(hi, kNb);
-  const int64_t j = blockIdx.x;
+  const int64_t tile_lo = lo / kNb;  // first row tile holding a row of the matrix
+  const int64_t jl = R.cols.first + blockIdx.x;  // local tile column
+  const int64_t j = R.cols.virtual_of(jl);       // the same tile column in the matrix
   // Tile k of this block is row block i = start + k (lower) or start - k (upper): both
   // walk away from the diagonal, so the blocks running together add into rows spread
   // along the diagonal instead of all into the top rows (atomics contention).
   const int64_t by = blockIdx.y;
   const int64_t start = kLower ? j + by * tiles_per_block : j - by * tiles_per_block;
-  const int64_t count = kLower ? imin(tiles_per_block, nt - start) : imin(tiles_per_block, start + 1);
+  const int64_t count =
+      kLower ? imin(tiles_per_block, nt - start) : imin(tiles_per_block, start - tile_lo + 1);
   if (count <= 0) return;  // uniform over the block: no barrier is skipped
   const auto tile = [&](int64_t k) { return kLower ? start + k : start - k; };
 
@@ -76,14 +112,16 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   const int t = ty * kTx + tx;
   if (t < kNb) {
     const int64_t col = j * kNb + t;
-    xj[t] = col >= lo && col < hi ? x[(col - shift) * incx] : D{};
+    xj[t] = col >= lo && col < hi ? x[(col - lo) * incx] : D{};
   }
   const int64_t col0 = j * kNb + ty * kC;  // virtual column of this thread's first column
-  const D* a = A + (col0 - shift) * lda - shift;
+  // Its local column: local tile columns hold whole tiles, in order.
+  const D* a = A + (R.a_off + (jl * kNb + ty * kC) * lda);
+  const int64_t c_lo = imax(lo, R.col_lo), c_hi = imin(hi, R.col_hi);
   uint32_t col_ok = 0;
 #pragma unroll
   for (int c = 0; c < kC; ++c)
-    if (col0 + c >= lo && col0 + c < hi) col_ok |= 1u << c;
+    if (col0 + c >= c_lo && col0 + c < c_hi) col_ok |= 1u << c;
 
   D accT[kC];
 #pragma unroll
@@ -94,7 +132,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   auto fetch = [&](Chunk<D>* ch, Chunk<D>& xv, int64_t i) {
     const int64_t r = i * kNb + tx * kVec;
     const bool rows_any = r + kVec > lo && r < hi;
-    const bool full = vector_ok && r >= lo && r + kVec <= hi;
+    const bool full = R.vector_ok && r >= lo && r + kVec <= hi;
     const D* p = a + r;
 #pragma unroll
     for (int c = 0; c < kC; ++c) {
@@ -104,7 +142,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     }
 #pragma unroll
     for (int e = 0; e < kVec; ++e)
-      xv.v[e] = (r + e >= lo && r + e < hi) ? x[(r + e - shift) * incx] : D{};
+      xv.v[e] = (r + e >= lo && r + e < hi) ? x[(r + e - lo) * incx] : D{};
   };
 
   if (kPrefetch) fetch(cur, xc, tile(0));
@@ -117,7 +155,9 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     D accN[kVec];
 #pragma unroll
     for (int e = 0; e < kVec; ++e) accN[e] = D{};
-    if (i != j) {
+    // The diagonal tile is the first one of block row 0 (tested so, not as i == j: j
+    // would then stay live in registers through the loop, and entry 1 of d spilled).
+    if (k != 0 || blockIdx.y != 0) {
 #pragma unroll
       for (int c = 0; c < kC; ++c) {
         const D xcol = xj[ty * kC + c];
@@ -156,7 +196,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
 #pragma unroll
       for (int q = 1; q < kTy; ++q) s = device::add(s, partial[buf][q][t]);
       const int64_t r = i * kNb + t;
-      if (r >= lo && r < hi) atomic_add(y + (r - shift) * incy, device::mul(alpha, s));
+      if (r >= lo && r < hi) atomic_add(y + (r - lo) * incy, device::mul(alpha, s));
     }
     if (kPrefetch) {
 #pragma unroll
@@ -171,7 +211,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
 #pragma unroll
     for (int c = 0; c < kC; ++c)
       if (col_ok >> c & 1u)
-        atomic_add(y + (col0 + c - shift) * incy, device::mul(alpha, accT[c]));
+        atomic_add(y + (col0 + c - lo) * incy, device::mul(alpha, accT[c]));
   }
 }
 

@@ -26,6 +26,36 @@ void symv(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, T alpha, co
           int64_t lda, int64_t off, const T* x, int64_t incx, T beta, T* y, int64_t incy,
           Params params = {});
 
+/// Rows and columns of the kernel's tiles for precision T (every tuning set of T).
+template <Scalar T>
+constexpr int64_t symv_tile() {
+  return sizeof(T) == 16 ? 32 : 64;
+}
+
+/// One device's share of a symmetric matrix whose columns are dealt to `devices`
+/// devices in blocks of nb (block b to device (b + first) mod devices; layouts/'
+/// BlockCyclic1D): this device holds blocks first_block, first_block + devices, ...,
+/// one after the other in its local columns, all n rows of each. A call computes with
+/// its local columns [local_begin, local_end), which are the global columns
+/// [col_begin, col_end) it holds. nb must be a multiple of symv_tile<T>().
+struct CyclicShare {
+  int64_t nb;
+  int64_t devices;
+  int64_t first_block;
+  int64_t local_begin, local_end;
+  int64_t col_begin, col_end;
+};
+
+/// y += alpha * (the share's columns of S) * x (and their mirror), S = A(off:n, off:n)
+/// symmetric or Hermitian with its `uplo` triangle stored: summed over the devices'
+/// shares and column ranges, y = alpha * S * x. x and y are indexed from off (length
+/// n - off, unit stride); y accumulates (atomically, so several calls may add into it).
+/// A: the device's local columns (leading dimension lda, >= n). Queued on `stream`.
+/// The dispatcher's tuning set for n - off.
+template <Scalar T>
+void symv_cyclic(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, int64_t off,
+                 const CyclicShare& share, T alpha, const T* A, int64_t lda, const T* x, T* y);
+
 template <Scalar T> int symv_variant_count();
 /// "symvL 32x8 nb64" style name of a tuning set.
 template <Scalar T> std::string symv_variant_name(Uplo uplo, bool hermitian, int variant);
@@ -33,6 +63,8 @@ template <Scalar T> std::string symv_variant_name(Uplo uplo, bool hermitian, int
 #define MGBLAS_SYMV_LEVEL2_DECLARE_(PREFIX, T)                                               \
   PREFIX template void symv<T>(cudaStream_t, Uplo, bool, int64_t, T, const T*, int64_t,      \
                                int64_t, const T*, int64_t, T, T*, int64_t, Params);          \
+  PREFIX template void symv_cyclic<T>(cudaStream_t, Uplo, bool, int64_t, int64_t,            \
+                                      const CyclicShare&, T, const T*, int64_t, const T*, T*); \
   PREFIX template int symv_variant_count<T>();                                               \
   PREFIX template std::string symv_variant_name<T>(Uplo, bool, int);
 #define MGBLAS_SYMV_LEVEL2_EXTERN_(T) MGBLAS_SYMV_LEVEL2_DECLARE_(extern, T)
