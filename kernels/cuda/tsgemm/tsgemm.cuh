@@ -231,6 +231,24 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
   }
 }
 
+/// acc[r][c] += sum_e a[r][a0 + e] B(e, c), e < kVecOf<D>, for B column-major at b
+/// (16-byte aligned, column stride ld): one 16-byte shared-memory load per column, each
+/// value shared by the kRows rows. a0 must fold to a constant (unrolled callers).
+template <typename D, int kRows, int kCols, int kA>
+__device__ __forceinline__ void fma_vec(D (&acc)[kRows][kCols], const D (&a)[kRows][kA], int a0,
+                                        const D* b, int ld) {
+  constexpr int kVec = kVecOf<D>;
+#pragma unroll
+  for (int c = 0; c < kCols; ++c) {
+    D bv[kVec];
+    load_vec16(bv, b + c * ld);
+#pragma unroll
+    for (int r = 0; r < kRows; ++r)
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) acc[r][c] = device::mul_add(a[r][a0 + e], bv[e], acc[r][c]);
+  }
+}
+
 // ---- TSM2L: tall-skinny A (m x k, k <= kMaxK) times small op(B) (k x n, n <= kN) ---------
 //
 // Mapping: fewer threads than rows (the paper's tile count is m / (gridDim.x
@@ -300,15 +318,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     const D* bc = bs + ch * kT3;
 #pragma unroll
     for (int u = 0; u < kT3; u += kVec) {
-#pragma unroll
-      for (int c = 0; c < kN; ++c) {
-        D bv[kVec];
-        load_vec16(bv, bc + c * kKMax + u);
-#pragma unroll
-        for (int r = 0; r < kR; ++r)
-#pragma unroll
-          for (int e = 0; e < kVec; ++e) acc[r][c] = device::mul_add(a[r][u + e], bv[e], acc[r][c]);
-      }
+      fma_vec(acc, a, u, bc + u, kKMax);
     }
   };
   auto store_rows = [&](D (&acc)[kR][kN], int64_t s) {
@@ -398,6 +408,121 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       ch = ch_n;
     }
   }
+}
+
+// ---- TSM2L with the columns of C spread over threads (kP threads per row) ----------------
+//
+// Why: at k = n = 32 a thread of tsm2l_kernel keeps kR kN accumulators (float r2: 152
+// registers, double r2: 254, 2 or 3 blocks per SM), too few threads to keep the loads in
+// flight that the bandwidth needs; with kR = 1 each B value read from shared memory
+// feeds one multiply-add per element and the shared-memory pipe is the bound. Here kP =
+// kN / kCols threads share a row, each owning kCols columns of C for kR rows: kR kCols
+// accumulators, each B value feeding kR multiply-adds and each A value kCols.
+// Mapping: kRowThreads = kThreads / kP threads per column group; the group index cg =
+// t / kRowThreads is uniform over a warp, lt = t % kRowThreads. The block walks tiles of
+// kTile = kRowThreads kR rows (tile blockIdx.x, + gridDim.x, ...); thread (cg, lt) owns
+// rows lt + r kRowThreads (r < kR) of a tile and columns [cg kCols, (cg + 1) kCols):
+// a warp reads and writes 32 consecutive rows of a column (coalesced).
+// Shared memory: all of op(B), kKMax x kN column-major with zeros past k and n (as in
+// tsm2l_kernel: a warp reads it as a broadcast, kVecOf<D> values along k per load);
+// A in kStages slots as[stage][u][i] of kT3 columns x kTile rows, filled by cp.async
+// from all threads (element (i, p) by consecutive threads for consecutive i: each A
+// element read once from global memory, coalesced; zero past m and k), kStages - 1
+// chunks in flight while one is computed; read back by the kP warps of a row (32
+// consecutive words per warp: no bank conflict). One barrier per chunk: the slot
+// refilled next was read by other threads in the previous chunk.
+// Preconditions: 1 <= k <= kKMax, 1 <= n <= kN, m >= 1; blockDim.x == kThreads.
+template <typename D, int kThreads, int kN, int kCols, int kT3, int kR, int kStages, int kKMax,
+          int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    tsm2l_cols_kernel(int64_t m, int n, int k, D alpha, const D* __restrict__ A, int64_t lda,
+                      const D* __restrict__ B, int64_t b_rs, int64_t b_cs, bool conj_b, D beta,
+                      D* C, int64_t ldc) {
+  constexpr int kVec = kVecOf<D>;
+  constexpr int kP = kN / kCols;
+  constexpr int kRowThreads = kThreads / kP;
+  constexpr int kTile = kRowThreads * kR;
+  constexpr int kCopies = kT3 * kTile / kThreads;
+  static_assert(kN % kCols == 0 && kThreads % kP == 0 && kRowThreads % 32 == 0,
+                "whole warps per column group: see tsgemm_tuning.hpp");
+  static_assert(kKMax % kT3 == 0 && kT3 % kVec == 0 && (kT3 * kTile) % kThreads == 0 &&
+                    kStages >= 2,
+                "see tsgemm_tuning.hpp");
+  __shared__ __align__(16) D bs[kN * kKMax];
+  __shared__ D as[kStages][kT3][kTile];
+
+  const int t = threadIdx.x;
+  for (int idx = t; idx < kN * kKMax; idx += kThreads) {
+    const int c = idx / kKMax, p = idx % kKMax;
+    bs[idx] = (p < k && c < n) ? maybe_conj(B[p * b_rs + c * b_cs], conj_b) : D{};
+  }
+  const int64_t tiles = ceil_div(m, static_cast<int64_t>(kTile));
+  if (static_cast<int64_t>(blockIdx.x) >= tiles) return;  // whole block: no barrier skipped
+  const int nch = static_cast<int>(ceil_div(k, kT3));
+  // Fetch f: chunk f % nch of the block's tile f / nch.
+  const int64_t fetches = ceil_div(tiles - blockIdx.x, static_cast<int64_t>(gridDim.x)) * nch;
+  auto tile_row = [&](int64_t f) {
+    return (blockIdx.x + (f / nch) * static_cast<int64_t>(gridDim.x)) * kTile;
+  };
+  // Past the last fetch an empty group is committed, so the wait counts stay uniform.
+  auto issue = [&](int64_t f) {
+    if (f < fetches) {
+      const int64_t r0 = tile_row(f);
+      const int p0 = static_cast<int>(f % nch) * kT3;
+      D (*slot)[kTile] = as[f % kStages];
+#pragma unroll
+      for (int q = 0; q < kCopies; ++q) {
+        const int idx = q * kThreads + t;
+        const int u = idx / kTile, i = idx % kTile;
+        const bool valid = r0 + i < m && p0 + u < k;
+        copy_async(&slot[u][i], valid ? A + r0 + i + (p0 + u) * lda : A, valid);
+      }
+    }
+    commit_async();
+  };
+#pragma unroll
+  for (int f = 0; f < kStages - 1; ++f) issue(f);
+
+  const int cg = t / kRowThreads, lt = t % kRowThreads;
+  const D* bcol = bs + cg * kCols * kKMax;
+  D acc[kR][kCols];
+#pragma unroll
+  for (int r = 0; r < kR; ++r)
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) acc[r][c] = D{};
+
+#pragma unroll 1
+  for (int64_t f = 0; f < fetches; ++f) {
+    wait_async_but<kStages - 2>();  // this thread's copies of fetch f have landed,
+    __syncthreads();                // everyone's too, and slot (f - 1) % kStages is free
+    issue(f + kStages - 1);
+    const D (*slot)[kTile] = as[f % kStages];
+    const int ch = static_cast<int>(f % nch);
+    const D* bc = bcol + ch * kT3;
+#pragma unroll
+    for (int u = 0; u < kT3; u += kVec) {
+      D a[kR][kVec];
+#pragma unroll
+      for (int r = 0; r < kR; ++r)
+#pragma unroll
+        for (int e = 0; e < kVec; ++e) a[r][e] = slot[u + e][lt + r * kRowThreads];
+      fma_vec(acc, a, 0, bc + u, kKMax);
+    }
+    if (ch == nch - 1) {
+      const int64_t r0 = tile_row(f);
+#pragma unroll
+      for (int r = 0; r < kR; ++r) {
+        const int64_t row = r0 + lt + r * kRowThreads;
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) {
+          const int j = cg * kCols + c;
+          if (row < m && j < n) store_c(C + row + j * ldc, acc[r][c], alpha, beta);
+          acc[r][c] = D{};
+        }
+      }
+    }
+  }
+  wait_async();  // the trailing groups are empty; nothing may still be landing at exit
 }
 
 // ---- A^H B: op(A) (m x k, A stored k x m) times B (k x n), both tall: the k-split --------

@@ -46,8 +46,12 @@ template <typename T, std::size_t V>
 auto tsm2l_kernel_of() {
   using D = device::device_t<T>;
   constexpr Tsm2lShape s = TsgemmTuning<T>::kL[V];
-  return &tsm2l_kernel<D, s.threads, s.n_max, s.t3, s.rows, s.interleave, s.stages, kMaxK,
-                       s.min_blocks>;
+  if constexpr (s.cols > 0)
+    return &tsm2l_cols_kernel<D, s.threads, s.n_max, s.cols, s.t3, s.rows, s.stages, kMaxK,
+                              s.min_blocks>;
+  else
+    return &tsm2l_kernel<D, s.threads, s.n_max, s.t3, s.rows, s.interleave, s.stages, kMaxK,
+                         s.min_blocks>;
 }
 template <typename T, std::size_t V, bool kConj>
 auto tsmttsm_kernel_of() {
@@ -101,6 +105,7 @@ const char* variant_name(Engine e, int variant) {
       const Tsm2lShape s = TsgemmTuning<T>::kL[v];
       out[1].push_back("tsm2l " + std::to_string(s.threads) + "xn" + std::to_string(s.n_max) +
                        "x" + std::to_string(s.t3) + (s.rows > 1 ? " r" + std::to_string(s.rows) : "") +
+                       (s.cols > 0 ? " c" + std::to_string(s.cols) : "") +
                        (s.stages > 0 ? " async" + std::to_string(s.stages)
                                      : s.interleave ? " opt2" : " opt1"));
     }
@@ -198,21 +203,35 @@ Prediction predict_tsm2l(const DeviceModel& dm, const KernelResources& kr, const
   const double md = static_cast<double>(m), nd = static_cast<double>(n);
   const double kpad = static_cast<double>(round_up(k, s.t3));
   const double nch = kpad / s.t3;
+  // tsm2l_cols_kernel: groups threads share a row (cols columns each) and read its A
+  // values back from shared memory; each B value feeds `rows` rows. tsm2l_kernel's sets
+  // with rows > 1 measured no faster than rows = 1 (bench/results/h200-tsgemm.md,
+  // sweep_l: s 128xn32x8 r2 575 us vs opt1 555 us at 2^24 x 8 x 8; c r2 slower), i.e.
+  // B is re-read per row in practice, so it gets no such credit. The cols kernel's
+  // credit is what its design assumes (not yet measured).
+  const bool cols = s.cols > 0;
+  const double groups = cols ? static_cast<double>(s.n_max / s.cols) : 1.0;
+  const double b_share = cols ? s.rows : 1.0;
+  const double copy = s.stages > 0 ? 1.0 : 0.0;  // cp.async into shared memory
   Workload w;
   w.dram_bytes = Tr::elem * (md * k + static_cast<double>(k) * nd + md * nd * (beta_zero ? 1.0 : 2.0));
   w.fma = md * kpad * s.n_max * Tr::fma_per_mac;
-  w.instructions = md * kpad * (s.n_max * Tr::fma_per_mac + s.n_max / Tr::vec / s.rows + 1.0) +
-                   md * nd * (beta_zero ? 2.0 : 3.0) + (s.stages > 0 ? md * kpad : 0.0);
-  w.smem_bytes = md / s.rows * kpad * s.n_max * Tr::elem + (s.stages > 0 ? md * kpad * Tr::elem : 0.0);
+  w.instructions =
+      md * kpad * (s.n_max * Tr::fma_per_mac + s.n_max / Tr::vec / b_share + 1.0 + copy +
+                   (cols ? groups : 0.0)) +
+      md * nd * (beta_zero ? 2.0 : 3.0);
+  w.smem_bytes = md * kpad * Tr::elem * (s.n_max / b_share + copy + (cols ? groups : 0.0));
   w.fp64 = Tr::fp64;
   w.blocks = blocks;
   // Opt2 keeps the next fetch outstanding all the time; Opt1 starts each row with none;
-  // the staged form keeps stages - 1 fetches outstanding.
-  const double fetch = static_cast<double>(std::min<int64_t>(s.t3, k)) * s.rows * Tr::elem;
+  // the staged forms keep stages - 1 fetches outstanding (the cols kernel's fetch is
+  // a block's chunk, rows / groups elements of it per thread).
+  const double fetch =
+      static_cast<double>(std::min<int64_t>(s.t3, k)) * s.rows / groups * Tr::elem;
   w.inflight_bytes = s.stages > 0 ? (s.stages - 1) * fetch
                                   : fetch * (s.interleave ? 1.0 : 1.0 - 0.5 / nch);
   w.read_fraction = 1.0 - Tr::elem * md * nd / w.dram_bytes;
-  w.fma_chains = s.n_max * s.rows * Tr::chains_per_acc;
+  w.fma_chains = (cols ? s.cols : s.n_max) * s.rows * Tr::chains_per_acc;
   return predict(dm, kr, w);
 }
 
@@ -346,7 +365,7 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
       // The paper's tile count: one wave of resident threads, each walking m / threads rows.
       const int64_t fill = std::max<int64_t>(1, static_cast<int64_t>(dm.sms) * kr.blocks_per_sm);
       best_blocks = prm.blocks > 0 ? prm.blocks
-                                   : std::min(ceil_div(m, static_cast<int64_t>(s.threads) * s.rows), fill);
+                                   : std::min(ceil_div(m, static_cast<int64_t>(tsm2l_block_rows(s))), fill);
       best_blocks = std::clamp<int64_t>(best_blocks, 1, 0x7fffffff);
       best = predict_tsm2l<T>(dm, kr, s, m, n, k, beta_zero, best_blocks);
     } else {
@@ -476,7 +495,7 @@ void launch_tsm2l(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, 
   constexpr Tsm2lShape s = TsgemmTuning<T>::kL[V];
   const BView bv = b_view<T>(opB, ldb);
   const int64_t grid = std::clamp<int64_t>(
-      std::min(blocks, ceil_div(m, static_cast<int64_t>(s.threads) * s.rows)), 1, 0x7fffffff);
+      std::min(blocks, ceil_div(m, static_cast<int64_t>(tsm2l_block_rows(s)))), 1, 0x7fffffff);
   tsm2l_kernel_of<T, V>()<<<static_cast<unsigned>(grid), s.threads, 0, stream>>>(
       m, static_cast<int>(n), static_cast<int>(k), device::to_device(alpha), device::device_ptr(A),
       lda, device::device_ptr(B), bv.rs, bv.cs, bv.conj, device::to_device(beta),

@@ -17,6 +17,11 @@
 // TSM2L keeps both of the paper's variants (Opt1, Opt2: register prefetch) and adds a
 // staged one (cp.async into shared memory: bytes in flight without registers), for the
 // model and the sweep to choose among; the full build compiles at most 8 sets per kernel.
+// The sets with a `cols` field (tsm2l_cols_kernel: n_max / cols threads per row, for
+// k = n = 32, and 16 in complex double, where one thread per row needed 150-254
+// registers) and float's 128xn4x4 r4 (k = n = 4 with 64 bytes in flight per thread)
+// replaced sets the model never chose (2026-11-22 run); their min_blocks are the
+// largest with no spill by ptxas (CUDA 13, sm_90). They are NOT YET MEASURED.
 // Not yet chosen from measurements: `tester_tsgemm --sweep` on the GPU
 // (bench/tsgemm_device.sh) times every set for that.
 #pragma once
@@ -56,7 +61,16 @@ struct Tsm2lShape {
   int stages = 0;
   /// Rows walked at once per thread (as Tsm2rShape::rows).
   int rows = 1;
+  /// 0: one thread per row owns all n_max columns of C (tsm2l_kernel). > 0: n_max / cols
+  /// threads share each row, cols columns each, A staged through shared memory by
+  /// cp.async (tsm2l_cols_kernel; stages >= 2, interleave unused).
+  int cols = 0;
 };
+
+/// Rows of A and C a block covers per step.
+constexpr int tsm2l_block_rows(const Tsm2lShape& s) {
+  return (s.cols > 0 ? s.threads / (s.n_max / s.cols) : s.threads) * s.rows;
+}
 
 /// A^H B (k-split): `threads` per block walk the k rows; each holds a tm x tn tile of
 /// the m x n result.
@@ -77,13 +91,13 @@ template <> struct TsgemmTuning<float> {
                                                  {128, 32, 8, 4},
                                                  {128, 16, 8, 4, 2}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 8, true, 3, 0, 2},
-                                                 {128, 32, 8, false, 4},
-                                                 {128, 32, 8, true, 4, 3},
+                                                 {128, 32, 4, true, 5, 4, 4, 8},
+                                                 {128, 32, 4, true, 3, 4, 4, 16},
                                                  {128, 16, 8, true, 5, 0, 2},
-                                                 {128, 16, 8, true, 4},
+                                                 {128, 4, 4, true, 6, 0, 4},
                                                  {128, 8, 8, true, 6},
                                                  {256, 4, 8, true, 3},
-                                                 {128, 32, 4, true, 2, 0, 4}}};
+                                                 {128, 32, 4, true, 3, 4, 8, 8}}};
   static constexpr std::array<TsmttsmShape, 2> kT{{{256, 8, 8, 2}, {256, 4, 4, 4}}};
 };
 
@@ -95,8 +109,8 @@ template <> struct TsgemmTuning<double> {
                                                  {128, 16, 8, 3},
                                                  {64, 32, 4, 4}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 2, 0, 2},
-                                                 {128, 32, 4, false, 2},
-                                                 {128, 32, 4, true, 3, 4},
+                                                 {128, 32, 2, true, 4, 4, 4, 8},
+                                                 {256, 32, 4, true, 2, 3, 8, 4},
                                                  {128, 16, 8, true, 3},
                                                  {128, 16, 4, true, 3, 0, 2},
                                                  {128, 8, 8, true, 5},
@@ -114,8 +128,8 @@ template <> struct TsgemmTuning<std::complex<float>> {
                                                  {64, 32, 4, 6},
                                                  {64, 32, 4, 4, 2}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 4, true, 2, 0, 2},
-                                                 {128, 32, 4, false, 4},
-                                                 {128, 32, 4, true, 3, 4},
+                                                 {128, 32, 4, true, 4, 3, 4, 8},
+                                                 {256, 32, 4, true, 3, 3, 4, 4},
                                                  {128, 16, 8, true, 4},
                                                  {128, 16, 4, true, 4, 0, 2},
                                                  {128, 8, 8, true, 4},
@@ -131,10 +145,10 @@ template <> struct TsgemmTuning<std::complex<double>> {
                                                  {128, 8, 4, 2, 2},
                                                  {128, 4, 4, 2, 2}}};
   static constexpr std::array<Tsm2lShape, 8> kL{{{128, 32, 2, true, 2},
-                                                 {128, 32, 2, false, 3},
-                                                 {128, 32, 4, true, 3, 3},
+                                                 {256, 32, 2, true, 2, 3, 4, 4},
+                                                 {128, 32, 2, true, 3, 3, 2, 8},
                                                  {128, 16, 4, true, 4},
-                                                 {128, 16, 2, true, 2, 0, 2},
+                                                 {128, 16, 2, true, 4, 3, 4, 4},
                                                  {128, 8, 4, true, 4},
                                                  {128, 8, 4, true, 6, 3},
                                                  {128, 4, 4, true, 6}}};
@@ -170,13 +184,22 @@ constexpr bool valid_tsgemm_shapes() {
         s.rows < 1 ||
         2u * s.t1 * s.t2 * sizeof(T) > kStaticSmem || s.min_blocks < 1)
       return false;
-  for (const auto& s : TsgemmTuning<T>::kL)
+  for (const auto& s : TsgemmTuning<T>::kL) {
     if (s.threads % 32 != 0 || s.threads > 1024 || s.t3 % vec != 0 || kMaxK % s.t3 != 0 ||
-        s.n_max < 1 || s.n_max > kMaxSkinny || s.stages == 1 ||
-        s.rows < 1 ||
-        (static_cast<std::size_t>(kMaxK) * s.n_max +
-         static_cast<std::size_t>(s.stages) * s.rows * s.t3 * s.threads) * sizeof(T) > kStaticSmem)
+        s.n_max < 1 || s.n_max > kMaxSkinny || s.stages == 1 || s.rows < 1 || s.cols < 0)
       return false;
+    // Column groups of whole warps; the cp.async copies of a chunk spread evenly.
+    if (s.cols > 0 && (s.n_max % s.cols != 0 || s.stages < 2 ||
+                       s.threads % (s.n_max / s.cols) != 0 ||
+                       (s.threads / (s.n_max / s.cols)) % 32 != 0 ||
+                       (s.t3 * tsm2l_block_rows(s)) % s.threads != 0))
+      return false;
+    const std::size_t a_slots = s.cols > 0
+        ? static_cast<std::size_t>(s.stages) * s.t3 * tsm2l_block_rows(s)
+        : static_cast<std::size_t>(s.stages) * s.rows * s.t3 * s.threads;
+    if ((static_cast<std::size_t>(kMaxK) * s.n_max + a_slots) * sizeof(T) > kStaticSmem)
+      return false;
+  }
   for (const auto& s : TsgemmTuning<T>::kT)
     if (s.threads % 32 != 0 || s.threads > 1024 || s.tm < 1 || s.tn < 1 ||
         (s.threads / 32) * s.tm * s.tn * sizeof(T) > kStaticSmem)
