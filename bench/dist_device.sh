@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Distributed GEMV/SYMV/HEMV on a 2-GPU machine: the GPU+MPI tests, then the benchmark
-# (tester_dist) on 1 GPU, 2 GPUs in one rank and 2 ranks x 1 GPU, with the host and the
-# NCCL reducers (NCCL also pipelined in 4 chunks). About 2-3 minutes.
+# Distributed GEMV/SYMV/HEMV on a machine of 2 or 4 GPUs: the GPU+MPI tests, then the
+# benchmark (tester_dist) in one rank driving k GPUs and in k ranks of one GPU each
+# (k = 2, and 4 where 4 GPUs are visible; 2 ranks x 2 GPUs too on 4), NCCL reducer
+# (whole and pipelined in 4 chunks; the host reducer on 2 GPUs). Every tester run also
+# times mgblas on one GPU in its own process: the speedups are over that. About 3-5
+# minutes.
 #
 #   bench/dist_device.sh BUILD_DIR OUT_DIR
 #     BUILD_DIR  a CUDA build with test_dist_nccl and tester_dist built (built here if
@@ -10,11 +13,12 @@
 #     OUT_DIR    gets tests.log, bench.log (every command and its output),
 #                dist_bench.csv (all rows, with the placement), dist_bench.md (tables and
 #                commands), summary.txt (the short table printed last)
+#   env GPUS=n              GPUs to use (default: all visible, at most 4)
 #   env SIZES=8192,32768    sizes of the first pass (every placement)
-#   env BIG=65536           sizes of the second pass (2-GPU placements), run while the
-#                           elapsed time is below BIG_BEFORE_S (default 200) seconds;
-#                           BIG= skips it
-#   env MID=32768           size of the engine-SYMV-path and host-vector comparisons
+#   env BIG=65536           size of the second pass (the placements of the most GPUs),
+#                           run while the elapsed time is below BIG_BEFORE_S (default
+#                           300) seconds; BIG= skips it
+#   env MID=32768           size of the SYMV path comparisons (engine, columns)
 #   env SKIP_TESTS=1        benchmark only
 #   env NITER=10 WARMUP=3   timed and untimed calls per case
 #   env EXTRA="..."         more tester_dist options for every run (EXTRA="--backend host"
@@ -32,7 +36,13 @@ out=$(cd "$out" && pwd)
 sizes=${SIZES:-8192,32768}
 big=${BIG-65536}
 mid=${MID:-32768}
-big_before=${BIG_BEFORE_S:-200}
+big_before=${BIG_BEFORE_S:-300}
+visible=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+gpus=${GPUS:-$((visible > 4 ? 4 : visible))}
+[ "$gpus" -ge 1 ] || gpus=1
+# GPU counts of the multi-GPU placements
+counts=2
+[ "$gpus" -ge 4 ] && counts="2 4"
 niter=${NITER:-10}
 warmup=${WARMUP:-3}
 start=$(date +%s)
@@ -54,16 +64,18 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=${OMPI_MCA_btl_vader_single_copy
 # Each rank picks its own GPU (node-local rank, hwloc locality): no device list here.
 unset MGBLAS_DEVICES
 
-# mpi_cmd: sets MPI to the mpirun line for 2 ranks, forwarding the variables that are
+# mpi_cmd NP: sets MPI to the mpirun line for NP ranks, forwarding the variables that are
 # set now (so call it right before use).
 mpi_cmd() {
-  MPI=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2)
+  MPI=(mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$1")
   local v
   for v in NCCL_NVLS_ENABLE MGBLAS_REDUCER MGBLAS_DIST_SYMV MGBLAS_NCCL_TIMEOUT \
-           MGBLAS_PIPELINE_CHUNKS NCCL_DEBUG; do
+           MGBLAS_PIPELINE_CHUNKS NCCL_DEBUG CUDA_VISIBLE_DEVICES; do
     [ -n "${!v+x}" ] && MPI+=(-x "$v")
   done
 }
+# first_gpus K: "0,1,...,K-1"
+first_gpus() { seq -s, 0 $(($1 - 1)); }
 
 test_bin=$build/tests/dist/test_dist_nccl
 tester=$build/tests/testers/tester_dist
@@ -104,38 +116,60 @@ verdict() {
 }
 
 # ---- tests --------------------------------------------------------------------------
+# One rank driving every GPU, every GPU its own rank, and (4 GPUs) 2 ranks x 2 GPUs.
+test_results=()
 if [ -z "${SKIP_TESTS:-}" ] && [ -x "$test_bin" ]; then
-  stamp "test_dist_nccl, 1 rank x 2 GPUs"
-  run "$tests_log" 300 "$test_bin"
-  t1=$(verdict $?)
-  stamp "  $t1"
-  stamp "test_dist_nccl, 2 ranks x 1 GPU"
-  mpi_cmd
+  stamp "test_dist_nccl, 1 rank x $gpus GPUs"
+  MGBLAS_DEVICES=$(first_gpus "$gpus") run "$tests_log" 300 "$test_bin"
+  test_results+=("1 rank x $gpus GPUs: $(verdict $?)")
+  stamp "  ${test_results[-1]}"
+  export CUDA_VISIBLE_DEVICES=$(first_gpus "$gpus")
+  stamp "test_dist_nccl, $gpus ranks x 1 GPU"
+  mpi_cmd "$gpus"
   run "$tests_log" 300 "${MPI[@]}" "$test_bin"
-  t2=$(verdict $?)
-  stamp "  $t2"
+  test_results+=("$gpus ranks x 1 GPU: $(verdict $?)")
+  stamp "  ${test_results[-1]}"
+  if [ "$gpus" -ge 4 ]; then
+    stamp "test_dist_nccl, 2 ranks x 2 GPUs"
+    mpi_cmd 2
+    run "$tests_log" 300 "${MPI[@]}" "$test_bin"
+    test_results+=("2 ranks x 2 GPUs: $(verdict $?)")
+    stamp "  ${test_results[-1]}"
+  fi
+  unset CUDA_VISIBLE_DEVICES
 else
-  t1=skipped
-  t2=skipped
+  test_results+=("skipped")
 fi
+tests_line=$(IFS=';'; echo "${test_results[*]}")
 
 # ---- benchmark -----------------------------------------------------------------------
 # bench PLACEMENT SIZES TYPE OPS [extra tester options]: one tester run, rows appended to
-# the CSV with the placement in front.
+# the CSV with the placement in front. Placements: 1gpu, 1rank_<k>gpu (one process, GPUs
+# 0..k-1), <k>rank_1gpu (mpirun, GPUs 0..k-1 visible, one per rank), 2rank_2gpu.
 bench() {
   local placement=$1 n=$2 type=$3 ops=$4
   shift 4
   local part=$out/.part.csv
   rm -f "$part"
   local args=(--type "$type" --op "$ops" --trans N,T --uplo L -n "$n" --nb 256
-              --reducer "${REDUCERS:-host,nccl}" --chunks "${CHUNKS:-1,4}" --niter "${NI:-$niter}" --warmup "${WU:-$warmup}"
+              --reducer "${REDUCERS:-nccl}" --chunks "${CHUNKS:-1,4}" --niter "${NI:-$niter}" --warmup "${WU:-$warmup}"
               --csv "$part" "$@"
               ${EXTRA:-})
-  local rc
+  local rc k
   case $placement in
     1gpu) MGBLAS_DEVICES=0 run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
-    1rank_2gpu) MGBLAS_DEVICES=0,1 run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
-    2rank_1gpu) mpi_cmd; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$? ;;
+    1rank_*gpu)
+      k=${placement#1rank_}; k=${k%gpu}
+      MGBLAS_DEVICES=$(first_gpus "$k") run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
+    2rank_2gpu)
+      export CUDA_VISIBLE_DEVICES=0,1,2,3
+      mpi_cmd 2; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
+      unset CUDA_VISIBLE_DEVICES ;;
+    *rank_1gpu)
+      k=${placement%rank_1gpu}
+      export CUDA_VISIBLE_DEVICES=$(first_gpus "$k")
+      mpi_cmd "$k"; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
+      unset CUDA_VISIBLE_DEVICES ;;
   esac
   stamp "  $placement $type $ops n=$n: exit $rc"
   if [ -s "$part" ]; then
@@ -146,22 +180,33 @@ bench() {
   rm -f "$part"
 }
 
+placements=()
+for k in $counts; do placements+=("1rank_${k}gpu" "${k}rank_1gpu"); done
+[ "$gpus" -ge 4 ] && placements+=(2rank_2gpu)
+most=${counts##* }
 if [ -x "$tester" ]; then
-  for placement in 1gpu 1rank_2gpu 2rank_1gpu; do
+  for placement in "${placements[@]}"; do
     stamp "benchmark $placement, n = $sizes"
-    bench "$placement" "$sizes" d gemv,symv --vectors device,cyclic
-    bench "$placement" "$sizes" z gemv,hemv --vectors device,cyclic
+    # The host reducer once, on 2 GPUs (it is the slow path; NCCL elsewhere).
+    reducers=nccl
+    [ "$placement" = 1rank_2gpu ] || [ "$placement" = 2rank_1gpu ] && reducers=host,nccl
+    REDUCERS=$reducers bench "$placement" "$sizes" d gemv,symv --vectors device
+    REDUCERS=$reducers bench "$placement" "$sizes" z gemv,hemv --vectors device
   done
-  # What the one-launch SYMV kernel buys over the engine's per-block products.
-  stamp "benchmark 1rank_2gpu, engine SYMV path"
-  REDUCERS=nccl CHUNKS=1 MGBLAS_DIST_SYMV=engine bench 1rank_2gpu "$mid" d symv
-  # Host vectors (one H2D of x, one D2H of y per call) at one size.
-  stamp "benchmark 2rank_1gpu, host vectors"
-  REDUCERS=nccl CHUNKS=1 bench 2rank_1gpu "$mid" d gemv,symv --vectors host
+  # What the one-launch kernels buy over the engine's per-block products, and the tile
+  # kernel over the column kernel.
+  for path in columns engine; do
+    stamp "benchmark 1rank_${most}gpu, $path SYMV path"
+    CHUNKS=1 MGBLAS_DIST_SYMV=$path bench "1rank_${most}gpu" "$mid" d symv
+    CHUNKS=1 MGBLAS_DIST_SYMV=$path bench "1rank_${most}gpu" "$mid" z hemv
+  done
+  # Host and block-cyclic vectors at one size.
+  stamp "benchmark ${most}rank_1gpu, host and block-cyclic vectors"
+  CHUNKS=1 bench "${most}rank_1gpu" "$mid" d gemv,symv --vectors host,cyclic
   if [ -n "$big" ]; then
-    # Every run times mgblas on 1 GPU itself (the 1gpu column), so the 2-GPU placements
-    # alone give the speedups at this size.
-    for placement in 1rank_2gpu 2rank_1gpu; do
+    big_places=("1rank_${most}gpu" "${most}rank_1gpu")
+    [ "$most" = 2 ] || big_places+=(1rank_2gpu)
+    for placement in "${big_places[@]}"; do
       if [ "$(elapsed)" -ge "$big_before" ]; then
         stamp "skipping n = $big on $placement: ${big_before}s budget spent"
         continue
@@ -176,11 +221,12 @@ else
 fi
 
 # ---- tables --------------------------------------------------------------------------
-python3 - "$csv" "$md" "$summary" "$t1" "$t2" "$(elapsed)" <<'EOF'
+python3 - "$csv" "$md" "$summary" "$tests_line" "$(elapsed)" "$gpus" <<'EOF'
 import csv, os, sys
-path, md, summary, t1, t2, secs = sys.argv[1:7]
+path, md, summary, tests, secs, gpus = sys.argv[1:7]
 rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
-places = ["1gpu", "1rank_2gpu", "2rank_1gpu"]
+order = ["1rank_2gpu", "2rank_1gpu", "1rank_4gpu", "4rank_1gpu", "2rank_2gpu"]
+places = [p for p in order if any(r["placement"] == p for r in rows)]
 
 def f(v, spec):
     try:
@@ -189,8 +235,8 @@ def f(v, spec):
     except ValueError:
         return "-"
 
-out = ["# Distributed GEMV/SYMV/HEMV, 2 GPUs", "",
-       f"Tests: test_dist_nccl 1 rank x 2 GPUs: {t1}; 2 ranks x 1 GPU: {t2}. Run time {secs} s.", "",
+out = [f"# Distributed GEMV/SYMV/HEMV, {gpus} GPUs", "",
+       f"Tests: test_dist_nccl {tests}. Run time {secs} s.", "",
        "Times per call with the reduction, matrix and vectors resident (vec = device) unless "
        "said; speedup over mgblas's single-GPU engine on the same matrix, timed in the same "
        "process (1gpu(ms)); eff = speedup / GPUs. GB/s: aggregate, minimum traffic.", ""]
@@ -229,7 +275,7 @@ for r in rows:
     label = r["reducer"] + (("/" + r["chunks"]) if r["chunks"] != "1" else "")
     if cur is None or t < cur[0]:
         cell[r["placement"]] = (t, r["speedup"], label)
-lines = [f"tests: 1 rank x 2 GPUs {t1}; 2 ranks x 1 GPU {t2}; {secs} s",
+lines = [f"tests: {tests}; {secs} s",
          "best time per placement (ms), speedup over mgblas on 1 GPU, reducer[/chunks]:",
          f"{'type':4} {'op':7} {'n':>6}  " + "  ".join(f"{p:>28}" for p in places)]
 for key in sorted(best):

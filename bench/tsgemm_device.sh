@@ -7,7 +7,8 @@
 # (each with its command line and device header, as bench/results/ keeps them) under
 # OUT_DIR and prints a short summary table last.
 #
-#   bench/tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick]
+#   bench/tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick|scaling]
+#   (scaling: the row-tiled scaling alone, for a machine of 2 or 4 GPUs)
 #
 # BUILD_DIR must hold test_cuda_tsgemm and tester_tsgemm, built for the GPU, e.g.
 #   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
@@ -17,8 +18,8 @@
 # of steps that failed.
 set -u
 export NCCL_NVLS_ENABLE=0
-build=$(cd "${1:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick]}" && pwd)
-mkdir -p "${2:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick]}"
+build=$(cd "${1:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick|scaling]}" && pwd)
+mkdir -p "${2:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick|scaling]}"
 out=$(cd "$2" && pwd)
 mode=${3:-full}
 test_bin=$build/tests/kernels/test_cuda_tsgemm
@@ -33,7 +34,9 @@ cat "$out/gpu.txt"
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 
 # 1. tests -------------------------------------------------------------------------------
-if [ -x "$test_bin" ]; then
+if [ "$mode" = scaling ]; then
+  stamp "scaling mode: test_cuda_tsgemm not run (one GPU's test; the full mode runs it)"
+elif [ -x "$test_bin" ]; then
   stamp "test_cuda_tsgemm"
   timeout 420 "$test_bin" --gtest_brief=1 >"$out/test_cuda_tsgemm.log" 2>&1
   rc=$?
@@ -60,7 +63,13 @@ tester() {  # tester <name> <seconds> <args...>
   [ "$rc" -eq 0 ] || { failed=$((failed + 1)); stamp "  $name: exit $rc"; tail -3 "$out/$name.log"; }
 }
 if [ -x "$tester" ]; then
-  if [ "$mode" = quick ]; then
+  if [ "$mode" = scaling ]; then
+    # Only the row-tiled scaling over 1, 2, 4 GPUs (TSM2L, m = 2^26; k = n = 16 and 8).
+    list=1,2
+    [ "$gpus" -ge 4 ] && list=1,2,4
+    tester scaling 300 --ngpu "$list" --type d,s,z --dim 67108864x16x16,67108864x8x8 \
+      --niter 10 --warmup 2
+  elif [ "$mode" = quick ]; then
     tester tsm2r 200 --grid r --type s,d --niter 5 --warmup 1
     tester tsm2l 200 --grid l --type s,d --niter 5 --warmup 1
   else
