@@ -229,6 +229,43 @@ TYPED_TEST(Tsgemm_Cuda, every_kernel_path) {
   run_case<T>({.m = 500, .n = 8, .k = 8, .params = {.engine = ts::Engine::Cublas}}, rng);
 }
 
+// The TSM2L sets that spread a row's columns over threads (label " c<cols>"), forced
+// over the k and n edges: k across chunk ends (t3) up to kMaxK, n across column-group
+// ends (cols +- 1) up to n_max, m across block-row ends; several tiles per block.
+TYPED_TEST(Tsgemm_Cuda, tsm2l_column_groups) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  gpu().make_current();
+  int tested = 0;
+  for (int v = 0; v < ts::variant_count<T>(ts::Engine::Tsm2l); ++v) {
+    const std::string name = ts::variant_name<T>(ts::Engine::Tsm2l, v);
+    const std::size_t at = name.find(" c");
+    if (at == std::string::npos) continue;
+    const int n_max = std::stoi(name.substr(name.find("xn") + 2));
+    const int cols = std::stoi(name.substr(at + 2));
+    ++tested;
+    for (int64_t blocks : {1, 3, 0})
+      for (int64_t k : {1, 2, 3, 5, 8, 9, 15, 16, 17, 31, 32})
+        for (int64_t n : {1, cols - 1, cols, cols + 1, n_max - 1, n_max}) {
+          if (n < 1 || n > n_max) continue;
+          ts::Params p{.engine = ts::Engine::Tsm2l, .variant = v, .blocks = blocks};
+          run_case<T>({.m = 1000, .n = n, .k = k, .params = p}, rng);
+        }
+    ts::Params p{.engine = ts::Engine::Tsm2l, .variant = v, .blocks = 2};
+    for (int64_t m : {1, 31, 33, 127, 129, 255, 257, 2131})
+      for (Op opB : {Op::N, Op::T, Op::C}) {
+        run_case<T>({.opB = opB, .m = m, .n = n_max, .k = 32, .params = p}, rng);
+        run_case<T>({.opB = opB, .m = m, .n = std::min(cols + 1, n_max), .k = 7,
+                     .scalars = Scalars::BetaZero, .params = p, .pad_a = 0, .pad_b = 1,
+                     .pad_c = 9},
+                    rng);
+      }
+    // n_max + 1 is not this set's shape.
+    EXPECT_THROW(run_case<T>({.m = 64, .n = n_max + 1, .k = 8, .params = p}, rng), BadArgument);
+  }
+  if (ts::variant_count<T>(ts::Engine::Tsm2l) > 1) EXPECT_GT(tested, 0) << "no column-group set built";
+}
+
 // What the dispatcher says it runs, and the model's inputs.
 TYPED_TEST(Tsgemm_Cuda, dispatcher_and_model) {
   using T = TypeParam;
