@@ -19,7 +19,7 @@
 #                           run while the elapsed time is below BIG_BEFORE_S (default
 #                           300) seconds; BIG= skips it
 #   env MID=32768           size of the SYMV path comparisons (engine, columns)
-#   env SKIP_TESTS=1        benchmark only
+#   env SKIP_TESTS=1        benchmark only; SKIP_BENCH=1: tests only
 #   env NITER=10 WARMUP=3   timed and untimed calls per case
 #   env EXTRA="..."         more tester_dist options for every run (EXTRA="--backend host"
 #                           with small SIZES tries the script on a machine without a GPU)
@@ -184,7 +184,9 @@ placements=()
 for k in $counts; do placements+=("1rank_${k}gpu" "${k}rank_1gpu"); done
 [ "$gpus" -ge 4 ] && placements+=(2rank_2gpu)
 most=${counts##* }
-if [ -x "$tester" ]; then
+if [ -n "${SKIP_BENCH:-}" ]; then
+  stamp "SKIP_BENCH set: no benchmark"
+elif [ -x "$tester" ]; then
   for placement in "${placements[@]}"; do
     stamp "benchmark $placement, n = $sizes"
     # The host reducer once, on 2 GPUs (it is the slow path; NCCL elsewhere).
