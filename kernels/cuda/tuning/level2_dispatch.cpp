@@ -87,6 +87,11 @@ Choice choose_gemv(Op op, int64_t m, int64_t n, const T* A, int64_t lda, const T
     return {Engine::Mgblas, 0, "mgblas v0 [sizes beyond cuBLAS's int]"};
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
+  // cuBLAS's transposed GEMV runs at half speed once the matrix holds 2^31 elements or
+  // more (H200, 2026-11-22: d 65536 x 65536 17.3 ms against 7.6 ms for op N; the same on
+  // 65536 x 32768, not on 65536 x 16384): mgblas's set 1 there.
+  if (op != Op::N && m * n >= (int64_t{1} << 31) && gemv_variant_count<T>(op) > 1)
+    return {Engine::Mgblas, 1, "mgblas v1 [gemvT, m n >= 2^31: cuBLAS at half speed there]"};
   return built(lookup(precision_letter<T>(), op == Op::N ? Kind::GemvN : Kind::GemvT, '*',
                       std::min(m, n), std::max(m, n)),
                gemv_variant_count<T>(op));

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Kernel-only times of the distributed SYMV and GEMV N products, one GPU: P "devices"
+# that are all GPU 0 (MGBLAS_DEVICES=0,0,...) so that each device's share of a
+# block-cyclic matrix runs as its own kernel, timed alone by Nsight Compute (which
+# serializes launches), next to the single-GPU engine on the whole matrix (which
+# tester_dist times first). The host reducer: NCCL kernels cannot run serialized.
+#
+#   bench/ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]
+# Prints, per kernel and grid, the mean duration and the bandwidth over the bytes of
+# the stored entries it reads (the share: n^2/2/P elements for SYMV, n^2/P for GEMV).
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+build=${1:?usage: ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]}
+out=${2:?usage: ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]}
+n=${3:-32768}
+plist=${4:-2 4}
+mkdir -p "$out"
+for P in $plist; do
+  devs=$(printf '0%.0s,' $(seq 1 "$P"))
+  devs=${devs%,}
+  echo "== n = $n, P = $P (MGBLAS_DEVICES=$devs)"
+  MGBLAS_DEVICES=$devs timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum \
+    -k regex:"symv_kernel|gemv_n_kernel" --csv --page raw --log-file "$out/ncu_P$P.csv" \
+    "$build/tests/testers/tester_dist" --type d --op symv,gemv --trans N --uplo L -n "$n" \
+    --nb 256 --reducer host --chunks 1 --vectors device --niter 2 --warmup 1 \
+    >"$out/tester_P$P.log" 2>&1
+  echo "exit $?"
+  python3 - "$out/ncu_P$P.csv" "$n" "$P" <<'EOF'
+import csv, sys, collections
+path, n, P = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+lines = [l for l in open(path) if l.startswith('"')]
+rows = list(csv.DictReader(lines))
+acc = collections.defaultdict(list)
+for r in rows:
+    name = r.get("Kernel Name", "")
+    try:
+        t = float(r["gpu__time_duration.sum"])
+    except (KeyError, ValueError):
+        continue
+    short = "symv" if "symv_kernel" in name else "gemv_n"
+    acc[(short, r.get("Grid Size", "?"))].append(t)
+for (k, grid), ts in sorted(acc.items()):
+    mean = sum(ts) / len(ts)   # ns
+    whole = n * n * 8 / (2 if k == "symv" else 1)
+    # Which launch is which: the engine's, on the whole matrix, has the most blocks.
+    print(f"{k:7} grid {grid:>16}  launches {len(ts):3}  mean {mean/1e3:9.1f} us  "
+          f"GB/s if whole {whole/mean:7.0f}  if share {whole/P/mean:7.0f}")
+EOF
+done
