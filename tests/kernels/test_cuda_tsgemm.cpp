@@ -292,6 +292,8 @@ TYPED_TEST(Tsgemm_Cuda, dispatcher_and_model) {
                 .rfind("tsm2r", 0),
             0u);
   EXPECT_EQ(label(Op::N, Op::N, 20480, 64, 20480).rfind("cublas", 0), 0u);
+  if constexpr (sizeof(real_type_t<T>) == 4)  // measured rule: TSM2R s/c, n > 16
+    EXPECT_EQ(label(Op::N, Op::N, 20480, 32, 20480).rfind("cublas (measured", 0), 0u);
   EXPECT_EQ(label(Op::T, Op::T, 16, 16, 1 << 20).rfind("cublas", 0), 0u);
   EXPECT_EQ(label(Op::C, Op::N, 64, 64, 1 << 20).rfind("cublas", 0), 0u);
   if constexpr (std::is_same_v<T, zcomplex>) {

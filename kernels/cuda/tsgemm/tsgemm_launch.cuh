@@ -356,6 +356,10 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
       }
     } else if (e == Engine::Tsm2l) {
       const Tsm2lShape s = TsgemmTuning<T>::kL[static_cast<std::size_t>(v)];
+      // The column-group sets ran at 26-63 % of the read bandwidth on the H200
+      // (bench/results/h200-tsgemm.md, sweep_l, 2026-11-22), below the register-prefetch
+      // sets on every shape the model sent them: run only when asked for by index.
+      if (s.cols > 0 && prm.variant < 0) continue;
       if (s.n_max < n) {
         if (prm.variant >= 0)
           MGBLAS_THROW(BadArgument, "tsgemm: ", variant_name<T>(e, v), " takes n <= ", s.n_max,
@@ -394,6 +398,15 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
   }
   if (c.engine == Engine::Cublas) {
     c.label = "cublas (the model found no launchable tuning set)";
+    return c;
+  }
+  // TSM2R in s and c with n > 16: the model predicts ~43 % of the read bandwidth, the
+  // H200 measured 22-28 % against cuBLAS's 31-48 % (mgblas 0.57-0.92x; 2026-11-22,
+  // bench/results/h200-tsgemm.md): cuBLAS, by measurement.
+  if (prm.engine == Engine::Auto && prm.variant < 0 && e == Engine::Tsm2r && n > 16 &&
+      sizeof(real_type_t<T>) == 4) {
+    c.engine = Engine::Cublas;
+    c.label = "cublas (measured faster: TSM2R s/c with n > 16, mgblas 0.57-0.92x)";
     return c;
   }
   // cuBLAS where the model expects it to be faster (see kCublasFraction).

@@ -21,7 +21,11 @@
 // k = n = 32, and 16 in complex double, where one thread per row needed 150-254
 // registers) and float's 128xn4x4 r4 (k = n = 4 with 64 bytes in flight per thread)
 // replaced sets the model never chose (2026-11-22 run); their min_blocks are the
-// largest with no spill by ptxas (CUDA 13, sm_90). They are NOT YET MEASURED.
+// largest with no spill by ptxas (CUDA 13, sm_90). Measured on the H200 (sweep_l,
+// 2026-11-22): the column-group sets reach 26-63 % of the read bandwidth, below the
+// one-thread-per-row sets on every shape (d 2^24 x 32 x 32: 54-63 % against 71 % for
+// 128xn32x4 r2), so the dispatcher no longer chooses them (tsgemm_choice); they stay for
+// the sweep and forced runs. float 128xn4x4 r4 lifted k = n = 4 from 40-43 % to 71-78 %.
 // Not yet chosen from measurements: `tester_tsgemm --sweep` on the GPU
 // (bench/tsgemm_device.sh) times every set for that.
 #pragma once
