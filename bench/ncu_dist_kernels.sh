@@ -6,8 +6,9 @@
 # serializes launches), next to the single-GPU engine on the whole matrix (which
 # tester_dist times first). The host reducer: NCCL kernels cannot run serialized.
 #
-#   bench/ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]
-# Prints, per kernel and grid, the mean duration and the bandwidth over the bytes of
+#   bench/ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]     (env CHUNKS=1,4: pipelined too)
+# Prints, per kernel, grid and stream (one stream per "device"; the single-GPU reference
+# runs on device 0's), the mean duration and the bandwidth over the bytes of
 # the stored entries it reads (the share: n^2/2/P elements for SYMV, n^2/P for GEMV).
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -23,7 +24,7 @@ for P in $plist; do
   MGBLAS_DEVICES=$devs timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum \
     -k regex:"symv_kernel|gemv_n_kernel" --csv --page raw --log-file "$out/ncu_P$P.csv" \
     "$build/tests/testers/tester_dist" --type d --op symv,gemv --trans N --uplo L -n "$n" \
-    --nb 256 --reducer host --chunks 1 --vectors device --niter 2 --warmup 1 \
+    --nb 256 --reducer host --chunks "${CHUNKS:-1}" --vectors device --niter 2 --warmup 1 \
     >"$out/tester_P$P.log" 2>&1
   echo "exit $?"
   python3 - "$out/ncu_P$P.csv" "$n" "$P" <<'EOF'
@@ -34,17 +35,19 @@ rows = list(csv.DictReader(lines))
 acc = collections.defaultdict(list)
 for r in rows:
     name = r.get("Kernel Name", "")
-    try:
-        t = float(r["gpu__time_duration.sum"])
+    try:  # ncu writes numbers with thousands separators
+        t = float(r["gpu__time_duration.sum"].replace(",", ""))
     except (KeyError, ValueError):
         continue
     short = "symv" if "symv_kernel" in name else "gemv_n"
-    acc[(short, r.get("Grid Size", "?"))].append(t)
-for (k, grid), ts in sorted(acc.items()):
+    acc[(short, r.get("Grid Size", "?"), r.get("Stream", "?"),
+         r.get("launch__waves_per_multiprocessor", "?"))].append(t)
+for (k, grid, stream, waves), ts in sorted(acc.items()):
     mean = sum(ts) / len(ts)   # ns
     whole = n * n * 8 / (2 if k == "symv" else 1)
     # Which launch is which: the engine's, on the whole matrix, has the most blocks.
-    print(f"{k:7} grid {grid:>16}  launches {len(ts):3}  mean {mean/1e3:9.1f} us  "
+    print(f"{k:7} grid {grid:>14} stream {stream:>3} waves {waves:>6}  launches {len(ts):3}  "
+          f"mean {mean/1e3:9.1f} us  "
           f"GB/s if whole {whole/mean:7.0f}  if share {whole/P/mean:7.0f}")
 EOF
 done
