@@ -56,7 +56,7 @@
 #include "core/types.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/cuda/batched/batched.hpp"
-#include "tests/testers/tester_fill.hpp"
+#include "tests/testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -107,37 +107,6 @@ std::vector<ClassSpec> classes_of(int64_t lo, int64_t hi, const std::vector<std:
     for (int64_t b : {8, 16, 32, 64, 128})
       if (in(b)) add(bt::Interface::Variable, b, b, b);
   return out;
-}
-
-Op op_of(char c) { return c == 'N' ? Op::N : c == 'T' ? Op::T : Op::C; }
-
-template <Scalar T> T scalar(double re, double im) {
-  if constexpr (is_complex_v<T>) return T(static_cast<real_type_t<T>>(re), static_cast<real_type_t<T>>(im));
-  else return static_cast<T>(re);
-}
-
-template <Scalar T> void fill(const Device& dev, T* p, int64_t count, uint64_t seed) {
-  constexpr int kReals = is_complex_v<T> ? 2 : 1;
-  fill_uniform(dev.stream(), p, kReals * count, sizeof(real_type_t<T>) == 8, seed);
-}
-
-/// Median milliseconds of `niter` calls after `warmup`.
-template <typename F>
-double median_ms(cudaStream_t stream, int warmup, int niter, F&& call) {
-  for (int r = 0; r < warmup; ++r) call();
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(niter));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventCreate(&e));
-  for (int r = 0; r < niter; ++r) {
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
-    call();
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
-  }
-  MGBLAS_CHECK_CUDA(cudaEventSynchronize(ev.back()));
-  std::vector<float> t(static_cast<std::size_t>(niter));
-  for (int r = 0; r < niter; ++r) MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&t[r], ev[2 * r], ev[2 * r + 1]));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
 }
 
 struct Candidate {
@@ -296,7 +265,7 @@ Result tune_class(const Device& dev, const Options& o, const DeviceLimits& lim, 
     std::string err;
     try {
       const bt::ScopedForce force({cd.kernel, cd.entries});
-      ms = median_ms(dev.stream(), o.warmup, o.niter, call);
+      ms = median_ms(dev.stream(), o.warmup, o.niter, [&](int) { call(); });
     } catch (const std::exception& e) {
       err = e.what();
     }
@@ -326,21 +295,12 @@ std::string now_string() {
   return b;
 }
 
-template <typename F>
-void for_type(const std::string& t, F&& f) {
-  if (t == "s") f(float{});
-  else if (t == "d") f(double{});
-  else if (t == "c") f(scomplex{});
-  else if (t == "z") f(zcomplex{});
-  else throw std::invalid_argument("unknown --type " + t);
-}
-
 int run(int argc, char** argv) {
   Options o;
   CLI::App app{"mgblas-tune: autotuner of mgblas's kernels"};
   app.require_subcommand(1);
   CLI::App* b = app.add_subcommand("batched", "tune the batched small GEMM engine");
-  b->add_option("--type", o.types, "precisions: s, d, c, z")->delimiter(',')->capture_default_str();
+  add_type_option(*b, o.types);
   b->add_option("--sizes", o.sizes, "size range lo:hi of the classes")->capture_default_str();
   b->add_option("--ops", o.ops, "op pairs (NN, NT, ..., or all); the first also fills \"*\"")
       ->delimiter(',')->capture_default_str();
@@ -369,8 +329,7 @@ int run(int argc, char** argv) {
   if (std::sscanf(o.sizes.c_str(), "%lld:%lld", &lo, &hi) != 2 || lo < 1 || hi < lo)
     throw std::invalid_argument("--sizes wants lo:hi with 1 <= lo <= hi");
   const auto classes = classes_of(lo, hi, o.ifaces);
-  std::string cmd;
-  for (int i = 0; i < argc; ++i) cmd += std::string(i ? " " : "") + argv[i];
+  const std::string cmd = command_line(argc, argv);
 
   json root = {{"format", "mgblas-batched-table/1"}, {"tables", json::object()}};
   if (!o.merge.empty()) {
@@ -385,7 +344,7 @@ int run(int argc, char** argv) {
   if (!o.model_only) {
     if (cuda_device_count() == 0) {
       std::printf("# no CUDA GPU visible: nothing to tune (--model-only works without one)\n");
-      return 77;
+      return kSkipped;
     }
     dev = Device::make_cuda(0, 0);
     dev->make_current();
@@ -503,10 +462,5 @@ int run(int argc, char** argv) {
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  try {
-    return mgblas::testers::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "mgblas-tune: %s\n", e.what());
-    return 255;
-  }
+  return mgblas::testers::guarded_main("mgblas-tune", mgblas::testers::run, argc, argv);
 }

@@ -50,17 +50,15 @@
 #include <tuple>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/detail/cuda_check.hpp"
-#include "core/detail/cuda_runtime.hpp"
 #include "core/device.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/cuda/batched/batched.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
-#include "tests/testers/tester_batched_device.hpp"
-#include "tests/testers/tester_fill.hpp"
+#include "kernels/cuda/tsgemm/tsgemm_model.hpp"
+#include "tests/testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -68,9 +66,12 @@ namespace {
 namespace bt = kernels::cuda::batched;
 namespace cb = kernels::cuda::cublas;
 
-struct Options {
+struct Options : CommonOptions {
+  Options() {
+    niter = 10;
+    warmup = 2;
+  }
   std::vector<std::string> ifaces{"strided", "array", "variable"};
-  std::vector<std::string> types{"s", "d", "c", "z"};
   std::vector<std::string> ops{"NN"};
   std::string range;
   std::vector<int64_t> nlist;
@@ -83,11 +84,7 @@ struct Options {
   int64_t loop_max = 20000;
   std::string scalars = "general";
   std::string kernel;
-  int niter = 10, warmup = 2;
-  bool check = true;
-  double tol = 10.0;
-  uint64_t seed = 1;
-  std::string csv, md;
+  std::string md;
 };
 
 // ---- counts ---------------------------------------------------------------------------
@@ -101,95 +98,27 @@ template <Scalar T> double bytes(int64_t m, int64_t n, int64_t k, bool read_c) {
   return static_cast<double>(m * k + k * n + m * n * (read_c ? 2 : 1)) * sizeof(T);
 }
 
-// ---- cuBLAS helpers (64-bit API: buffers beyond 2^31 elements) --------------------------
-
-double nrm2(cublasHandle_t h, int64_t n, const float* x) {
-  float r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasSnrm2_64(h, n, x, 1, &r));
-  return r;
-}
-double nrm2(cublasHandle_t h, int64_t n, const double* x) {
-  double r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasDnrm2_64(h, n, x, 1, &r));
-  return r;
-}
-double nrm2(cublasHandle_t h, int64_t n, const scomplex* x) {
-  float r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasScnrm2_64(h, n, reinterpret_cast<const cuComplex*>(x), 1, &r));
-  return r;
-}
-double nrm2(cublasHandle_t h, int64_t n, const zcomplex* x) {
-  double r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasDznrm2_64(h, n, reinterpret_cast<const cuDoubleComplex*>(x), 1, &r));
-  return r;
-}
-/// y -= x
-void sub(cublasHandle_t h, int64_t n, const float* x, float* y) {
-  const float a = -1;
-  MGBLAS_CHECK_CUBLAS(cublasSaxpy_64(h, n, &a, x, 1, y, 1));
-}
-void sub(cublasHandle_t h, int64_t n, const double* x, double* y) {
-  const double a = -1;
-  MGBLAS_CHECK_CUBLAS(cublasDaxpy_64(h, n, &a, x, 1, y, 1));
-}
-void sub(cublasHandle_t h, int64_t n, const scomplex* x, scomplex* y) {
-  const cuComplex a{-1, 0};
-  MGBLAS_CHECK_CUBLAS(cublasCaxpy_64(h, n, &a, reinterpret_cast<const cuComplex*>(x), 1,
-                                     reinterpret_cast<cuComplex*>(y), 1));
-}
-void sub(cublasHandle_t h, int64_t n, const zcomplex* x, zcomplex* y) {
-  const cuDoubleComplex a{-1, 0};
-  MGBLAS_CHECK_CUBLAS(cublasZaxpy_64(h, n, &a, reinterpret_cast<const cuDoubleComplex*>(x), 1,
-                                     reinterpret_cast<cuDoubleComplex*>(y), 1));
-}
+// ---- cuBLAS helpers ----------------------------------------------------------------------
 
 cublasOperation_t cu_op(Op op, bool complex) {
   return op == Op::N ? CUBLAS_OP_N : (op == Op::T || !complex ? CUBLAS_OP_T : CUBLAS_OP_C);
 }
 
 /// cuBLAS's grouped batched GEMM (real types only: cuBLAS has none for complex).
-bool grouped(cublasHandle_t h, const std::vector<cublasOperation_t>& ta,
+template <typename R>
+void grouped(cublasHandle_t h, const std::vector<cublasOperation_t>& ta,
              const std::vector<cublasOperation_t>& tb, const std::vector<int>& m,
-             const std::vector<int>& n, const std::vector<int>& k, const std::vector<float>& alpha,
-             const float* const* A, const std::vector<int>& lda, const float* const* B,
-             const std::vector<int>& ldb, const std::vector<float>& beta, float* const* C,
+             const std::vector<int>& n, const std::vector<int>& k, const std::vector<R>& alpha,
+             const R* const* A, const std::vector<int>& lda, const R* const* B,
+             const std::vector<int>& ldb, const std::vector<R>& beta, R* const* C,
              const std::vector<int>& ldc, const std::vector<int>& size) {
-  MGBLAS_CHECK_CUBLAS(cublasSgemmGroupedBatched(
-      h, ta.data(), tb.data(), m.data(), n.data(), k.data(), alpha.data(), A, lda.data(), B,
-      ldb.data(), beta.data(), C, ldc.data(), static_cast<int>(size.size()), size.data()));
-  return true;
-}
-bool grouped(cublasHandle_t h, const std::vector<cublasOperation_t>& ta,
-             const std::vector<cublasOperation_t>& tb, const std::vector<int>& m,
-             const std::vector<int>& n, const std::vector<int>& k, const std::vector<double>& alpha,
-             const double* const* A, const std::vector<int>& lda, const double* const* B,
-             const std::vector<int>& ldb, const std::vector<double>& beta, double* const* C,
-             const std::vector<int>& ldc, const std::vector<int>& size) {
-  MGBLAS_CHECK_CUBLAS(cublasDgemmGroupedBatched(
-      h, ta.data(), tb.data(), m.data(), n.data(), k.data(), alpha.data(), A, lda.data(), B,
-      ldb.data(), beta.data(), C, ldc.data(), static_cast<int>(size.size()), size.data()));
-  return true;
-}
-
-// ---- timing ---------------------------------------------------------------------------
-
-template <typename F>
-double median_ms(cudaStream_t stream, int warmup, int niter, F&& call) {
-  for (int r = 0; r < warmup; ++r) call(r);
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(niter));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventCreate(&e));
-  for (int r = 0; r < niter; ++r) {
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
-    call(warmup + r);
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
-  }
-  MGBLAS_CHECK_CUDA(cudaEventSynchronize(ev.back()));
-  std::vector<float> t(static_cast<std::size_t>(niter));
-  for (int r = 0; r < niter; ++r)
-    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&t[r], ev[2 * r], ev[2 * r + 1]));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
+  const auto call = [&](auto gemm) {
+    MGBLAS_CHECK_CUBLAS(gemm(h, ta.data(), tb.data(), m.data(), n.data(), k.data(), alpha.data(),
+                             A, lda.data(), B, ldb.data(), beta.data(), C, ldc.data(),
+                             static_cast<int>(size.size()), size.data()));
+  };
+  if constexpr (std::is_same_v<R, float>) call(cublasSgemmGroupedBatched);
+  else call(cublasDgemmGroupedBatched);
 }
 
 // ---- report ---------------------------------------------------------------------------
@@ -206,12 +135,7 @@ struct Row {
 };
 
 /// v in format f, or "-" where there is no value (0).
-std::string fmt(double v, const char* f) {
-  if (!(v > 0)) return "-";
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
+std::string fmt(double v, const char* f) { return v > 0 ? format(f, v) : "-"; }
 
 class Report {
  public:
@@ -276,25 +200,7 @@ class Report {
   int failures_ = 0;
 };
 
-template <Scalar T>
-T scalar(double re, double im) {
-  if constexpr (is_complex_v<T>) return T(static_cast<real_type_t<T>>(re), static_cast<real_type_t<T>>(im));
-  else return static_cast<T>(re);
-}
-
-template <Scalar T>
-void fill(const Device& dev, T* p, int64_t count, uint64_t seed) {
-  constexpr int kReals = is_complex_v<T> ? 2 : 1;
-  fill_uniform(dev.stream(), p, kReals * count, sizeof(real_type_t<T>) == 8, seed);
-}
-
-struct Env {
-  const Device* dev;
-  const Options* o;
-  Report* report;
-  std::size_t l2;
-  uint64_t seed;
-};
+using Env = TesterEnv<Options, Report>;
 
 template <Scalar T>
 void scalars_of(const Options& o, T& alpha, T& beta) {
@@ -312,14 +218,18 @@ double batch_error(const Device& dev, int64_t len_c, T* C, T* C_ref, int64_t len
                    int64_t len_b, const T* B, const T* C0, int64_t k, T alpha, T beta) {
   cublasHandle_t h = dev.cublas();
   MGBLAS_CHECK_CUBLAS(cublasSetStream(h, dev.stream()));
-  sub(h, len_c, C, C_ref);
+  subtract(h, len_c, C, C_ref);
   const double d = nrm2(h, len_c, C_ref);
-  const double denom = (static_cast<double>(std::max<int64_t>(k, 1)) * std::abs(alpha) *
-                            nrm2(h, len_a, A) * nrm2(h, len_b, B) +
-                        std::abs(beta) * nrm2(h, len_c, C0)) *
-                       std::numeric_limits<real_type_t<T>>::epsilon();
-  if (std::isnan(d)) return INFINITY;
-  return denom > 0 ? d / denom : d;
+  return relative_error(d, static_cast<double>(k), alpha, nrm2(h, len_a, A), nrm2(h, len_b, B),
+                        beta, nrm2(h, len_c, C0));
+}
+
+/// Forces --kernel name[:entries_per_block], when given, for as long as `force` lives.
+void force_kernel(std::optional<bt::ScopedForce>& force, const std::string& spec) {
+  if (spec.empty()) return;
+  const auto colon = spec.find(':');
+  force.emplace(bt::Forced{spec.substr(0, colon),
+                           colon == std::string::npos ? 0 : std::stoi(spec.substr(colon + 1))});
 }
 
 /// Free device memory, for skipping cases that do not fit.
@@ -335,11 +245,11 @@ template <Scalar T>
 void run_fixed(Env& env, bool array, Op opA, Op opB, int64_t m, int64_t n, int64_t k,
                int64_t batch) {
   const Device& dev = *env.dev;
-  const Options& o = *env.o;
+  const Options& o = *env.opt;
   cudaStream_t st = dev.stream();
   const int64_t ea = m * k, eb = k * n, ec = m * n;
   const double set_bytes = static_cast<double>(batch * (ea + eb + ec)) * sizeof(T);
-  int64_t copies = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * env.l2 / set_bytes)), 1, 32);
+  const int64_t copies = rotation_copies(env.l2_bytes, set_bytes, 32);
   const double need = set_bytes * copies + 2.0 * static_cast<double>(batch * ec) * sizeof(T);
   const std::string shape = std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
   const std::string ops = std::string(to_string(opA)) + to_string(opB);
@@ -397,11 +307,7 @@ void run_fixed(Env& env, bool array, Op opA, Op opB, int64_t m, int64_t n, int64
                                   ldb, eb, beta, C.data() + r * batch * ec, m, ec, batch);
   };
   std::optional<bt::ScopedForce> force;
-  if (!o.kernel.empty()) {
-    const auto colon = o.kernel.find(':');
-    force.emplace(bt::Forced{o.kernel.substr(0, colon),
-                             colon == std::string::npos ? 0 : std::stoi(o.kernel.substr(colon + 1))});
-  }
+  force_kernel(force, o.kernel);
   double err = -1;
   std::string kernel;
   if (o.check) {
@@ -419,7 +325,7 @@ void run_fixed(Env& env, bool array, Op opA, Op opB, int64_t m, int64_t n, int64
   const double t = median_ms(st, o.warmup, o.niter, mg);
   if (kernel.empty()) kernel = bt::last_choice().label();
   const double fl = flops<T>(m, n, k) * batch, by = bytes<T>(m, n, k, beta != T(0)) * batch;
-  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const double tol = tolerance<T>(o.tol);
   env.report->add({array ? "array" : "strided", precision_letter<T>(), ops, shape, batch, t,
                    fl / (t * 1e6), by / (t * 1e6), 100.0 * by / (t * 1e6) / env.report->read_bw(),
                    t_ref, t_ref / t, 0, 0, err, array ? "cuBLAS-b" : "cuBLAS-sb",
@@ -431,7 +337,7 @@ void run_fixed(Env& env, bool array, Op opA, Op opB, int64_t m, int64_t n, int64
 template <Scalar T>
 void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t batch) {
   const Device& dev = *env.dev;
-  const Options& o = *env.o;
+  const Options& o = *env.opt;
   cudaStream_t st = dev.stream();
   std::mt19937_64 rng(env.seed++);
   std::uniform_int_distribution<int64_t> uniform(1, vmax);
@@ -463,7 +369,7 @@ void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t
     by_rw += bytes<T>(m[i], n[i], k[i], beta != T(0));
   }
   const double set_bytes = static_cast<double>(la + lb + lc) * sizeof(T);
-  const int64_t copies = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * env.l2 / set_bytes)), 1, 32);
+  const int64_t copies = rotation_copies(env.l2_bytes, set_bytes, 32);
   const std::string shape = std::string(gaussian ? "g" : "u") + std::to_string(vmax);
   const std::string ops = std::string(to_string(opA)) + to_string(opB);
   if (set_bytes * copies + 2 * lc * sizeof(T) > 0.85 * static_cast<double>(free_memory())) {
@@ -565,11 +471,7 @@ void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t
                   c_base ? c_base + co[i] : hc[r * batch + i], ldc[i]);
   };
   std::optional<bt::ScopedForce> force;
-  if (!o.kernel.empty()) {
-    const auto colon = o.kernel.find(':');
-    force.emplace(bt::Forced{o.kernel.substr(0, colon),
-                             colon == std::string::npos ? 0 : std::stoi(o.kernel.substr(colon + 1))});
-  }
+  force_kernel(force, o.kernel);
   double err = -1;
   std::string kernel;
   if (o.check) {
@@ -601,7 +503,7 @@ void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t
   loop(0, std::min<int64_t>(loop_n, 100), nullptr);
   const double t_loop_part = median_ms(st, 0, 1, [&](int) { loop(1 % copies, loop_n, nullptr); });
   const double t_loop = t_loop_part * static_cast<double>(batch) / static_cast<double>(loop_n);
-  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const double tol = tolerance<T>(o.tol);
   env.report->add({"variable", precision_letter<T>(), ops, shape, batch, t, fl / (t * 1e6),
                    by_rw / (t * 1e6), 100.0 * by_rw / (t * 1e6) / env.report->read_bw(), t_grp,
                    t_grp > 0 ? t_grp / t : 0, t_loop, t_loop / t, err,
@@ -610,15 +512,6 @@ void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t
 
 // ---- driver ---------------------------------------------------------------------------
 
-template <typename F>
-void for_type(const std::string& t, F&& f) {
-  if (t == "s") f(float{});
-  else if (t == "d") f(double{});
-  else if (t == "c") f(scomplex{});
-  else if (t == "z") f(zcomplex{});
-  else throw std::invalid_argument("unknown --type " + t);
-}
-
 struct Shape {
   int64_t m, n, k;
 };
@@ -626,12 +519,8 @@ struct Shape {
 std::vector<Shape> shapes_of(const Options& o) {
   std::vector<Shape> s;
   std::vector<int64_t> squares = o.nlist;
-  if (!o.range.empty()) {
-    long long a = 0, b = 0, c = 1;
-    if (std::sscanf(o.range.c_str(), "%lld:%lld:%lld", &a, &b, &c) < 2 || c <= 0)
-      throw std::invalid_argument("--range wants start:stop[:step]");
-    for (long long v = a; v <= b; v += c) squares.push_back(v);
-  }
+  if (!o.range.empty())
+    for (int64_t v : parse_range(o.range)) squares.push_back(v);
   for (int64_t v : squares) s.push_back({v, v, v});
   if (o.smallk)
     for (int64_t mn : {8, 16, 32, 64})
@@ -648,13 +537,11 @@ std::vector<Shape> shapes_of(const Options& o) {
   return s;
 }
 
-Op op_of(char c) { return c == 'N' ? Op::N : c == 'T' ? Op::T : Op::C; }
-
 int run(int argc, char** argv) {
   Options o;
   CLI::App app{"tester_batched: check and time mgblas's batched GEMM engine against cuBLAS"};
   app.add_option("--iface", o.ifaces, "strided, array, variable")->delimiter(',')->capture_default_str();
-  app.add_option("--type", o.types, "precisions: s, d, c, z")->delimiter(',')->capture_default_str();
+  add_type_option(app, o.types);
   app.add_option("--ops", o.ops, "op pairs: NN, NT, ..., CC")->delimiter(',')->capture_default_str();
   app.add_option("--range", o.range, "square sizes start:stop[:step]");
   app.add_option("-n,--n", o.nlist, "square sizes, comma list")->delimiter(',');
@@ -668,43 +555,27 @@ int run(int argc, char** argv) {
   app.add_option("--scalars", o.scalars, "general (alpha, beta != 0), beta0, a1b0 (alpha 1, beta 0)")
       ->capture_default_str();
   app.add_option("--kernel", o.kernel, "force a kernel: name[:entries_per_block]");
-  app.add_option("--niter", o.niter, "timed calls (median)")->capture_default_str();
-  app.add_option("--warmup", o.warmup, "untimed calls first")->capture_default_str();
-  app.add_flag("-c,--check,!--no-check", o.check, "check against the reference")->capture_default_str();
-  app.add_option("--tol", o.tol, "error tolerance (x sqrt(2) for complex)")->capture_default_str();
-  app.add_option("--seed", o.seed, "random seed")->capture_default_str();
-  app.add_option("--csv", o.csv, "also write the rows to this CSV file");
+  add_common_options(app, o, "the reference");
   app.add_option("--md", o.md, "also write a markdown table (with the command line)");
   CLI11_PARSE(app, argc, argv);
   if (o.niter < 1) o.niter = 1;
   if (o.scalars != "general" && o.scalars != "beta0" && o.scalars != "a1b0")
     throw std::invalid_argument("--scalars wants general, beta0 or a1b0");
 
-  if (cuda_device_count() == 0) {
-    std::printf("# no CUDA GPU visible: nothing to test\n");
-    return 77;
-  }
-  auto dev = Device::make_cuda(0, 0);
-  dev->make_current();
   cudaDeviceProp prop{};
-  MGBLAS_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::string cmd;
-  for (int i = 0; i < argc; ++i) cmd += std::string(i ? " " : "") + argv[i];
+  const auto dev = open_gpu0(prop);
+  if (!dev) return kSkipped;
   std::vector<std::string> header;
   auto line = [&](const std::string& s) {
     header.push_back(s);
     std::printf("%s\n", s.c_str());
   };
+  line(version_line("tester_batched"));
+  line(device_line(prop));
+  line("# command: " + command_line(argc, argv));
+  // The library's probe, the one tester_tsgemm's model is calibrated with.
+  const double bw = kernels::cuda::tsm2::measure_read_bandwidth(dev->stream());
   char b[512];
-  std::snprintf(b, sizeof b, "# mgblas %s tester_batched; %s; cuBLAS %d", MGBLAS_VERSION_STRING,
-                detail::cuda_version_string().c_str(), CUBLAS_VERSION);
-  line(b);
-  std::snprintf(b, sizeof b, "# device 0: %s, sm_%d%d, %d SMs, L2 %.0f MiB, %.1f GiB", prop.name,
-                prop.major, prop.minor, prop.multiProcessorCount, prop.l2CacheSize / 1048576.0,
-                prop.totalGlobalMem / 1073741824.0);
-  line(b);
-  line("# command: " + cmd);
-  const double bw = read_bandwidth(dev->stream());
   std::snprintf(b, sizeof b, "# read bandwidth: %.1f GB/s (float4 loads over 2 GiB, median of 10)", bw);
   line(b);
   line("# tables: " + bt::table_sources());
@@ -743,10 +614,5 @@ int run(int argc, char** argv) {
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  try {
-    return mgblas::testers::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tester_batched: %s\n", e.what());
-    return 255;
-  }
+  return mgblas::testers::guarded_main("tester_batched", mgblas::testers::run, argc, argv);
 }

@@ -32,16 +32,13 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/detail/cuda_check.hpp"
-#include "core/detail/cuda_runtime.hpp"
 #include "core/device.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
@@ -49,16 +46,15 @@
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
 #include "kernels/cuda/tuning/level2_dispatch.hpp"
-#include "tests/testers/tester_fill.hpp"
+#include "tests/testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
 
 namespace l2 = kernels::cuda::level2;
 
-struct Options {
+struct Options : CommonOptions {
   std::vector<std::string> ops{"gemv", "symv"};
-  std::vector<std::string> types{"s", "d", "c", "z"};
   std::vector<std::string> trans{"N", "T"};
   std::vector<std::string> uplos{"L", "U"};
   std::string range;
@@ -66,12 +62,6 @@ struct Options {
   std::vector<std::string> dims;
   std::vector<int64_t> offsets{0};
   int64_t parent = 0;
-  int niter = 20;
-  int warmup = 3;
-  bool check = true;
-  double tol = 10.0;
-  uint64_t seed = 1;
-  std::string csv;
   bool sweep = false;
   bool symmetric = false;
   int64_t split = 0;
@@ -91,65 +81,6 @@ template <Scalar T> double bytes_gemv(int64_t m, int64_t n) {
 }
 template <Scalar T> double bytes_symv(int64_t n) {
   return static_cast<double>(n) * static_cast<double>(n + 1) / 2.0 * sizeof(T);
-}
-
-// ---- cuBLAS norms (64-bit API: a parent matrix may exceed 2^31 elements) --------------
-
-double nrm2(cublasHandle_t h, int64_t n, const float* x) {
-  float r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasSnrm2_64(h, n, x, 1, &r));
-  return r;
-}
-double nrm2(cublasHandle_t h, int64_t n, const double* x) {
-  double r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasDnrm2_64(h, n, x, 1, &r));
-  return r;
-}
-double nrm2(cublasHandle_t h, int64_t n, const scomplex* x) {
-  float r = 0;
-  MGBLAS_CHECK_CUBLAS(cublasScnrm2_64(h, n, reinterpret_cast<const cuComplex*>(x), 1, &r));
-  return r;
-}
-double nrm2(cublasHandle_t h, int64_t n, const zcomplex* x) {
-  double r = 0;
-  MGBLAS_CHECK_CUBLAS(
-      cublasDznrm2_64(h, n, reinterpret_cast<const cuDoubleComplex*>(x), 1, &r));
-  return r;
-}
-
-// ---- timing ----------------------------------------------------------------------------
-
-/// Median milliseconds of `niter` calls of call(rep) after `warmup` untimed ones, each
-/// call bracketed by its own pair of events on `stream`.
-template <typename F>
-double median_ms(cudaStream_t stream, int warmup, int niter, F&& call) {
-  for (int r = 0; r < warmup; ++r) call(r);
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(niter));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventCreate(&e));
-  for (int r = 0; r < niter; ++r) {
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
-    call(warmup + r);
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
-  }
-  MGBLAS_CHECK_CUDA(cudaEventSynchronize(ev.back()));
-  std::vector<float> t(static_cast<std::size_t>(niter));
-  for (int r = 0; r < niter; ++r)
-    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&t[r], ev[2 * r], ev[2 * r + 1]));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
-}
-
-/// Device-to-device copy bandwidth, bytes read + written, GB/s.
-double copy_bandwidth(const Device& dev) {
-  const std::size_t bytes = std::size_t{1} << 31;  // 2 GiB each way: far beyond the L2
-  DeviceBuffer<char> a(dev, bytes), b(dev, bytes);
-  fill_uniform(dev.stream(), a.data(), static_cast<int64_t>(bytes / 4), false, 7);
-  const double ms = median_ms(dev.stream(), 3, 20, [&](int) {
-    MGBLAS_CHECK_CUDA(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice,
-                                      dev.stream()));
-  });
-  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
 }
 
 // ---- output ----------------------------------------------------------------------------
@@ -180,8 +111,8 @@ class Report {
                 "", "", "", "", "(ms)", "", "(A)", "", "GB/s", "", "GB/s", "", "", "");
   }
   void add(const Row& r) {
-    const std::string atom = r.cublas_atomics_gbs > 0 ? fmt(r.cublas_atomics_gbs, "%.1f") : "-";
-    const std::string err = r.error >= 0 ? fmt(r.error, "%.2e") : "-";
+    const std::string atom = r.cublas_atomics_gbs > 0 ? format("%.1f", r.cublas_atomics_gbs) : "-";
+    const std::string err = r.error >= 0 ? format("%.2e", r.error) : "-";
     std::printf("%-4c %-5s %-4s %8lld %8lld %6lld %10.4f %9.1f %8.1f %6.1f %8.1f %7.3f %8s %9s %-6s %s\n",
                 r.type, r.op.c_str(), r.uplo.c_str(), static_cast<long long>(r.m),
                 static_cast<long long>(r.n), static_cast<long long>(r.off), r.ms, r.gflops, r.gbs,
@@ -199,11 +130,6 @@ class Report {
   double copy_bw() const { return copy_bw_; }
 
  private:
-  static std::string fmt(double v, const char* f) {
-    char b[64];
-    std::snprintf(b, sizeof b, f, v);
-    return b;
-  }
   double copy_bw_;
   std::ofstream csv_;
   int failures_ = 0;
@@ -223,20 +149,14 @@ struct Operands {
     const int64_t per = 128 / static_cast<int64_t>(sizeof(T));  // lda: 128-byte multiple
     lda = std::max<int64_t>(per, (rows + per - 1) / per * per);
     const double bytes = static_cast<double>(lda) * cols * sizeof(T);
-    copies = bytes > 0 ? std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * l2_bytes / bytes)),
-                                             1, 64)
-                       : 1;
-    constexpr int kReals = is_complex_v<T> ? 2 : 1;
-    constexpr bool kDouble = sizeof(real_type_t<T>) == 8;
+    copies = rotation_copies(l2_bytes, bytes, 64);
     A = DeviceBuffer<T>(dev, static_cast<std::size_t>(std::max<int64_t>(1, lda * cols * copies)));
     x = DeviceBuffer<T>(dev, static_cast<std::size_t>(std::max<int64_t>(1, len_x)));
     y0 = DeviceBuffer<T>(dev, static_cast<std::size_t>(std::max<int64_t>(1, len_y)));
     y = DeviceBuffer<T>(dev, static_cast<std::size_t>(std::max<int64_t>(1, len_y)));
-    fill_uniform(dev.stream(), A.data(), kReals * static_cast<int64_t>(A.size()), kDouble, seed);
-    fill_uniform(dev.stream(), x.data(), kReals * static_cast<int64_t>(x.size()), kDouble,
-                 seed + 1);
-    fill_uniform(dev.stream(), y0.data(), kReals * static_cast<int64_t>(y0.size()), kDouble,
-                 seed + 2);
+    fill(dev, A.data(), static_cast<int64_t>(A.size()), seed);
+    fill(dev, x.data(), static_cast<int64_t>(x.size()), seed + 1);
+    fill(dev, y0.data(), static_cast<int64_t>(y0.size()), seed + 2);
   }
   const T* parent(int rep) const { return A.data() + (rep % copies) * lda * cols; }
 };
@@ -248,22 +168,9 @@ std::vector<T> download(const Device& dev, const DeviceBuffer<T>& d, int64_t n) 
   return h;
 }
 
-template <Scalar T>
-double vec_norm(const std::vector<T>& v) {
-  double s = 0;
-  for (const T& e : v) s += std::norm(std::complex<double>(e));
-  return std::sqrt(s);
-}
-
-template <Scalar T>
-T scalar(double re, double im) {
-  if constexpr (is_complex_v<T>) return T(static_cast<real_type_t<T>>(re), static_cast<real_type_t<T>>(im));
-  else return static_cast<T>(re);
-}
-
 //  +--------------------------------------------------------------------------+
 //  |  err = ||y_mgblas - y_cublas|| / ((k |alpha| ||A|| ||x|| + |beta| ||y0||)  |
-//  |                                    * eps)                                |
+//  |                                    * eps)   (relative_error)             |
 //  |  both results carry O(k eps) errors of their own; passes when            |
 //  |  err <= tol (x sqrt(2) for complex)                                      |
 //  +--------------------------------------------------------------------------+
@@ -278,27 +185,15 @@ double check_error(const Device& dev, const Operands<T>& op, const DeviceBuffer<
   d = std::sqrt(d);
   const double normA =
       scale_A * nrm2(dev.cublas(), op.lda * op.cols, op.parent(0));
-  const double normx = vec_norm(download(dev, op.x, len_x));
-  const double normy0 = vec_norm(download(dev, op.y0, len_y));
-  const double eps = std::numeric_limits<real_type_t<T>>::epsilon();
-  const double denom =
-      (static_cast<double>(std::max<int64_t>(k, 1)) * std::abs(alpha) * normA * normx +
-       std::abs(beta) * normy0) *
-      eps;
-  if (std::isnan(d)) return std::numeric_limits<double>::infinity();
-  return denom > 0 ? d / denom : d / eps;
+  const double normx = host_norm(download(dev, op.x, len_x));
+  const double normy0 = host_norm(download(dev, op.y0, len_y));
+  return relative_error(d, static_cast<double>(k), alpha, normA, normx, beta, normy0);
 }
 
-struct Context {
-  const Device* dev;
-  const Options* opt;
-  Report* report;
-  std::size_t l2_bytes;
-  uint64_t seed;
-};
+using Env = TesterEnv<Options, Report>;
 
 template <Scalar T>
-void run_gemv(Context& cx, Op op, Shape s, int64_t off) {
+void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
   const Device& dev = *cx.dev;
   const Options& o = *cx.opt;
   const int64_t m = s.m, n = s.n;
@@ -329,7 +224,7 @@ void run_gemv(Context& cx, Op op, Shape s, int64_t off) {
                                    1, beta, y_cb.data(), 1);
     err = check_error(dev, d, d.y, y_cb, len_x, len_y, len_x, alpha, beta, 1.0);
   }
-  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const double tol = tolerance<T>(o.tol);
   const double t_cb = median_ms(st, o.warmup, o.niter, cb);
   const double bytes = bytes_gemv<T>(m, n), flops = flops_mv<T>(m, n);
   std::vector<int> variants{choice.variant};
@@ -350,7 +245,7 @@ void run_gemv(Context& cx, Op op, Shape s, int64_t off) {
 }
 
 template <Scalar T>
-void run_symv(Context& cx, Uplo uplo, int64_t n, int64_t off) {
+void run_symv(Env& cx, Uplo uplo, int64_t n, int64_t off) {
   const Device& dev = *cx.dev;
   const Options& o = *cx.opt;
   const bool herm = is_complex_v<T> && !o.symmetric;
@@ -384,7 +279,7 @@ void run_symv(Context& cx, Uplo uplo, int64_t n, int64_t off) {
     // ||A|| of the symmetric matrix <= sqrt(2) ||stored triangle|| <= sqrt(2) ||parent||.
     err = check_error(dev, d, d.y, y_cb, n, n, n, alpha, beta, std::sqrt(2.0));
   }
-  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const double tol = tolerance<T>(o.tol);
   const double t_cb = median_ms(st, o.warmup, o.niter, [&](int rep) { cb_into(rep, d.y.data()); });
   MGBLAS_CHECK_CUBLAS(cublasSetAtomicsMode(dev.cublas(), CUBLAS_ATOMICS_ALLOWED));
   const double t_cba =
@@ -407,23 +302,10 @@ void run_symv(Context& cx, Uplo uplo, int64_t n, int64_t off) {
   }
 }
 
-template <typename F>
-void for_type(const std::string& t, F&& f) {
-  if (t == "s") f(float{});
-  else if (t == "d") f(double{});
-  else if (t == "c") f(scomplex{});
-  else if (t == "z") f(zcomplex{});
-  else throw std::invalid_argument("unknown --type " + t);
-}
-
 std::vector<Shape> shapes_of(const Options& o) {
   std::vector<Shape> s;
-  if (!o.range.empty()) {
-    long long a = 0, b = 0, c = 1;
-    if (std::sscanf(o.range.c_str(), "%lld:%lld:%lld", &a, &b, &c) < 2 || c <= 0)
-      throw std::invalid_argument("--range wants start:stop[:step]");
-    for (long long v = a; v <= b; v += c) s.push_back({v, v});
-  }
+  if (!o.range.empty())
+    for (int64_t v : parse_range(o.range)) s.push_back({v, v});
   for (int64_t v : o.nlist) s.push_back({v, v});
   for (const auto& d : o.dims) {
     long long m = 0, n = 0;
@@ -441,7 +323,7 @@ int run(int argc, char** argv) {
   app.add_option("--op", o.ops, "operations: gemv, symv (symv means hemv for c, z)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--type", o.types, "precisions: s, d, c, z")->delimiter(',')->capture_default_str();
+  add_type_option(app, o.types);
   app.add_option("--trans", o.trans, "gemv ops: N, T, C")->delimiter(',')->capture_default_str();
   app.add_option("--uplo", o.uplos, "symv triangles: L, U")->delimiter(',')->capture_default_str();
   app.add_option("--range", o.range, "square sizes start:stop:step");
@@ -452,34 +334,18 @@ int run(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--parent", o.parent,
                  "parent size P: run the (P - offset)^2 submatrix at each offset of a P x P matrix");
-  app.add_option("--niter", o.niter, "timed calls (median)")->capture_default_str();
-  app.add_option("--warmup", o.warmup, "untimed calls first")->capture_default_str();
-  app.add_flag("-c,--check,!--no-check", o.check, "check against cuBLAS")->capture_default_str();
-  app.add_option("--tol", o.tol, "error tolerance (x sqrt(2) for complex)")->capture_default_str();
-  app.add_option("--seed", o.seed, "random seed")->capture_default_str();
-  app.add_option("--csv", o.csv, "also write the rows to this CSV file");
+  add_common_options(app, o, "cuBLAS");
   app.add_flag("--sweep", o.sweep, "time every compiled tuning set, not the dispatcher's");
   app.add_flag("--symmetric", o.symmetric, "complex symv: complex-symmetric instead of hemv");
   app.add_option("--split", o.split, "force the grid split (0: tuning policy)")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (o.niter < 1) o.niter = 1;
 
-  if (cuda_device_count() == 0) {
-    std::printf("# no CUDA GPU visible: nothing to test\n");
-    return 77;
-  }
-  auto dev = Device::make_cuda(0, 0);
-  dev->make_current();
   cudaDeviceProp prop{};
-  MGBLAS_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::string cmd;
-  for (int i = 0; i < argc; ++i) cmd += std::string(i ? " " : "") + argv[i];
-  std::printf("# mgblas %s tester_blas; %s; cuBLAS %d\n", MGBLAS_VERSION_STRING,
-              detail::cuda_version_string().c_str(), CUBLAS_VERSION);
-  std::printf("# device 0: %s, sm_%d%d, %d SMs, L2 %.0f MiB, %.1f GiB\n", prop.name, prop.major,
-              prop.minor, prop.multiProcessorCount, prop.l2CacheSize / 1048576.0,
-              prop.totalGlobalMem / 1073741824.0);
-  std::printf("# command: %s\n", cmd.c_str());
+  const auto dev = open_gpu0(prop);
+  if (!dev) return kSkipped;
+  std::printf("%s\n%s\n# command: %s\n", version_line("tester_blas").c_str(),
+              device_line(prop).c_str(), command_line(argc, argv).c_str());
   const double bw = copy_bandwidth(*dev);
   std::printf("# copy bandwidth: %.1f GB/s (cudaMemcpyAsync device to device, 2 GiB, read + "
               "write, median of 20)\n",
@@ -488,7 +354,7 @@ int run(int argc, char** argv) {
               o.niter, o.warmup);
   Report report(bw, o.csv);
   report.header();
-  Context cx{dev.get(), &o, &report, static_cast<std::size_t>(prop.l2CacheSize), o.seed};
+  Env cx{dev.get(), &o, &report, static_cast<std::size_t>(prop.l2CacheSize), o.seed};
 
   std::vector<std::pair<Shape, int64_t>> cases;  // shape, offset
   for (int64_t off : o.offsets) {
@@ -522,10 +388,5 @@ int run(int argc, char** argv) {
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  try {
-    return mgblas::testers::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tester_blas: %s\n", e.what());
-    return 255;
-  }
+  return mgblas::testers::guarded_main("tester_blas", mgblas::testers::run, argc, argv);
 }

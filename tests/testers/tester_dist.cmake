@@ -1,12 +1,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # tester_dist: distributed gemv/symv/hemv over the GPUs of every rank, host and NCCL
 # reducers, against mgblas on one GPU. Included from CMakeLists.txt (CUDA builds only).
-add_executable(tester_dist tester_dist.cpp tester_dist_fill.cu)
-target_link_libraries(tester_dist PRIVATE mgblas::mgblas CUDA::cudart)
-if(TARGET CLI11::CLI11)
-  target_link_libraries(tester_dist PRIVATE CLI11::CLI11)
-endif()
-target_compile_features(tester_dist PRIVATE cxx_std_20)
+mgblas_add_tester(tester_dist tester_dist.cpp tester_dist_fill.cu)
 target_compile_options(tester_dist PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
 # A small checked run of every precision, operation, reducer and vector form, so that
 # `ctest -L tester` exercises it on a GPU machine (one rank, all its GPUs).

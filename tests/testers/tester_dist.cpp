@@ -58,6 +58,7 @@
 #include "dist/reducer.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
+#include "tests/testers/tester_common.hpp"
 #include "tests/testers/tester_dist_fill.hpp"
 
 #if MGBLAS_HAVE_MPI
@@ -67,9 +68,12 @@
 namespace mgblas::testers {
 namespace {
 
-struct Options {
+struct Options : CommonOptions {
+  Options() {
+    types = {"d"};
+    niter = 10;
+  }
   std::vector<std::string> ops{"gemv", "symv"};
-  std::vector<std::string> types{"d"};
   std::vector<std::string> trans{"N", "T"};
   std::vector<std::string> uplos{"L"};
   std::vector<int64_t> nlist;
@@ -79,22 +83,10 @@ struct Options {
   std::vector<std::string> reducers{"host", "nccl"};
   std::vector<int> chunks{1};
   std::vector<std::string> vectors{"device"};
-  int niter = 10;
-  int warmup = 3;
-  bool check = true;
   bool ref = true;
-  double tol = 10.0;
-  uint64_t seed = 1;
-  std::string csv;
   std::string symv_path;
   std::string backend = "cuda";
 };
-
-template <Scalar T>
-T scalar(double re, double im) {
-  if constexpr (is_complex_v<T>) return T(static_cast<real_type_t<T>>(re), static_cast<real_type_t<T>>(im));
-  else return static_cast<T>(re);
-}
 
 template <Scalar T>
 std::vector<T> host_vector(int64_t n, uint64_t seed) {
@@ -107,13 +99,6 @@ std::vector<T> host_vector(int64_t n, uint64_t seed) {
       v[i] = static_cast<T>(dist_value(seed, i));
   }
   return v;
-}
-
-template <Scalar T>
-double norm2(const std::vector<T>& v) {
-  double s = 0;
-  for (const T& e : v) s += std::norm(std::complex<double>(e));
-  return std::sqrt(s);
 }
 
 // ---- one operation ---------------------------------------------------------------------
@@ -164,32 +149,16 @@ struct Reference {
 /// Median milliseconds of niter calls on dev after warmup untimed ones: CUDA events on a
 /// GPU's stream, the host clock on a host device (whose calls run to completion).
 template <typename F>
-double median_ms(const Device& dev, int warmup, int niter, F&& call) {
+double median_ms_on(const Device& dev, int warmup, int niter, F&& call) {
+  if (dev.is_gpu()) return median_ms(dev.stream(), warmup, niter, [&](int) { call(); });
   for (int r = 0; r < warmup; ++r) call();
-  if (!dev.is_gpu()) {
-    std::vector<double> t(static_cast<std::size_t>(niter));
-    for (auto& v : t) {
-      const auto t0 = std::chrono::steady_clock::now();
-      call();
-      v = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    }
-    std::sort(t.begin(), t.end());
-    return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
-  }
-  cudaStream_t stream = dev.stream();
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(niter));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventCreate(&e));
-  for (int r = 0; r < niter; ++r) {
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
+  std::vector<double> t(static_cast<std::size_t>(niter));
+  for (auto& v : t) {
+    const auto t0 = std::chrono::steady_clock::now();
     call();
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
+    v = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
-  MGBLAS_CHECK_CUDA(cudaEventSynchronize(ev.back()));
-  std::vector<float> t(static_cast<std::size_t>(niter));
-  for (int r = 0; r < niter; ++r) MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&t[r], ev[2 * r], ev[2 * r + 1]));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
+  return median_of(std::move(t));
 }
 
 template <Scalar T>
@@ -217,7 +186,7 @@ Reference reference(Context& ctx, const Options& o, const OpSpec& s, int64_t n, 
       ref.y_bytes.resize(y.size() * sizeof(T));
       std::memcpy(ref.y_bytes.data(), y.data(), ref.y_bytes.size());
       if (o.ref)
-        ms = median_ms(dev, o.warmup, o.niter, [&] {
+        ms = median_ms_on(dev, o.warmup, o.niter, [&] {
           engine_call(q, s, n, off, alpha, A.data(), ld, dx.data(), beta, dy.data());
         });
       ok = 1;
@@ -269,10 +238,7 @@ class Report {
     if (r.status != "ok") ++failures_;
     if (!root_) return;
     const auto num = [](double v, const char* f) {
-      if (!std::isfinite(v)) return std::string("-");
-      char b[64];
-      std::snprintf(b, sizeof b, f, v);
-      return std::string(b);
+      return std::isfinite(v) ? format(f, v) : std::string("-");
     };
     std::printf("%-4c %-4s %-3s %7lld %5lld %6lld %5d %4d %-7s %6d %-6s %10s %9s %9s %7s %6s %9s %s\n",
                 r.type, r.op.c_str(), r.variant.c_str(), static_cast<long long>(r.n),
@@ -389,13 +355,11 @@ Row run_dist(Reducer& red, const DistMatrix<T>& A, const Options& o, const RunSp
     const double reals = is_complex_v<T> ? 2.0 : 1.0;
     const double normS = std::sqrt(static_cast<double>(sub.m) * sub.n * reals / 3.0);
     const double k = static_cast<double>(sub.len_x(s));
-    const double eps = std::numeric_limits<real_type_t<T>>::epsilon();
-    const double denom = (k * std::abs(alpha) * normS * norm2(x) + std::abs(beta) * norm2(y0)) * eps;
-    err = std::isnan(d) ? std::numeric_limits<double>::infinity() : (denom > 0 ? d / denom : d / eps);
+    err = relative_error(d, k, alpha, normS, host_norm(x), beta, host_norm(y0));
   }
   comm.bcast(&err, sizeof err, 0);
   row.error = err;
-  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const double tol = tolerance<T>(o.tol);
   if (std::isfinite(err) && err > tol) row.status = "FAILED";
   if (std::isinf(err)) row.status = "FAILED";
 
@@ -491,15 +455,6 @@ void run_type(const std::shared_ptr<Context>& ctx, const Options& o, std::vector
       }
 }
 
-template <typename F>
-void for_type(const std::string& t, F&& f) {
-  if (t == "s") f(float{});
-  else if (t == "d") f(double{});
-  else if (t == "c") f(scomplex{});
-  else if (t == "z") f(zcomplex{});
-  else throw std::invalid_argument("unknown --type " + t);
-}
-
 std::string mpi_version() {
 #if MGBLAS_HAVE_MPI
   char text[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -516,7 +471,7 @@ int run(int argc, char** argv, int world_rank) {
   Options o;
   CLI::App app{"tester_dist: check and time distributed gemv/symv/hemv against mgblas on 1 GPU"};
   app.add_option("--op", o.ops, "operations: gemv, symv, hemv")->delimiter(',')->capture_default_str();
-  app.add_option("--type", o.types, "precisions: s, d, c, z")->delimiter(',')->capture_default_str();
+  add_type_option(app, o.types);
   app.add_option("--trans", o.trans, "gemv ops: N, T, C")->delimiter(',')->capture_default_str();
   app.add_option("--uplo", o.uplos, "symv/hemv triangles: L, U")->delimiter(',')->capture_default_str();
   app.add_option("-n,--n", o.nlist, "matrix orders, comma list")->delimiter(',');
@@ -534,13 +489,8 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--vectors", o.vectors, "device (replicated DistVectors), host, cyclic")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--niter", o.niter, "timed calls (median)")->capture_default_str();
-  app.add_option("--warmup", o.warmup, "untimed calls first")->capture_default_str();
-  app.add_flag("-c,--check,!--no-check", o.check, "check against the 1-GPU engine")->capture_default_str();
+  add_common_options(app, o, "the 1-GPU engine", " (rank 0)");
   app.add_flag("--ref,!--no-ref", o.ref, "time the 1-GPU engine for the speedup")->capture_default_str();
-  app.add_option("--tol", o.tol, "error tolerance (x sqrt(2) for complex)")->capture_default_str();
-  app.add_option("--seed", o.seed, "random seed")->capture_default_str();
-  app.add_option("--csv", o.csv, "also write the rows to this CSV file (rank 0)");
   app.add_option("--symv-path", o.symv_path, "kernel or engine (sets MGBLAS_DIST_SYMV)");
   app.add_option("--backend", o.backend,
                  "cuda, or host: host devices (MGBLAS_HOST_DEVICES per rank), to try the tester "
@@ -559,7 +509,7 @@ int run(int argc, char** argv, int world_rank) {
   const bool cuda = o.backend == "cuda";
   if (cuda && cuda_device_count() == 0) {
     if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
-    return 77;
+    return kSkipped;
   }
   ContextOptions copts;
   copts.backend = cuda ? BackendChoice::Cuda : BackendChoice::Host;
@@ -567,12 +517,8 @@ int run(int argc, char** argv, int world_rank) {
   const bool root = ctx->rank() == 0;
 
   std::vector<int64_t> sizes = o.nlist;
-  if (!o.range.empty()) {
-    long long a = 0, b = 0, c = 1;
-    if (std::sscanf(o.range.c_str(), "%lld:%lld:%lld", &a, &b, &c) < 2 || c <= 0)
-      throw std::invalid_argument("--range wants start:stop[:step]");
-    for (long long v = a; v <= b; v += c) sizes.push_back(v);
-  }
+  if (!o.range.empty())
+    for (int64_t v : parse_range(o.range)) sizes.push_back(v);
   if (sizes.empty()) sizes = {8192};
 
   // Reducers: every asked kind, NCCL once per chunk count (the host reducer's copies are
@@ -601,8 +547,6 @@ int run(int argc, char** argv, int world_rank) {
 
   const std::string binding = ctx->binding_report();
   if (root) {
-    std::string cmd;
-    for (int i = 0; i < argc; ++i) cmd += std::string(i ? " " : "") + argv[i];
     std::printf("# mgblas %s tester_dist; %s; MPI: %s\n", MGBLAS_VERSION_STRING,
                 detail::cuda_version_string().c_str(), mpi_version().c_str());
     std::printf("# %s (rank 0 device 0), %d ranks, %d devices in all, %d on rank 0\n",
@@ -613,7 +557,7 @@ int run(int argc, char** argv, int world_rank) {
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
     std::printf("# MGBLAS_DIST_SYMV=%s NCCL_NVLS_ENABLE=%s\n", path ? path : "(kernel)",
                 nvls ? nvls : "(unset)");
-    std::printf("# command: %s\n", cmd.c_str());
+    std::printf("# command: %s\n", command_line(argc, argv).c_str());
     std::printf("# binding:\n");
     std::istringstream lines(binding);
     for (std::string line; std::getline(lines, line);) std::printf("#   %s\n", line.c_str());

@@ -43,10 +43,8 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/context.hpp"
 #include "core/detail/cuda_check.hpp"
-#include "core/detail/cuda_runtime.hpp"
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
@@ -56,26 +54,20 @@
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
-#include "tests/testers/tester_fill.hpp"
+#include "tests/testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
 
 namespace ts = kernels::cuda::tsm2;
 
-struct Options {
+struct Options : CommonOptions {
   std::vector<std::string> grids{"r", "l"};
-  std::vector<std::string> types{"s", "d", "c", "z"};
   std::vector<std::string> dims;
   std::string opA = "N", opB = "N";
   std::vector<int> ngpu;
-  int niter = 20;
-  int warmup = 3;
-  bool check = true;
-  double tol = 10.0;
   double beta = 0.0;
-  uint64_t seed = 1;
-  std::string csv, md;
+  std::string md;
   bool sweep = false;
 };
 
@@ -90,86 +82,6 @@ Op to_op(const std::string& s) {
   if (s == "T" || s == "t") return Op::T;
   if (s == "C" || s == "c") return Op::C;
   throw std::invalid_argument("op must be N, T or C, not " + s);
-}
-
-template <Scalar T>
-T scalar(double re, double im) {
-  if constexpr (is_complex_v<T>) return T(static_cast<real_type_t<T>>(re), static_cast<real_type_t<T>>(im));
-  else return static_cast<T>(re);
-}
-
-// ---- cuBLAS helpers (64-bit API: operands may exceed 2^31 elements) ---------------------
-
-template <Scalar T>
-double nrm2(cublasHandle_t h, int64_t n, const T* x) {
-  if (n <= 0) return 0.0;
-  if constexpr (std::is_same_v<T, float>) {
-    float r = 0;
-    MGBLAS_CHECK_CUBLAS(cublasSnrm2_64(h, n, x, 1, &r));
-    return r;
-  } else if constexpr (std::is_same_v<T, double>) {
-    double r = 0;
-    MGBLAS_CHECK_CUBLAS(cublasDnrm2_64(h, n, x, 1, &r));
-    return r;
-  } else if constexpr (std::is_same_v<T, scomplex>) {
-    float r = 0;
-    MGBLAS_CHECK_CUBLAS(cublasScnrm2_64(h, n, reinterpret_cast<const cuComplex*>(x), 1, &r));
-    return r;
-  } else {
-    double r = 0;
-    MGBLAS_CHECK_CUBLAS(
-        cublasDznrm2_64(h, n, reinterpret_cast<const cuDoubleComplex*>(x), 1, &r));
-    return r;
-  }
-}
-
-/// y -= x (n elements).
-template <Scalar T>
-void subtract(cublasHandle_t h, int64_t n, const T* x, T* y) {
-  if constexpr (std::is_same_v<T, float>) {
-    const float a = -1;
-    MGBLAS_CHECK_CUBLAS(cublasSaxpy_64(h, n, &a, x, 1, y, 1));
-  } else if constexpr (std::is_same_v<T, double>) {
-    const double a = -1;
-    MGBLAS_CHECK_CUBLAS(cublasDaxpy_64(h, n, &a, x, 1, y, 1));
-  } else if constexpr (std::is_same_v<T, scomplex>) {
-    const cuComplex a{-1, 0};
-    MGBLAS_CHECK_CUBLAS(cublasCaxpy_64(h, n, &a, reinterpret_cast<const cuComplex*>(x), 1,
-                                       reinterpret_cast<cuComplex*>(y), 1));
-  } else {
-    const cuDoubleComplex a{-1, 0};
-    MGBLAS_CHECK_CUBLAS(cublasZaxpy_64(h, n, &a, reinterpret_cast<const cuDoubleComplex*>(x), 1,
-                                       reinterpret_cast<cuDoubleComplex*>(y), 1));
-  }
-}
-
-template <Scalar T>
-void fill(cudaStream_t st, T* p, int64_t count, uint64_t seed) {
-  constexpr int kReals = is_complex_v<T> ? 2 : 1;
-  fill_uniform(st, p, kReals * count, sizeof(real_type_t<T>) == 8, seed);
-}
-
-// ---- timing ----------------------------------------------------------------------------
-
-/// Median milliseconds of `niter` calls of call(rep) after `warmup` untimed ones, each
-/// bracketed by its own pair of events on `stream`.
-template <typename F>
-double median_ms(cudaStream_t stream, int warmup, int niter, F&& call) {
-  for (int r = 0; r < warmup; ++r) call(r);
-  std::vector<cudaEvent_t> ev(2 * static_cast<std::size_t>(niter));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventCreate(&e));
-  for (int r = 0; r < niter; ++r) {
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r], stream));
-    call(warmup + r);
-    MGBLAS_CHECK_CUDA(cudaEventRecord(ev[2 * r + 1], stream));
-  }
-  MGBLAS_CHECK_CUDA(cudaEventSynchronize(ev.back()));
-  std::vector<float> t(static_cast<std::size_t>(niter));
-  for (int r = 0; r < niter; ++r)
-    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&t[r], ev[2 * r], ev[2 * r + 1]));
-  for (auto& e : ev) MGBLAS_CHECK_CUDA(cudaEventDestroy(e));
-  std::sort(t.begin(), t.end());
-  return niter % 2 ? t[niter / 2] : 0.5 * (t[niter / 2 - 1] + t[niter / 2]);
 }
 
 // ---- output ----------------------------------------------------------------------------
@@ -188,12 +100,6 @@ struct Row {
   int regs = 0, spill = 0, blocks_per_sm = 0;
   int64_t split = 0;
 };
-
-std::string fmt(const char* f, double v) {
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 class Report {
  public:
@@ -225,7 +131,7 @@ class Report {
   }
   void add(const Row& r) {
     const std::string op = r.opA + r.opB;
-    const std::string err = r.error >= 0 ? fmt("%.2e", r.error) : "-";
+    const std::string err = r.error >= 0 ? format("%.2e", r.error) : "-";
     const std::string eng = r.engine + (r.regs > 0 ? " (" + std::to_string(r.regs) + "/" +
                                                          std::to_string(r.spill) + "/" +
                                                          std::to_string(r.blocks_per_sm) + ")"
@@ -247,10 +153,11 @@ class Report {
            << r.blocks_per_sm << ',' << r.split << '\n';
     if (md_.is_open())
       md_ << "| " << r.type << " | " << op << " | " << r.m << " | " << r.n << " | " << r.k
-          << " | " << r.ngpu << " | " << fmt("%.4f", r.ms) << " | " << fmt("%.0f", r.gbs) << " | "
-          << fmt("%.1f", r.pct) << " | " << fmt("%.4f", r.cb_ms) << " | " << fmt("%.0f", r.cb_gbs)
-          << " | " << fmt("%.1f", r.cb_pct) << " | " << fmt("%.3f", r.speedup) << " | "
-          << fmt("%.1f", r.model_us) << " | " << fmt("%.0f", r.model_gbs) << " | " << r.bound
+          << " | " << r.ngpu << " | " << format("%.4f", r.ms) << " | " << format("%.0f", r.gbs)
+          << " | " << format("%.1f", r.pct) << " | " << format("%.4f", r.cb_ms) << " | "
+          << format("%.0f", r.cb_gbs) << " | " << format("%.1f", r.cb_pct) << " | "
+          << format("%.3f", r.speedup) << " | " << format("%.1f", r.model_us) << " | "
+          << format("%.0f", r.model_gbs) << " | " << r.bound
           << " | " << err << " | " << r.status << " | " << r.engine
           << (r.split > 1 ? " split " + std::to_string(r.split) : "") << " | " << r.regs << "/"
           << r.spill << "/" << r.blocks_per_sm << " |\n";
@@ -285,9 +192,9 @@ class Report {
     out += "# group                       rows  mean%read  min%read  cuBLAS%read  speedup\n";
     for (const auto& [key, a] : groups)
       out += "# " + key + std::string(key.size() < 28 ? 28 - key.size() : 1, ' ') +
-             fmt("%4.0f", a.rows) + fmt("  %9.1f", a.pct / a.rows) + fmt("  %8.1f", a.min_pct) +
-             fmt("  %11.1f", a.cb_pct / a.rows) + fmt("  %7.3f", std::exp(a.log_speedup / a.rows)) +
-             "\n";
+             format("%4.0f", a.rows) + format("  %9.1f", a.pct / a.rows) +
+             format("  %8.1f", a.min_pct) + format("  %11.1f", a.cb_pct / a.rows) +
+             format("  %7.3f", std::exp(a.log_speedup / a.rows)) + "\n";
     out += "# " + std::to_string(failures_) + " failed check(s)\n";
     std::printf("%s", out.c_str());
     if (md_.is_open()) md_ << "\n```" << out << "```\n";
@@ -304,13 +211,7 @@ class Report {
 
 // ---- one single-GPU case -----------------------------------------------------------------
 
-struct Env {
-  const Device* dev;
-  const Options* opt;
-  Report* report;
-  std::size_t l2_bytes;
-  uint64_t seed;
-};
+using Env = TesterEnv<Options, Report>;
 
 template <Scalar T>
 void run_case(Env& env, const Case& c) {
@@ -332,14 +233,13 @@ void run_case(Env& env, const Case& c) {
 
   // Copies of A and C to rotate through when A would stay in the L2 cache.
   const double bytesA = static_cast<double>(elemsA) * sizeof(T);
-  const int64_t copies =
-      std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * env.l2_bytes / std::max(bytesA, 1.0))), 1, 64);
+  const int64_t copies = rotation_copies(env.l2_bytes, bytesA, 64);
   const double need = sizeof(T) * (static_cast<double>(elemsA + elemsC) * copies + elemsB + 2.0 * elemsC);
   std::size_t free_b = 0, total_b = 0;
   MGBLAS_CHECK_CUDA(cudaMemGetInfo(&free_b, &total_b));
   if (need > 0.9 * static_cast<double>(free_b)) {
     row.status = "skip";
-    row.engine = "needs " + fmt("%.1f", need / 1e9) + " GB of device memory";
+    row.engine = "needs " + format("%.1f", need / 1e9) + " GB of device memory";
     env.report->add(row);
     return;
   }
@@ -352,7 +252,7 @@ void run_case(Env& env, const Case& c) {
   auto a_of = [&](int rep) { return A.data() + (rep % copies) * elemsA; };
   auto c_of = [&](int rep) { return C.data() + (rep % copies) * elemsC; };
 
-  const double tol = o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0);
+  const double tol = tolerance<T>(o.tol);
   const T t_alpha = T(1), t_beta = scalar<T>(o.beta, 0.0);
   const ts::Choice auto_choice =
       ts::choose<T>(c.opA, c.opB, m, n, k, A.data(), lda, B.data(), ldb, C.data(), ldc,
@@ -391,11 +291,7 @@ void run_case(Env& env, const Case& c) {
     const double nC0 = nrm2(h, elemsC, C0.data());
     subtract(h, elemsC, C.data(), Ccb.data());
     const double d = nrm2(h, elemsC, Ccb.data());
-    const double eps = std::numeric_limits<real_type_t<T>>::epsilon();
-    const double denom = (static_cast<double>(std::max<int64_t>(k, 1)) * std::abs(alpha) * nA * nB +
-                          std::abs(beta) * nC0) * eps;
-    if (std::isnan(d)) return std::numeric_limits<double>::infinity();
-    return denom > 0 ? d / denom : d / eps;
+    return relative_error(d, static_cast<double>(k), alpha, nA, nB, beta, nC0);
   };
 
   const double bytes = static_cast<double>(elemsA + elemsB + elemsC) * sizeof(T);
@@ -521,21 +417,12 @@ double run_ngpu(Env& env, const Case& c, int g, double base_ms) {
     }
     const double eps = std::numeric_limits<real_type_t<T>>::epsilon();
     row.error = std::sqrt(d2) / (std::max(std::sqrt(ref2), 1e-300) * k * eps);
-    if (!(row.error <= o.tol * (is_complex_v<T> ? std::sqrt(2.0) : 1.0))) row.status = "FAILED";
+    if (!(row.error <= tolerance<T>(o.tol))) row.status = "FAILED";
   }
   row.speedup = base_ms > 0 ? base_ms / row.ms : 0.0;
   row.engine = std::string("tsgemm_mgpu rows (speedup: over 1 GPU)");
   env.report->add(row);
   return row.ms;
-}
-
-template <typename F>
-void for_type(const std::string& t, F&& f) {
-  if (t == "s") f(float{});
-  else if (t == "d") f(double{});
-  else if (t == "c") f(scomplex{});
-  else if (t == "z") f(zcomplex{});
-  else throw std::invalid_argument("unknown --type " + t);
 }
 
 std::vector<Case> cases_of(const Options& o, bool complex) {
@@ -573,7 +460,7 @@ int run(int argc, char** argv) {
   app.add_option("--grid", o.grids, "shape grids: r (TSM2R), l (TSM2L), t (A^H B)")
       ->delimiter(',')
       ->capture_default_str();
-  app.add_option("--type", o.types, "precisions: s, d, c, z")->delimiter(',')->capture_default_str();
+  add_type_option(app, o.types);
   app.add_option("--dim", o.dims, "shapes MxNxK instead of the grids, comma list")->delimiter(',');
   app.add_option("--opA", o.opA, "op(A) for --dim: N, T or C")->capture_default_str();
   app.add_option("--opB", o.opB, "op(B) for --dim and --ngpu: N, T or C")->capture_default_str();
@@ -581,48 +468,33 @@ int run(int argc, char** argv) {
                  "row-tiled scaling over 1..N GPUs of this process (--dim, default "
                  "67108864x16x16), comma list")
       ->delimiter(',');
-  app.add_option("--niter", o.niter, "timed calls (median)")->capture_default_str();
-  app.add_option("--warmup", o.warmup, "untimed calls first")->capture_default_str();
-  app.add_flag("-c,--check,!--no-check", o.check, "check against cuBLAS")->capture_default_str();
-  app.add_option("--tol", o.tol, "error tolerance (x sqrt(2) for complex)")->capture_default_str();
+  add_common_options(app, o, "cuBLAS");
   app.add_option("--beta", o.beta, "beta of the timed calls (alpha = 1)")->capture_default_str();
-  app.add_option("--seed", o.seed, "random seed")->capture_default_str();
-  app.add_option("--csv", o.csv, "also write the rows to this CSV file");
   app.add_option("--md", o.md, "also write a markdown table (with this header) to this file");
   app.add_flag("--sweep", o.sweep, "time every compiled tuning set of the chosen engine");
   CLI11_PARSE(app, argc, argv);
   if (o.niter < 1) o.niter = 1;
 
-  if (cuda_device_count() == 0) {
-    std::printf("# no CUDA GPU visible: nothing to test\n");
-    return 77;
-  }
-  auto dev = Device::make_cuda(0, 0);
-  dev->make_current();
   cudaDeviceProp prop{};
-  MGBLAS_CHECK_CUDA(cudaGetDeviceProperties(&prop, 0));
-  std::string cmd;
-  for (int i = 0; i < argc; ++i) cmd += std::string(i ? " " : "") + argv[i];
+  const auto dev = open_gpu0(prop);
+  if (!dev) return kSkipped;
   const double bw = ts::measure_read_bandwidth(dev->stream());
   ts::set_read_bandwidth(bw);
   const ts::DeviceModel& dm = ts::device_model();
-  char head[1024];
-  std::snprintf(head, sizeof head,
-                "# mgblas %s tester_tsgemm; %s; cuBLAS %d\n"
-                "# device 0: %s, sm_%d%d, %d SMs, L2 %.0f MiB, %.1f GiB, %d visible GPU(s)\n"
-                "# command: %s\n"
+  char tail[1024];
+  std::snprintf(tail, sizeof tail,
                 "# read bandwidth: %.1f GB/s (float4 streaming reads, 2 GiB, median of 10); "
                 "theoretical %.1f GB/s\n"
                 "# model: SM clock %.2f GHz, memory latency %.0f ns, FP32/FP64 FMA %d/%d per "
                 "clock per SM\n"
                 "# times: median of %d after %d warm-up calls; timed calls alpha = 1, beta = "
                 "%g; A and C rotated over copies up to 3x L2\n",
-                MGBLAS_VERSION_STRING, detail::cuda_version_string().c_str(), CUBLAS_VERSION,
-                prop.name, prop.major, prop.minor, prop.multiProcessorCount,
-                prop.l2CacheSize / 1048576.0, prop.totalGlobalMem / 1073741824.0,
-                cuda_device_count(), cmd.c_str(), bw, dm.peak_bw_gbs, dm.clock_ghz,
-                dm.mem_latency_ns, dm.fma32_per_clk, dm.fma64_per_clk, o.niter, o.warmup, o.beta);
-  std::printf("%s", head);
+                bw, dm.peak_bw_gbs, dm.clock_ghz, dm.mem_latency_ns, dm.fma32_per_clk,
+                dm.fma64_per_clk, o.niter, o.warmup, o.beta);
+  const std::string head = version_line("tester_tsgemm") + "\n" + device_line(prop) + ", " +
+                           std::to_string(cuda_device_count()) + " visible GPU(s)\n# command: " +
+                           command_line(argc, argv) + "\n" + tail;
+  std::printf("%s", head.c_str());
   Report report(bw, o, head);
   report.header();
   Env env{dev.get(), &o, &report, static_cast<std::size_t>(prop.l2CacheSize), o.seed};
@@ -679,10 +551,5 @@ int run(int argc, char** argv) {
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  try {
-    return mgblas::testers::run(argc, argv);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "tester_tsgemm: %s\n", e.what());
-    return 255;
-  }
+  return mgblas::testers::guarded_main("tester_tsgemm", mgblas::testers::run, argc, argv);
 }
