@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Shared pieces of the CUDA-versus-host kernel tests (test_cuda_*.cpp): the two
-// devices, transfers, NaN-poisoned operands and the "untouched outside the output"
-// check. Each test runs the public entry on the GPU and on the host reference engine
-// with the same fresh random inputs and compares them with testing::scaled_error.
+// devices, transfers and NaN-poisoned operands (the checks, which need no GPU, are in
+// host_test_helpers.hpp). Each test runs the public entry on the GPU and on the host
+// reference engine with the same fresh random inputs and compares them with
+// testing::scaled_error.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -22,6 +23,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
+#include "tests/kernels/host_test_helpers.hpp"
 #include "tests/testing/testing.hpp"
 
 namespace mgblas::testing {
@@ -52,16 +54,6 @@ inline ::testing::Environment* const cuda_test_devices =
 inline const Device& gpu() { return CudaTestDevices::gpu(); }
 inline const Device& host() { return CudaTestDevices::host(); }
 
-using TestScalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
-
-/// Typed-test names carry the precision letter: Gemv_Cuda/d.sizes.
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-
 // ---- transfers --------------------------------------------------------------------
 
 template <typename T>
@@ -69,6 +61,19 @@ DeviceBuffer<T> upload(const std::vector<T>& h) {
   DeviceBuffer<T> d(gpu(), h.size());
   copy_vector(gpu(), static_cast<int64_t>(h.size()), h.data(), d.data());
   return d;
+}
+
+/// The pointer arrays of a batched call, copied to the GPU (the batched entries read
+/// them there); keep them until the call has finished.
+template <typename T>
+struct DevicePointerArrays {
+  DeviceBuffer<const T*> a, b;
+  DeviceBuffer<T*> c;
+};
+
+template <typename T>
+DevicePointerArrays<T> upload(const PointerArrays<T>& p) {
+  return {upload(p.a), upload(p.b), upload(p.c)};
 }
 
 /// Waits for the GPU's stream (copy_vector is synchronous), so it follows the kernels.
@@ -128,47 +133,6 @@ std::vector<T> random_strided_vector(int64_t len, int64_t inc, std::mt19937_64& 
   std::vector<T> v(static_cast<std::size_t>(std::max<int64_t>(1, len * inc)), nan_value<T>());
   for (int64_t i = 0; i < len; ++i) v[i * inc] = random_value<T>(rng);
   return v;
-}
-
-/// Frobenius norm of the difference of two m x n column-major matrices.
-template <Scalar T>
-double matrix_diff_norm(int64_t m, int64_t n, const T* C, int64_t ldc, const T* Cref,
-                        int64_t ldref) {
-  double s = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    const double d = norm_diff(m, C + j * ldc, 1, Cref + j * ldref, 1);
-    s += d * d;
-  }
-  return std::sqrt(s);
-}
-
-inline bool same_bits(const void* a, const void* b, std::size_t bytes) {
-  return std::memcmp(a, b, bytes) == 0;
-}
-
-/// Every element of `after` for which in_output(index) is false must be bit-for-bit
-/// what it was `before` (NaN poison, padding, gaps, the rest of a parent matrix).
-template <Scalar T, typename InOutput>
-void expect_untouched_outside(const std::vector<T>& before, const std::vector<T>& after,
-                              InOutput in_output, const char* what) {
-  ASSERT_EQ(before.size(), after.size());
-  int64_t changed = 0, first = -1;
-  for (std::size_t p = 0; p < before.size(); ++p) {
-    if (in_output(static_cast<int64_t>(p))) continue;
-    if (!same_bits(&before[p], &after[p], sizeof(T))) {
-      if (first < 0) first = static_cast<int64_t>(p);
-      ++changed;
-    }
-  }
-  EXPECT_EQ(changed, 0) << changed << " element(s) of " << what
-                        << " outside the output region changed; first at index " << first;
-}
-
-/// The seed of the running test, for traces (make_rng records it as a property too).
-inline std::string seed_text() {
-  std::ostringstream os;
-  os << "seed " << test_seed() << " (base from MGBLAS_TEST_SEED)";
-  return os.str();
 }
 
 }  // namespace mgblas::testing

@@ -25,6 +25,7 @@
 #include "core/device.hpp"
 #include "core/error.hpp"
 #include "kernels/blas.hpp"
+#include "tests/kernels/batched_test_helpers.hpp"
 #include "tests/testing/testing.hpp"
 
 #if MGBLAS_HAVE_CUDA
@@ -45,77 +46,13 @@ const Device& host() {
   return *dev;
 }
 
-constexpr Op kOps[] = {Op::N, Op::T, Op::C};
-
-/// Where an entry lives in its host buffers.
-struct Entry {
-  int64_t m, n, k;
-  int64_t a_off, lda, b_off, ldb, c_off, ldc;
-};
-
-template <Scalar T>
-void fill(std::vector<T>& buf, int64_t off, int64_t rows, int64_t cols, int64_t ld,
-          std::mt19937_64& rng) {
-  for (int64_t j = 0; j < cols; ++j)
-    for (int64_t i = 0; i < rows; ++i) buf[off + i + j * ld] = random_value<T>(rng);
-}
-
-//  +----------------------------------------------------------------------------+
-//  |  per entry i:  err_i = ||C_i - C_ref,i||_F / ((k_i |alpha| ||A_i||_F        |
-//  |                 ||B_i||_F + |beta| ||C0_i||_F) eps); max_i err_i <= 10     |
-//  |                 (x sqrt(2) complex); outside every C_i: bit-for-bit C0     |
-//  +----------------------------------------------------------------------------+
-template <Scalar T>
-void compare(Op opA, Op opB, const std::vector<Entry>& entries, const std::vector<T>& alpha,
-             const std::vector<T>& beta, bool c_poisoned, const std::vector<T>& A,
-             const std::vector<T>& B, const std::vector<T>& C0, const std::vector<T>& C,
-             const std::vector<T>& C_ref) {
-  std::vector<char> inside(C0.size(), 0);
-  double worst = 0, ref_norm = 0;
-  bool nonzero_expected = false;
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    const Entry& v = entries[e];
-    const T a = alpha[alpha.size() == 1 ? 0 : e], b = beta[beta.size() == 1 ? 0 : e];
-    for (int64_t j = 0; j < v.n; ++j)
-      for (int64_t i = 0; i < v.m; ++i) inside[v.c_off + i + j * v.ldc] = 1;
-    const int64_t ra = opA == Op::N ? v.m : v.k, ca = opA == Op::N ? v.k : v.m;
-    const int64_t rb = opB == Op::N ? v.k : v.n, cb = opB == Op::N ? v.n : v.k;
-    const double nA = norm_fro(ra, ca, A.data() + v.a_off, v.lda);
-    const double nB = norm_fro(rb, cb, B.data() + v.b_off, v.ldb);
-    const double nC = c_poisoned ? 0.0 : norm_fro(v.m, v.n, C0.data() + v.c_off, v.ldc);
-    double d = 0;
-    for (int64_t j = 0; j < v.n; ++j) {
-      const double dj = norm_diff(v.m, C.data() + v.c_off + j * v.ldc, 1,
-                                  C_ref.data() + v.c_off + j * v.ldc, 1);
-      d += dj * dj;
-    }
-    ref_norm += norm_fro(v.m, v.n, C_ref.data() + v.c_off, v.ldc);
-    nonzero_expected = nonzero_expected || (v.m > 0 && v.n > 0 && (b != T(0) || v.k > 0));
-    const double err = scaled_error(std::sqrt(d), v.k, a, nA, nB, b, nC);
-    if (std::isnan(err) || err > worst) worst = std::isnan(err) ? INFINITY : err;
-  }
-  if (nonzero_expected) ASSERT_GT(ref_norm, 0.0) << "zero reference: the test would be vacuous";
-  EXPECT_LE(worst, error_tolerance<T>());
-  int64_t changed = 0;
-  for (std::size_t p = 0; p < C0.size(); ++p)
-    if (!inside[p] && std::memcmp(&C0[p], &C[p], sizeof(T)) != 0) ++changed;
-  EXPECT_EQ(changed, 0) << "elements outside the C entries changed";
-}
-
 // ---------------------------------------------------------------------------------
 // Grouped call on the host engine
 // ---------------------------------------------------------------------------------
 
 template <typename T>
 class GemmGrouped_Host : public ::testing::Test {};
-using HostScalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-TYPED_TEST_SUITE(GemmGrouped_Host, HostScalars, PrecisionName);
+TYPED_TEST_SUITE(GemmGrouped_Host, TestScalars, PrecisionName);
 
 /// Groups of several shapes, op pairs and scalars (one group empty, one with k = 0,
 /// one with beta = 0 over NaN), entries scattered in the buffers with NaN gaps, A and B
@@ -123,93 +60,27 @@ TYPED_TEST_SUITE(GemmGrouped_Host, HostScalars, PrecisionName);
 TYPED_TEST(GemmGrouped_Host, groups) {
   using T = TypeParam;
   auto rng = make_rng();
-  struct G {
-    Op opA, opB;
-    int64_t m, n, k, count;
-    bool beta_zero;
-  };
-  const std::vector<G> groups = {{Op::N, Op::N, 4, 4, 4, 5, false}, {Op::T, Op::C, 7, 3, 9, 3, true},
-                                 {Op::C, Op::N, 2, 5, 0, 2, false}, {Op::N, Op::T, 6, 6, 6, 0, false},
-                                 {Op::C, Op::C, 16, 8, 8, 4, false}, {Op::T, Op::N, 1, 1, 33, 1, true}};
-  std::vector<Op> opA, opB;
-  std::vector<int64_t> m, n, k, lda, ldb, ldc, size;
-  std::vector<T> alpha, beta;
-  std::vector<Entry> entries;
-  std::vector<int> group_of;
-  int64_t a_len = 0, b_len = 0, c_len = 0;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const G& x = groups[g];
-    opA.push_back(x.opA);
-    opB.push_back(x.opB);
-    m.push_back(x.m);
-    n.push_back(x.n);
-    k.push_back(x.k);
-    const int64_t ra = x.opA == Op::N ? x.m : x.k, rb = x.opB == Op::N ? x.k : x.n;
-    lda.push_back(std::max<int64_t>(1, ra) + 1);
-    ldb.push_back(std::max<int64_t>(1, rb) + 2);
-    ldc.push_back(x.m + 3);
-    size.push_back(x.count);
-    alpha.push_back(random_scalar<T>(rng));
-    beta.push_back(x.beta_zero ? T(0) : random_scalar<T>(rng));
-    const int64_t ca = x.opA == Op::N ? x.k : x.m, cb = x.opB == Op::N ? x.n : x.k;
-    // Two A matrices per group (entries alternate), one B for the whole group.
-    const int64_t a0 = a_len, a1 = a_len + lda.back() * std::max<int64_t>(ca, 1) + 2;
-    a_len = a1 + lda.back() * std::max<int64_t>(ca, 1) + 2;
-    const int64_t b0 = b_len;
-    b_len += ldb.back() * std::max<int64_t>(cb, 1) + 3;
-    for (int64_t e = 0; e < x.count; ++e) {
-      entries.push_back({x.m, x.n, x.k, e % 2 ? a1 : a0, lda.back(), b0, ldb.back(), c_len,
-                         ldc.back()});
-      group_of.push_back(static_cast<int>(g));
-      c_len += ldc.back() * x.n + 5;
-    }
-  }
-  std::vector<T> A(a_len + 1, nan_value<T>()), B(b_len + 1, nan_value<T>()),
-      C0(c_len + 1, nan_value<T>());
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    const Entry& v = entries[e];
-    const G& x = groups[group_of[e]];
-    fill(A, v.a_off, x.opA == Op::N ? v.m : v.k, x.opA == Op::N ? v.k : v.m, v.lda, rng);
-    fill(B, v.b_off, x.opB == Op::N ? v.k : v.n, x.opB == Op::N ? v.n : v.k, v.ldb, rng);
-    if (!x.beta_zero) fill(C0, v.c_off, v.m, v.n, v.ldc, rng);
-  }
-  std::vector<const T*> pa, pb;
-  std::vector<T*> pc;
-  std::vector<T> C = C0, C_ref = C0;
-  for (const Entry& v : entries) {
-    pa.push_back(A.data() + v.a_off);
-    pb.push_back(B.data() + v.b_off);
-    pc.push_back(C.data() + v.c_off);
-  }
-  gemm_grouped<T>(host(), static_cast<int64_t>(groups.size()), opA.data(), opB.data(), m.data(),
-                  n.data(), k.data(), alpha.data(), pa.data(), lda.data(), pb.data(), ldb.data(),
-                  beta.data(), pc.data(), ldc.data(), size.data());
+  // Two A matrices per group (entries alternate) and one B for the whole group;
+  // lda/ldb/ldc padded by 1, 2, 3 and NaN gaps of 2, 3, 5.
+  const std::vector<GroupSpec> groups = {
+      {Op::N, Op::N, 4, 4, 4, 5, false}, {Op::T, Op::C, 7, 3, 9, 3, true},
+      {Op::C, Op::N, 2, 5, 0, 2, false}, {Op::N, Op::T, 6, 6, 6, 0, false},
+      {Op::C, Op::C, 16, 8, 8, 4, false}, {Op::T, Op::N, 1, 1, 33, 1, true}};
+  const auto p = grouped_problem<T>(groups, {1, 2, 3, 2, 1, 2, 3, 5}, rng);
+  std::vector<T> C = p.C0, C_ref = p.C0;
+  const auto ptr = entry_pointers(p.entries, p.A.data(), p.B.data(), C.data());
+  gemm_grouped<T>(host(), static_cast<int64_t>(p.groups.size()), p.opA.data(), p.opB.data(),
+                  p.m.data(), p.n.data(), p.k.data(), p.alpha.data(), ptr.a.data(), p.lda.data(),
+                  ptr.b.data(), p.ldb.data(), p.beta.data(), ptr.c.data(), p.ldc.data(),
+                  p.size.data());
   // Reference: one host gemm per entry.
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    const Entry& v = entries[e];
-    const int g = group_of[e];
-    gemm<T>(host(), opA[g], opB[g], v.m, v.n, v.k, alpha[g], A.data() + v.a_off, v.lda,
-            B.data() + v.b_off, v.ldb, beta[g], C_ref.data() + v.c_off, v.ldc);
+  for (std::size_t e = 0; e < p.entries.size(); ++e) {
+    const EntryView& v = p.entries[e];
+    const int g = p.group_of[e];
+    gemm<T>(host(), p.opA[g], p.opB[g], v.m, v.n, v.k, p.alpha[g], p.A.data() + v.a_off, v.lda,
+            p.B.data() + v.b_off, v.ldb, p.beta[g], C_ref.data() + v.c_off, v.ldc);
   }
-  // Per group comparison (its own op pair and scalars).
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    SCOPED_TRACE("group " + std::to_string(g) + ", " + std::to_string(test_seed()));
-    std::vector<Entry> mine;
-    for (std::size_t e = 0; e < entries.size(); ++e)
-      if (group_of[e] == static_cast<int>(g)) mine.push_back(entries[e]);
-    // compare() checks everything outside `mine` unchanged: mask the other groups by
-    // giving it C0 with their results copied in.
-    std::vector<T> C0g = C0;
-    for (std::size_t e = 0; e < entries.size(); ++e)
-      if (group_of[e] != static_cast<int>(g))
-        for (int64_t j = 0; j < entries[e].n; ++j)
-          for (int64_t i = 0; i < entries[e].m; ++i) {
-            const int64_t p = entries[e].c_off + i + j * entries[e].ldc;
-            C0g[p] = C[p];
-          }
-    compare<T>(opA[g], opB[g], mine, {alpha[g]}, {beta[g]}, groups[g].beta_zero, A, B, C0g, C,
-               C_ref);
-  }
+  check_groups(p, C, C_ref);
 }
 
 TYPED_TEST(GemmGrouped_Host, bad_arguments) {
@@ -330,7 +201,7 @@ void emulate_case(Form form, Op opA, Op opB, int64_t m, int64_t n, int64_t k, in
   // Strided: regular strides with NaN gaps; arrays: C in reverse order; variable:
   // per-entry leading dimensions. Fixed-size leading dimensions exceed the rows.
   const int64_t sa = (opA == Op::N ? m : k) + 1, sb = (opB == Op::N ? k : n) + 2, sc = m + 1;
-  std::vector<Entry> entries(batch);
+  std::vector<EntryView> entries(batch);
   std::vector<int64_t> lda(batch), ldb(batch), ldc(batch);
   int64_t a_len = 0, b_len = 0, c_len = 0;
   const int64_t stride_a = sa * (opA == Op::N ? k : m) + 3;
@@ -351,24 +222,20 @@ void emulate_case(Form form, Op opA, Op opB, int64_t m, int64_t n, int64_t k, in
     for (int64_t e = 0; e < batch / 2; ++e) std::swap(entries[e].c_off, entries[batch - 1 - e].c_off);
   std::vector<T> A(a_len + 1, nan_value<T>()), B(b_len + 1, nan_value<T>()),
       C0(c_len + 1, nan_value<T>());
-  for (const Entry& v : entries) {
-    fill(A, v.a_off, opA == Op::N ? v.m : v.k, opA == Op::N ? v.k : v.m, v.lda, rng);
-    fill(B, v.b_off, opB == Op::N ? v.k : v.n, opB == Op::N ? v.n : v.k, v.ldb, rng);
-    if (!beta_zero) fill(C0, v.c_off, v.m, v.n, v.ldc, rng);
-  }
+  for (const EntryView& v : entries) fill_entry(opA, opB, v, A, B, C0, !beta_zero, rng);
   const T alpha = unit ? T(1) : random_scalar<T>(rng);
   const T beta = beta_zero ? T(0) : random_scalar<T>(rng);
   std::vector<T> C = C0, C_ref = C0;
 
   // Reference: the host engine, entry by entry.
-  for (const Entry& v : entries)
+  for (const EntryView& v : entries)
     gemm<T>(host(), opA, opB, v.m, v.n, v.k, alpha, A.data() + v.a_off, v.lda, B.data() + v.b_off,
             v.ldb, beta, C_ref.data() + v.c_off, v.ldc);
 
   bd::BatchArgs<D> args;
   std::vector<const D*> pa, pb;
   std::vector<D*> pc;
-  for (const Entry& v : entries) {
+  for (const EntryView& v : entries) {
     pa.push_back(reinterpret_cast<const D*>(A.data() + v.a_off));
     pb.push_back(reinterpret_cast<const D*>(B.data() + v.b_off));
     pc.push_back(reinterpret_cast<D*>(C.data() + v.c_off));
@@ -408,7 +275,7 @@ void emulate_case(Form form, Op opA, Op opB, int64_t m, int64_t n, int64_t k, in
     emulate<Prog>(args, (batch + E - 1) / E, E * Prog::kThreadsPerEntry,
                   static_cast<std::size_t>(E) * Prog::kSharedPerEntry);
   }
-  compare<T>(opA, opB, entries, {alpha}, {beta}, beta_zero, A, B, C0, C, C_ref);
+  check_entries(opA, opB, entries, alpha, beta, beta_zero, A, B, C0, C, C_ref);
 }
 
 // Programs under test: exact sizes with one thread per element, ragged 2x2 and 4x4

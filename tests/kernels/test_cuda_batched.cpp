@@ -3,73 +3,19 @@
 // with the host engine on the same fresh random data, for s, d, c, z.
 //
 // Operands live in one buffer per role with NaN in every gap between entries and in
-// every ld padding: NaN in A/B gaps shows up in C if an engine reads them, NaN in C
-// gaps must come out bit-for-bit untouched. Each entry is checked with its own bound.
+// every ld padding (batched_test_helpers.hpp). Each entry is checked with its own bound.
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "kernels/blas.hpp"
+#include "tests/kernels/batched_test_helpers.hpp"
+#include "tests/kernels/cuda_batched_test_helpers.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"
 
 namespace mgblas::testing {
 namespace {
-
-constexpr Op kOps[] = {Op::N, Op::T, Op::C};
-
-/// One entry's view for the checks: where its operands start in the host buffers.
-struct EntryView {
-  int64_t m, n, k;
-  int64_t a_off, lda, b_off, ldb, c_off, ldc;
-};
-
-/// Checks every entry against the reference and everything outside the entries' C
-/// regions against the poisoned input; `C0`, `C` and `C_ref` are whole buffers.
-template <Scalar T>
-void check_entries(Op opA, Op opB, const std::vector<EntryView>& entries, T alpha, T beta,
-                   bool c_poisoned, const std::vector<T>& A, const std::vector<T>& B,
-                   const std::vector<T>& C0, const std::vector<T>& C,
-                   const std::vector<T>& C_ref) {
-  double worst = 0, ref_norm_sum = 0;
-  int64_t worst_entry = -1;
-  std::vector<char> in_output(C0.size(), 0);
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    const EntryView& v = entries[e];
-    const int64_t rowsA = opA == Op::N ? v.m : v.k, colsA = opA == Op::N ? v.k : v.m;
-    const int64_t rowsB = opB == Op::N ? v.k : v.n, colsB = opB == Op::N ? v.n : v.k;
-    for (int64_t j = 0; j < v.n; ++j)
-      for (int64_t i = 0; i < v.m; ++i) in_output[v.c_off + i + j * v.ldc] = 1;
-    const double normA = norm_fro(rowsA, colsA, A.data() + v.a_off, v.lda);
-    const double normB = norm_fro(rowsB, colsB, B.data() + v.b_off, v.ldb);
-    const double normC0 = c_poisoned ? 0.0 : norm_fro(v.m, v.n, C0.data() + v.c_off, v.ldc);
-    ref_norm_sum += norm_fro(v.m, v.n, C_ref.data() + v.c_off, v.ldc);
-    //  +----------------------------------------------------------------------+
-    //  |  per entry i:  err_i = ||C_i - C_ref,i||_F / ((k_i * |alpha|         |
-    //  |      * ||A_i||_F * ||B_i||_F + |beta| * ||C0_i||_F) * eps)           |
-    //  |  passes when max_i err_i <= 10 (x sqrt(2) for complex)               |
-    //  +----------------------------------------------------------------------+
-    const double err = scaled_error(
-        matrix_diff_norm(v.m, v.n, C.data() + v.c_off, v.ldc, C_ref.data() + v.c_off, v.ldc),
-        v.k, alpha, normA, normB, beta, normC0);
-    if (!std::isnan(worst) && !(err <= worst)) {  // a NaN error sticks
-      worst = err;
-      worst_entry = static_cast<int64_t>(e);
-    }
-  }
-  // Some reference entry must be non-zero: one with a non-empty C and either a
-  // product to add or beta != 0.
-  const bool nonzero_expected =
-      std::any_of(entries.begin(), entries.end(), [&](const EntryView& v) {
-        return v.m > 0 && v.n > 0 && (beta != T(0) || (alpha != T(0) && v.k > 0));
-      });
-  if (nonzero_expected) {
-    ASSERT_GT(ref_norm_sum, 0.0) << "zero reference: the comparison would pass vacuously";
-  }
-  EXPECT_LE(worst, error_tolerance<T>()) << "worst entry " << worst_entry;
-  expect_untouched_outside(C0, C, [&](int64_t p) { return in_output[p] != 0; }, "C");
-}
 
 // ---- strided ------------------------------------------------------------------------
 
@@ -85,20 +31,6 @@ std::string describe(const StridedCase& c) {
                         to_string(c.opB), " m=", c.m, " n=", c.n, " k=", c.k,
                         " batch=", c.batch, c.shared_a ? " strideA=0 " : " ",
                         to_string(c.scalars), ", ", seed_text());
-}
-
-/// A buffer of `count` entries, entry i a rows x cols matrix (ld) at i * stride, random
-/// inside and NaN elsewhere (padding and gaps).
-template <Scalar T>
-std::vector<T> strided_entries(int64_t rows, int64_t cols, int64_t ld, int64_t stride,
-                               int64_t count, bool fill, std::mt19937_64& rng) {
-  const int64_t size = count > 0 ? (count - 1) * stride + ld * std::max<int64_t>(cols, 1) : 1;
-  std::vector<T> buf(static_cast<std::size_t>(size), nan_value<T>());
-  if (fill)
-    for (int64_t e = 0; e < count; ++e)
-      for (int64_t j = 0; j < cols; ++j)
-        for (int64_t i = 0; i < rows; ++i) buf[e * stride + i + j * ld] = random_value<T>(rng);
-  return buf;
 }
 
 template <Scalar T>
@@ -130,9 +62,8 @@ void run_strided(const StridedCase& c, std::mt19937_64& rng) {
   call(gpu(), dA.data(), dB.data(), dC.data());
   const std::vector<T> C = download(dC);
 
-  std::vector<EntryView> entries;
-  for (int64_t e = 0; e < c.batch; ++e)
-    entries.push_back({c.m, c.n, c.k, e * strideA, lda, e * strideB, ldb, e * strideC, ldc});
+  const auto entries =
+      strided_views(c.m, c.n, c.k, c.batch, lda, strideA, ldb, strideB, ldc, strideC);
   check_entries(c.opA, c.opB, entries, alpha, beta, poisons_output(c.scalars), A, B, C0, C,
                 C_ref);
 }
@@ -218,35 +149,9 @@ void run_pointer_array(const ArrayCase& c, std::mt19937_64& rng) {
   for (int64_t e = 0; e < c.batch; ++e)
     entries.push_back({c.m, c.n, c.k, (e % kPoolA) * sA, lda, ((e / 2) % kPoolB) * sB, ldb,
                        (c.batch - 1 - e) * sC, ldc});
-  // The same entries as pointer arrays, over host buffers and over device buffers.
-  auto pointers = [&](const T* A_, const T* B_, T* C_) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const EntryView& v : entries) {
-      a.push_back(A_ + v.a_off);
-      b.push_back(B_ + v.b_off);
-      cc.push_back(C_ + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
-
   std::vector<T> C_ref = C0;
-  {
-    auto [a, b, cc] = pointers(A.data(), B.data(), C_ref.data());
-    gemm_batched<T>(host(), c.opA, c.opB, c.m, c.n, c.k, alpha, a.data(), lda, b.data(), ldb,
-                    beta, cc.data(), ldc, c.batch);
-  }
-  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
-  DeviceBuffer<T> dC = upload(C0);
-  {
-    auto [a, b, cc] = pointers(dA.data(), dB.data(), dC.data());
-    const DeviceBuffer<const T*> da = upload(a), db = upload(b);
-    const DeviceBuffer<T*> dcc = upload(cc);
-    gemm_batched<T>(gpu(), c.opA, c.opB, c.m, c.n, c.k, alpha, da.data(), lda, db.data(), ldb,
-                    beta, dcc.data(), ldc, c.batch);
-    gpu().synchronize();  // before the pointer arrays are freed
-  }
-  const std::vector<T> C = download(dC);
+  const std::vector<T> C = batched_on_both<T>(c.opA, c.opB, c.m, c.n, c.k, alpha, lda, ldb, beta,
+                                              ldc, entries, A, B, C0, C_ref);
   check_entries(c.opA, c.opB, entries, alpha, beta, poisons_output(c.scalars), A, B, C0, C,
                 C_ref);
 }
@@ -331,56 +236,20 @@ void run_vbatched(const VbatchedCase& c, std::mt19937_64& rng) {
     b_size += ldb[e] * colsB + 3;
     c_size += ldc[e] * n[e] + 3;
   }
-  auto fill = [&](std::vector<T>& buf, int64_t off, int64_t rows, int64_t cols, int64_t ld) {
-    for (int64_t j = 0; j < cols; ++j)
-      for (int64_t i = 0; i < rows; ++i) buf[off + i + j * ld] = random_value<T>(rng);
-  };
   std::vector<T> A(static_cast<std::size_t>(a_size + 1), nan_value<T>());
   std::vector<T> B(static_cast<std::size_t>(b_size + 1), nan_value<T>());
   std::vector<T> C0(static_cast<std::size_t>(c_size + 1), nan_value<T>());
   T alpha, beta;
   draw_scalars(c.scalars, rng, alpha, beta);
-  for (const EntryView& v : entries) {
-    fill(A, v.a_off, c.opA == Op::N ? v.m : v.k, c.opA == Op::N ? v.k : v.m, v.lda);
-    fill(B, v.b_off, c.opB == Op::N ? v.k : v.n, c.opB == Op::N ? v.n : v.k, v.ldb);
-    if (!poisons_output(c.scalars)) fill(C0, v.c_off, v.m, v.n, v.ldc);
-  }
+  for (const EntryView& v : entries)
+    fill_entry(c.opA, c.opB, v, A, B, C0, !poisons_output(c.scalars), rng);
   const int64_t extra = c.loose_bounds ? 5 : 0;
-  const int64_t max_m = (c.batch ? *std::max_element(m.begin(), m.end()) : 0) + extra;
-  const int64_t max_n = (c.batch ? *std::max_element(n.begin(), n.end()) : 0) + extra;
-  const int64_t max_k = (c.batch ? *std::max_element(k.begin(), k.end()) : 0) + extra;
+  const int64_t max_m = largest(m) + extra, max_n = largest(n) + extra, max_k = largest(k) + extra;
 
-  auto pointers = [&](const T* A_, const T* B_, T* C_) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const EntryView& v : entries) {
-      a.push_back(A_ + v.a_off);
-      b.push_back(B_ + v.b_off);
-      cc.push_back(C_ + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
   std::vector<T> C_ref = C0;
-  {
-    auto [a, b, cc] = pointers(A.data(), B.data(), C_ref.data());
-    gemm_vbatched<T>(host(), c.opA, c.opB, m.data(), n.data(), k.data(), alpha, a.data(),
-                     lda.data(), b.data(), ldb.data(), beta, cc.data(), ldc.data(), c.batch,
-                     max_m, max_n, max_k);
-  }
-  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
-  DeviceBuffer<T> dC = upload(C0);
-  {
-    auto [a, b, cc] = pointers(dA.data(), dB.data(), dC.data());
-    const DeviceBuffer<const T*> da = upload(a), db = upload(b);
-    const DeviceBuffer<T*> dcc = upload(cc);
-    const DeviceBuffer<int64_t> dm = upload(m), dn = upload(n), dk = upload(k),
-                                dlda = upload(lda), dldb = upload(ldb), dldc = upload(ldc);
-    gemm_vbatched<T>(gpu(), c.opA, c.opB, dm.data(), dn.data(), dk.data(), alpha, da.data(),
-                     dlda.data(), db.data(), dldb.data(), beta, dcc.data(), dldc.data(), c.batch,
-                     max_m, max_n, max_k);
-    gpu().synchronize();  // before the size and pointer arrays are freed
-  }
-  const std::vector<T> C = download(dC);
+  const std::vector<T> C = vbatched_on_both<T>(
+      c.opA, c.opB, {m, n, k, lda, ldb, ldc, max_m, max_n, max_k}, alpha, beta, entries, A, B,
+      C0, C_ref);
   check_entries(c.opA, c.opB, entries, alpha, beta, poisons_output(c.scalars), A, B, C0, C,
                 C_ref);
 }

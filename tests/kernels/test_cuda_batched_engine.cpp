@@ -13,7 +13,7 @@
 //   small grids, a batch beyond 2^31 entries;
 // - tables loaded from MGBLAS_BATCHED_TABLE and the report of the choice;
 // - the multi-device driver on the CUDA back-end; bad arguments.
-// Each entry is checked with its own bound (formula box in check_entries) and every
+// Each entry is checked with its own bound (formula box in batched_test_helpers.hpp) and every
 // element outside the entries' C must come back bit for bit.
 #include <cuda_runtime.h>
 
@@ -24,80 +24,28 @@
 #include <fstream>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "core/context.hpp"
 #include "dist/batched_mgpu.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/cuda/batched/batched.hpp"
+#include "tests/kernels/batched_test_helpers.hpp"
+#include "tests/kernels/cuda_batched_test_helpers.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"
 
 namespace mgblas::testing {
 namespace {
 
 namespace bt = kernels::cuda::batched;
-constexpr Op kOps[] = {Op::N, Op::T, Op::C};
 
-struct EntryView {
-  int64_t m, n, k;
-  int64_t a_off, lda, b_off, ldb, c_off, ldc;
-};
-
+/// The shared check (batched_test_helpers.hpp), its message naming the kernel chosen.
 template <Scalar T>
-void check_entries(Op opA, Op opB, const std::vector<EntryView>& entries, T alpha, T beta,
-                   bool c_poisoned, const std::vector<T>& A, const std::vector<T>& B,
-                   const std::vector<T>& C0, const std::vector<T>& C,
-                   const std::vector<T>& C_ref) {
-  double worst = 0, ref_norm = 0;
-  int64_t worst_entry = -1;
-  std::vector<char> in_output(C0.size(), 0);
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    const EntryView& v = entries[e];
-    const int64_t ra = opA == Op::N ? v.m : v.k, ca = opA == Op::N ? v.k : v.m;
-    const int64_t rb = opB == Op::N ? v.k : v.n, cb = opB == Op::N ? v.n : v.k;
-    for (int64_t j = 0; j < v.n; ++j)
-      for (int64_t i = 0; i < v.m; ++i) in_output[v.c_off + i + j * v.ldc] = 1;
-    const double nA = norm_fro(ra, ca, A.data() + v.a_off, v.lda);
-    const double nB = norm_fro(rb, cb, B.data() + v.b_off, v.ldb);
-    const double nC = c_poisoned ? 0.0 : norm_fro(v.m, v.n, C0.data() + v.c_off, v.ldc);
-    ref_norm += norm_fro(v.m, v.n, C_ref.data() + v.c_off, v.ldc);
-    //  +----------------------------------------------------------------------+
-    //  |  per entry i:  err_i = ||C_i - C_ref,i||_F / ((k_i * |alpha|         |
-    //  |      * ||A_i||_F * ||B_i||_F + |beta| * ||C0_i||_F) * eps)           |
-    //  |  passes when max_i err_i <= 10 (x sqrt(2) for complex)               |
-    //  +----------------------------------------------------------------------+
-    const double err = scaled_error(
-        matrix_diff_norm(v.m, v.n, C.data() + v.c_off, v.ldc, C_ref.data() + v.c_off, v.ldc),
-        v.k, alpha, nA, nB, beta, nC);
-    if (std::isnan(err) || err > worst) {
-      worst = std::isnan(err) ? INFINITY : err;
-      worst_entry = static_cast<int64_t>(e);
-    }
-  }
-  const bool nonzero_expected =
-      std::any_of(entries.begin(), entries.end(), [&](const EntryView& v) {
-        return v.m > 0 && v.n > 0 && (beta != T(0) || (alpha != T(0) && v.k > 0));
-      });
-  if (nonzero_expected) {
-    EXPECT_GT(ref_norm, 0.0) << "zero reference: the comparison would pass vacuously";
-  }
-  EXPECT_LE(worst, error_tolerance<T>()) << "worst entry " << worst_entry << "; kernel "
-                                         << bt::last_choice().label();
-  expect_untouched_outside(C0, C, [&](int64_t p) { return in_output[p] != 0; }, "C");
-}
-
-/// entries of rows x cols (ld) at i * stride, random inside, NaN elsewhere.
-template <Scalar T>
-std::vector<T> strided_buffer(int64_t rows, int64_t cols, int64_t ld, int64_t stride,
-                              int64_t count, bool fill, std::mt19937_64& rng) {
-  const int64_t size = count > 0 ? (count - 1) * stride + ld * std::max<int64_t>(cols, 1) : 1;
-  std::vector<T> buf(static_cast<std::size_t>(size), nan_value<T>());
-  if (fill)
-    for (int64_t e = 0; e < count; ++e)
-      for (int64_t j = 0; j < cols; ++j)
-        for (int64_t i = 0; i < rows; ++i) buf[e * stride + i + j * ld] = random_value<T>(rng);
-  return buf;
+void check(Op opA, Op opB, const std::vector<EntryView>& entries, T alpha, T beta,
+           bool c_poisoned, const std::vector<T>& A, const std::vector<T>& B,
+           const std::vector<T>& C0, const std::vector<T>& C, const std::vector<T>& C_ref) {
+  check_entries(opA, opB, entries, alpha, beta, c_poisoned, A, B, C0, C, C_ref,
+                "; kernel " + bt::last_choice().label());
 }
 
 // ---- strided --------------------------------------------------------------------------
@@ -137,11 +85,11 @@ void run_strided(const Case& c, std::mt19937_64& rng) {
   const int64_t ldc = c.m + c.pad;
   const int64_t sA = c.shared_a ? 0 : lda * std::max<int64_t>(ca, 1) + 3;
   const int64_t sB = ldb * std::max<int64_t>(cb, 1) + 5, sC = ldc * c.n + 2;
-  const auto A = strided_buffer<T>(ra, ca, lda, sA, c.shared_a ? 1 : c.batch, true, rng);
-  const auto B = strided_buffer<T>(rb, cb, ldb, sB, c.batch, true, rng);
+  const auto A = strided_entries<T>(ra, ca, lda, sA, c.shared_a ? 1 : c.batch, true, rng);
+  const auto B = strided_entries<T>(rb, cb, ldb, sB, c.batch, true, rng);
   T alpha, beta;
   scalars_of(c, rng, alpha, beta);
-  const auto C0 = strided_buffer<T>(c.m, c.n, ldc, sC, c.batch, !poisoned(c), rng);
+  const auto C0 = strided_entries<T>(c.m, c.n, ldc, sC, c.batch, !poisoned(c), rng);
   std::vector<T> C_ref = C0;
   gemm_batched_strided<T>(host(), c.opA, c.opB, c.m, c.n, c.k, alpha, A.data(), lda, sA,
                           B.data(), ldb, sB, beta, C_ref.data(), ldc, sC, c.batch);
@@ -150,10 +98,8 @@ void run_strided(const Case& c, std::mt19937_64& rng) {
   gemm_batched_strided<T>(gpu(), c.opA, c.opB, c.m, c.n, c.k, alpha, dA.data(), lda, sA,
                           dB.data(), ldb, sB, beta, dC.data(), ldc, sC, c.batch);
   const auto C = download(dC);
-  std::vector<EntryView> entries;
-  for (int64_t e = 0; e < c.batch; ++e)
-    entries.push_back({c.m, c.n, c.k, e * sA, lda, e * sB, ldb, e * sC, ldc});
-  check_entries(c.opA, c.opB, entries, alpha, beta, poisoned(c), A, B, C0, C, C_ref);
+  const auto entries = strided_views(c.m, c.n, c.k, c.batch, lda, sA, ldb, sB, ldc, sC);
+  check(c.opA, c.opB, entries, alpha, beta, poisoned(c), A, B, C0, C, C_ref);
 }
 
 // ---- pointer arrays ---------------------------------------------------------------------
@@ -169,42 +115,19 @@ void run_array(const Case& c, std::mt19937_64& rng) {
   const int64_t ldc = c.m + c.pad;
   const int64_t sA = lda * std::max<int64_t>(ca, 1) + 4, sB = ldb * std::max<int64_t>(cb, 1) + 6;
   const int64_t sC = ldc * c.n + 5;
-  const auto A = strided_buffer<T>(ra, ca, lda, sA, 3, true, rng);
-  const auto B = strided_buffer<T>(rb, cb, ldb, sB, 2, true, rng);
+  const auto A = strided_entries<T>(ra, ca, lda, sA, 3, true, rng);
+  const auto B = strided_entries<T>(rb, cb, ldb, sB, 2, true, rng);
   T alpha, beta;
   scalars_of(c, rng, alpha, beta);
-  const auto C0 = strided_buffer<T>(c.m, c.n, ldc, sC, c.batch, !poisoned(c), rng);
+  const auto C0 = strided_entries<T>(c.m, c.n, ldc, sC, c.batch, !poisoned(c), rng);
   std::vector<EntryView> entries;
   for (int64_t e = 0; e < c.batch; ++e)
     entries.push_back({c.m, c.n, c.k, (e % 3) * sA, lda, ((e / 2) % 2) * sB, ldb,
                        (c.batch - 1 - e) * sC, ldc});
-  auto pointers = [&](const T* A_, const T* B_, T* C_) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const EntryView& v : entries) {
-      a.push_back(A_ + v.a_off);
-      b.push_back(B_ + v.b_off);
-      cc.push_back(C_ + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
   std::vector<T> C_ref = C0;
-  {
-    auto [a, b, cc] = pointers(A.data(), B.data(), C_ref.data());
-    gemm_batched<T>(host(), c.opA, c.opB, c.m, c.n, c.k, alpha, a.data(), lda, b.data(), ldb,
-                    beta, cc.data(), ldc, c.batch);
-  }
-  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
-  DeviceBuffer<T> dC = upload(C0);
-  {
-    auto [a, b, cc] = pointers(dA.data(), dB.data(), dC.data());
-    const DeviceBuffer<const T*> da = upload(a), db = upload(b);
-    const DeviceBuffer<T*> dcc = upload(cc);
-    gemm_batched<T>(gpu(), c.opA, c.opB, c.m, c.n, c.k, alpha, da.data(), lda, db.data(), ldb,
-                    beta, dcc.data(), ldc, c.batch);
-    gpu().synchronize();
-  }
-  check_entries(c.opA, c.opB, entries, alpha, beta, poisoned(c), A, B, C0, download(dC), C_ref);
+  const std::vector<T> C = batched_on_both<T>(c.opA, c.opB, c.m, c.n, c.k, alpha, lda, ldb, beta,
+                                              ldc, entries, A, B, C0, C_ref);
+  check(c.opA, c.opB, entries, alpha, beta, poisoned(c), A, B, C0, C, C_ref);
 }
 
 // ---- variable size ----------------------------------------------------------------------
@@ -254,51 +177,13 @@ void run_variable(const VCase& c, std::mt19937_64& rng) {
       C0(c_len + 1, nan_value<T>());
   T alpha, beta;
   scalars_of(sc, rng, alpha, beta);
-  for (const EntryView& v : entries) {
-    for (int64_t j = 0; j < (c.opA == Op::N ? v.k : v.m); ++j)
-      for (int64_t i = 0; i < (c.opA == Op::N ? v.m : v.k); ++i)
-        A[v.a_off + i + j * v.lda] = random_value<T>(rng);
-    for (int64_t j = 0; j < (c.opB == Op::N ? v.n : v.k); ++j)
-      for (int64_t i = 0; i < (c.opB == Op::N ? v.k : v.n); ++i)
-        B[v.b_off + i + j * v.ldb] = random_value<T>(rng);
-    if (!poisoned(sc))
-      for (int64_t j = 0; j < v.n; ++j)
-        for (int64_t i = 0; i < v.m; ++i) C0[v.c_off + i + j * v.ldc] = random_value<T>(rng);
-  }
-  const int64_t max_m = c.batch ? *std::max_element(m.begin(), m.end()) : 0;
-  const int64_t max_n = c.batch ? *std::max_element(n.begin(), n.end()) : 0;
-  const int64_t max_k = c.batch ? *std::max_element(k.begin(), k.end()) : 0;
-  auto pointers = [&](const T* A_, const T* B_, T* C_) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const EntryView& v : entries) {
-      a.push_back(A_ + v.a_off);
-      b.push_back(B_ + v.b_off);
-      cc.push_back(C_ + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
+  for (const EntryView& v : entries) fill_entry(c.opA, c.opB, v, A, B, C0, !poisoned(sc), rng);
+  const int64_t max_m = largest(m), max_n = largest(n), max_k = largest(k);
   std::vector<T> C_ref = C0;
-  {
-    auto [a, b, cc] = pointers(A.data(), B.data(), C_ref.data());
-    gemm_vbatched<T>(host(), c.opA, c.opB, m.data(), n.data(), k.data(), alpha, a.data(),
-                     lda.data(), b.data(), ldb.data(), beta, cc.data(), ldc.data(), c.batch,
-                     max_m, max_n, max_k);
-  }
-  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
-  DeviceBuffer<T> dC = upload(C0);
-  {
-    auto [a, b, cc] = pointers(dA.data(), dB.data(), dC.data());
-    const DeviceBuffer<const T*> da = upload(a), db = upload(b);
-    const DeviceBuffer<T*> dcc = upload(cc);
-    const DeviceBuffer<int64_t> dm = upload(m), dn = upload(n), dk = upload(k),
-                                dlda = upload(lda), dldb = upload(ldb), dldc = upload(ldc);
-    gemm_vbatched<T>(gpu(), c.opA, c.opB, dm.data(), dn.data(), dk.data(), alpha, da.data(),
-                     dlda.data(), db.data(), dldb.data(), beta, dcc.data(), dldc.data(), c.batch,
-                     max_m, max_n, max_k);
-    gpu().synchronize();
-  }
-  check_entries(c.opA, c.opB, entries, alpha, beta, poisoned(sc), A, B, C0, download(dC), C_ref);
+  const std::vector<T> C = vbatched_on_both<T>(
+      c.opA, c.opB, {m, n, k, lda, ldb, ldc, max_m, max_n, max_k}, alpha, beta, entries, A, B,
+      C0, C_ref);
+  check(c.opA, c.opB, entries, alpha, beta, poisoned(sc), A, B, C0, C, C_ref);
 }
 
 template <typename T>
@@ -426,104 +311,28 @@ TYPED_TEST(BatchedEngine_Cuda, variable_sizes) {
 TYPED_TEST(BatchedEngine_Cuda, grouped) {
   using T = TypeParam;
   auto rng = make_rng();
-  struct G {
-    Op opA, opB;
-    int64_t m, n, k, count;
-    bool beta_zero;
-  };
-  const std::vector<G> groups = {{Op::N, Op::N, 4, 4, 4, 50, false}, {Op::T, Op::C, 7, 3, 9, 11, true},
-                                 {Op::C, Op::N, 2, 5, 0, 3, false},  {Op::N, Op::T, 6, 6, 6, 0, false},
-                                 {Op::C, Op::C, 16, 8, 8, 9, false}, {Op::T, Op::N, 40, 33, 20, 2, true}};
-  std::vector<Op> opA, opB;
-  std::vector<int64_t> m, n, k, lda, ldb, ldc, size;
-  std::vector<T> alpha, beta;
-  std::vector<EntryView> entries;
-  std::vector<int> group_of;
-  int64_t a_len = 0, b_len = 0, c_len = 0;
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    const G& x = groups[g];
-    opA.push_back(x.opA);
-    opB.push_back(x.opB);
-    m.push_back(x.m);
-    n.push_back(x.n);
-    k.push_back(x.k);
-    const int64_t ra = x.opA == Op::N ? x.m : x.k, ca = x.opA == Op::N ? x.k : x.m;
-    const int64_t rb = x.opB == Op::N ? x.k : x.n, cb = x.opB == Op::N ? x.n : x.k;
-    lda.push_back(std::max<int64_t>(1, ra) + 1);
-    ldb.push_back(std::max<int64_t>(1, rb) + 2);
-    ldc.push_back(x.m + 1);
-    size.push_back(x.count);
-    alpha.push_back(random_scalar<T>(rng));
-    beta.push_back(x.beta_zero ? T(0) : random_scalar<T>(rng));
-    for (int64_t e = 0; e < x.count; ++e) {
-      entries.push_back({x.m, x.n, x.k, a_len, lda.back(), b_len, ldb.back(), c_len, ldc.back()});
-      group_of.push_back(static_cast<int>(g));
-      a_len += lda.back() * std::max<int64_t>(ca, 1) + 1;
-      b_len += ldb.back() * std::max<int64_t>(cb, 1) + 2;
-      c_len += ldc.back() * x.n + 3;
-    }
-  }
-  std::vector<T> A(a_len + 1, nan_value<T>()), B(b_len + 1, nan_value<T>()),
-      C0(c_len + 1, nan_value<T>());
-  for (std::size_t e = 0; e < entries.size(); ++e) {
-    const EntryView& v = entries[e];
-    const G& x = groups[group_of[e]];
-    for (int64_t j = 0; j < (x.opA == Op::N ? v.k : v.m); ++j)
-      for (int64_t i = 0; i < (x.opA == Op::N ? v.m : v.k); ++i)
-        A[v.a_off + i + j * v.lda] = random_value<T>(rng);
-    for (int64_t j = 0; j < (x.opB == Op::N ? v.n : v.k); ++j)
-      for (int64_t i = 0; i < (x.opB == Op::N ? v.k : v.n); ++i)
-        B[v.b_off + i + j * v.ldb] = random_value<T>(rng);
-    if (!x.beta_zero)
-      for (int64_t j = 0; j < v.n; ++j)
-        for (int64_t i = 0; i < v.m; ++i) C0[v.c_off + i + j * v.ldc] = random_value<T>(rng);
-  }
-  auto pointers = [&](const T* A_, const T* B_, T* C_) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const EntryView& v : entries) {
-      a.push_back(A_ + v.a_off);
-      b.push_back(B_ + v.b_off);
-      cc.push_back(C_ + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
-  const auto G_ = static_cast<int64_t>(groups.size());
-  std::vector<T> C_ref = C0;
+  // One A, B and C per entry, lda/ldb/ldc padded by 1, 2, 1 and NaN gaps of 1, 2, 3.
+  const std::vector<GroupSpec> groups = {
+      {Op::N, Op::N, 4, 4, 4, 50, false}, {Op::T, Op::C, 7, 3, 9, 11, true},
+      {Op::C, Op::N, 2, 5, 0, 3, false},  {Op::N, Op::T, 6, 6, 6, 0, false},
+      {Op::C, Op::C, 16, 8, 8, 9, false}, {Op::T, Op::N, 40, 33, 20, 2, true}};
+  const auto p = grouped_problem<T>(groups, {1, 2, 1, 0, 0, 1, 2, 3}, rng);
+  const auto G_ = static_cast<int64_t>(p.groups.size());
+  std::vector<T> C_ref = p.C0;
+  const auto h = entry_pointers(p.entries, p.A.data(), p.B.data(), C_ref.data());
+  gemm_grouped<T>(host(), G_, p.opA.data(), p.opB.data(), p.m.data(), p.n.data(), p.k.data(),
+                  p.alpha.data(), h.a.data(), p.lda.data(), h.b.data(), p.ldb.data(),
+                  p.beta.data(), h.c.data(), p.ldc.data(), p.size.data());
+  const DeviceBuffer<T> dA = upload(p.A), dB = upload(p.B);
+  DeviceBuffer<T> dC = upload(p.C0);
   {
-    auto [a, b, cc] = pointers(A.data(), B.data(), C_ref.data());
-    gemm_grouped<T>(host(), G_, opA.data(), opB.data(), m.data(), n.data(), k.data(), alpha.data(),
-                    a.data(), lda.data(), b.data(), ldb.data(), beta.data(), cc.data(), ldc.data(),
-                    size.data());
-  }
-  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
-  DeviceBuffer<T> dC = upload(C0);
-  {
-    auto [a, b, cc] = pointers(dA.data(), dB.data(), dC.data());
-    const DeviceBuffer<const T*> da = upload(a), db = upload(b);
-    const DeviceBuffer<T*> dcc = upload(cc);
-    gemm_grouped<T>(gpu(), G_, opA.data(), opB.data(), m.data(), n.data(), k.data(), alpha.data(),
-                    da.data(), lda.data(), db.data(), ldb.data(), beta.data(), dcc.data(),
-                    ldc.data(), size.data());
+    const auto d = upload(entry_pointers(p.entries, dA.data(), dB.data(), dC.data()));
+    gemm_grouped<T>(gpu(), G_, p.opA.data(), p.opB.data(), p.m.data(), p.n.data(), p.k.data(),
+                    p.alpha.data(), d.a.data(), p.lda.data(), d.b.data(), p.ldb.data(),
+                    p.beta.data(), d.c.data(), p.ldc.data(), p.size.data());
     gpu().synchronize();
   }
-  const auto C = download(dC);
-  for (std::size_t g = 0; g < groups.size(); ++g) {
-    SCOPED_TRACE(detail::concat("group ", g, ", ", seed_text()));
-    std::vector<EntryView> mine;
-    std::vector<T> C0g = C0;  // other groups' results count as "before" for this group
-    for (std::size_t e = 0; e < entries.size(); ++e) {
-      const EntryView& v = entries[e];
-      if (group_of[e] == static_cast<int>(g)) {
-        mine.push_back(v);
-        continue;
-      }
-      for (int64_t j = 0; j < v.n; ++j)
-        for (int64_t i = 0; i < v.m; ++i) C0g[v.c_off + i + j * v.ldc] = C[v.c_off + i + j * v.ldc];
-    }
-    check_entries(opA[g], opB[g], mine, alpha[g], beta[g], groups[g].beta_zero, A, B, C0g, C,
-                  C_ref);
-  }
+  check_groups(p, download(dC), C_ref, "; kernel " + bt::last_choice().label());
 }
 
 // Every compiled instance forced at least once: at its own shape (exact), below its
@@ -753,19 +562,17 @@ TYPED_TEST(BatchedEngine_Cuda, multi_device_driver) {
   const auto ctx = Context::create(opts);
   const int64_t m = 5, n = 4, k = 6, batch = 1003, lda = m + 1, ldb = k, ldc = m + 2;
   const int64_t sA = lda * k + 1, sB = ldb * n, sC = ldc * n + 3;
-  const auto A = strided_buffer<T>(m, k, lda, sA, batch, true, rng);
-  const auto B = strided_buffer<T>(k, n, ldb, sB, batch, true, rng);
-  const auto C0 = strided_buffer<T>(m, n, ldc, sC, batch, true, rng);
+  const auto A = strided_entries<T>(m, k, lda, sA, batch, true, rng);
+  const auto B = strided_entries<T>(k, n, ldb, sB, batch, true, rng);
+  const auto C0 = strided_entries<T>(m, n, ldc, sC, batch, true, rng);
   const T alpha = random_scalar<T>(rng), beta = random_scalar<T>(rng);
   std::vector<T> C = C0, C_ref = C0;
   gemm_batched_strided<T>(host(), Op::N, Op::N, m, n, k, alpha, A.data(), lda, sA, B.data(), ldb,
                           sB, beta, C_ref.data(), ldc, sC, batch);
   gemm_batched_strided_mgpu<T>(ctx, Op::N, Op::N, m, n, k, alpha, A.data(), lda, sA, B.data(),
                                ldb, sB, beta, C.data(), ldc, sC, batch);
-  std::vector<EntryView> entries;
-  for (int64_t e = 0; e < batch; ++e)
-    entries.push_back({m, n, k, e * sA, lda, e * sB, ldb, e * sC, ldc});
-  check_entries(Op::N, Op::N, entries, alpha, beta, false, A, B, C0, C, C_ref);
+  check(Op::N, Op::N, strided_views(m, n, k, batch, lda, sA, ldb, sB, ldc, sC), alpha, beta,
+        false, A, B, C0, C, C_ref);
 
   // Variable sizes with zeros, C NaN-poisoned with beta = 0.
   std::uniform_int_distribution<int64_t> size(0, 20);
@@ -786,35 +593,16 @@ TYPED_TEST(BatchedEngine_Cuda, multi_device_driver) {
     c_len += vldc[e] * std::max<int64_t>(vn[e], 1) + 1;
   }
   std::vector<T> vA(a_len, nan_value<T>()), vB(b_len, nan_value<T>()), vC0(c_len, nan_value<T>());
-  for (const EntryView& v : ventries) {
-    for (int64_t j = 0; j < v.m; ++j)
-      for (int64_t i = 0; i < v.k; ++i) vA[v.a_off + i + j * v.lda] = random_value<T>(rng);
-    for (int64_t j = 0; j < v.n; ++j)
-      for (int64_t i = 0; i < v.k; ++i) vB[v.b_off + i + j * v.ldb] = random_value<T>(rng);
-  }
+  for (const EntryView& v : ventries) fill_entry(Op::T, Op::N, v, vA, vB, vC0, false, rng);
   std::vector<T> vC = vC0, vC_ref = vC0;
-  auto pointers = [&](std::vector<T>& c) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const EntryView& v : ventries) {
-      a.push_back(vA.data() + v.a_off);
-      b.push_back(vB.data() + v.b_off);
-      cc.push_back(c.data() + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
-  {
-    auto [a, b, cc] = pointers(vC_ref);
-    gemm_vbatched<T>(host(), Op::T, Op::N, vm.data(), vn.data(), vk.data(), alpha, a.data(),
-                     vlda.data(), b.data(), vldb.data(), T(0), cc.data(), vldc.data(), vb, 20, 20,
-                     20);
-  }
-  {
-    auto [a, b, cc] = pointers(vC);
-    gemm_vbatched_mgpu<T>(ctx, Op::T, Op::N, vm.data(), vn.data(), vk.data(), alpha, a.data(),
-                          vlda.data(), b.data(), vldb.data(), T(0), cc.data(), vldc.data(), vb);
-  }
-  check_entries(Op::T, Op::N, ventries, alpha, T(0), true, vA, vB, vC0, vC, vC_ref);
+  const auto h = entry_pointers(ventries, vA.data(), vB.data(), vC_ref.data());
+  gemm_vbatched<T>(host(), Op::T, Op::N, vm.data(), vn.data(), vk.data(), alpha, h.a.data(),
+                   vlda.data(), h.b.data(), vldb.data(), T(0), h.c.data(), vldc.data(), vb, 20, 20,
+                   20);
+  const auto mg = entry_pointers(ventries, vA.data(), vB.data(), vC.data());
+  gemm_vbatched_mgpu<T>(ctx, Op::T, Op::N, vm.data(), vn.data(), vk.data(), alpha, mg.a.data(),
+                        vlda.data(), mg.b.data(), vldb.data(), T(0), mg.c.data(), vldc.data(), vb);
+  check(Op::T, Op::N, ventries, alpha, T(0), true, vA, vB, vC0, vC, vC_ref);
 }
 
 }  // namespace
