@@ -26,6 +26,7 @@
 #include "dist/reducer.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
 #include "tests/testing/testing.hpp"
 
 namespace mgblas::testing::dist {
@@ -36,17 +37,6 @@ namespace mt = mgblas::testing;
 enum class Form { Host, Replicated, BlockCyclic };
 inline const char* to_string(Form f) {
   return f == Form::Host ? "host" : f == Form::Replicated ? "replicated" : "block-cyclic";
-}
-
-inline const Device& reference_device() {
-  static const std::unique_ptr<Device> dev = Device::make_host(0);
-  return *dev;
-}
-
-/// Reduces a rank's verdict over all ranks; the failing ranks say why.
-inline bool everywhere(const Context& ctx, bool ok, const std::string& why) {
-  if (!ok) ADD_FAILURE() << "[rank " << ctx.rank() << "] " << why;
-  return ctx.comm().all_ok(ok);
 }
 
 /// A product on the submatrix A(i0:m, j0:n) (symv/hemv: m = n, i0 = j0 = off).
@@ -260,6 +250,34 @@ Run<T> check(Reducer& red, const Problem<T>& p, Form xf, Form yf, const std::str
                              " error " + std::to_string(r.error) +
                              (r.kept ? "" : " (entries of y before j0 changed)")));
   return r;
+}
+
+/// gemv through every vector form: host, replicated, and block-cyclic where the op
+/// takes it (x for op N, y for op T and C).
+template <Scalar T>
+void check_gemv_forms(Reducer& red, const Problem<T>& p) {
+  const Form cyclic_x = p.op == Op::N ? Form::BlockCyclic : Form::Replicated;
+  const Form cyclic_y = p.op == Op::N ? Form::Replicated : Form::BlockCyclic;
+  check(red, p, Form::Host, Form::Host);
+  check(red, p, Form::Replicated, Form::Replicated);
+  check(red, p, cyclic_x, cyclic_y);
+}
+
+/// beta = 0 with y full of NaN: y must be overwritten, not scaled. gemv N and T on a
+/// submatrix (host and replicated vectors), then `kind` ('S' symv, 'H' hemv) on both
+/// triangles (replicated).
+template <Scalar T>
+void check_beta_zero(Reducer& red, char kind, std::mt19937_64& rng) {
+  const Shape s{45, 38, 7, 3, 5}, sq{38, 38, 7, 5, 5};
+  for (Op op : {Op::N, Op::T}) {
+    const auto p = draw<T>('G', op, Uplo::Lower, s, rng, true);
+    check(red, p, Form::Host, Form::Host);
+    check(red, p, Form::Replicated, Form::Replicated);
+  }
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    const auto p = draw<T>(kind, Op::N, uplo, sq, rng, true);
+    check(red, p, Form::Replicated, Form::Replicated);
+  }
 }
 
 /// Shapes over the layout rules: nb of 1, 32, 100, 256 (the list), n not a

@@ -20,6 +20,9 @@
 #include "core/error.hpp"
 #include "dist/batched_mgpu.hpp"
 #include "kernels/blas.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/host_contexts.hpp"
+#include "tests/kernels/batched_test_helpers.hpp"
 #include "tests/testing/testing.hpp"
 
 namespace {
@@ -27,31 +30,10 @@ namespace {
 using namespace mgblas;
 namespace mt = mgblas::testing;
 
-// Contexts with 1, 2 and 3 host devices per rank (Context::create is collective),
-// released before MPI_Finalize.
-class HostContexts : public ::testing::Environment {
- public:
-  static std::vector<std::shared_ptr<Context>>& all() {
-    static std::vector<std::shared_ptr<Context>> contexts;
-    if (contexts.empty())
-      for (int devices = 1; devices <= 3; ++devices) {
-        ContextOptions opts;
-        opts.backend = BackendChoice::Host;
-        opts.host_devices = devices;
-        opts.bind = false;
-        contexts.push_back(Context::create(opts));
-      }
-    return contexts;
-  }
-  void TearDown() override { all().clear(); }
-};
-[[maybe_unused]] ::testing::Environment* const host_contexts =
-    ::testing::AddGlobalTestEnvironment(new HostContexts);
-
-const Device& reference_device() {
-  static const std::unique_ptr<Device> dev = Device::make_host(0);
-  return *dev;
-}
+namespace td = mgblas::testing::dist;
+using mt::EntryView;
+using td::HostContexts;
+using td::reference_device;
 
 std::string where(const Context& ctx) {
   std::ostringstream os;
@@ -60,57 +42,14 @@ std::string where(const Context& ctx) {
   return os.str();
 }
 
-/// Entry views for the checks.
-struct Entry {
-  int64_t m, n, k, a_off, lda, b_off, ldb, c_off, ldc;
-};
-
-//  +----------------------------------------------------------------------------+
-//  |  per entry i:  err_i = ||C_i - C_ref,i||_F / ((k_i |alpha| ||A_i||_F        |
-//  |                 ||B_i||_F + |beta| ||C0_i||_F) eps); max_i err_i <= 10     |
-//  |                 (x sqrt(2) complex); outside every C_i: bit-for-bit C0     |
-//  |  C_ref: the single-device host engine on the whole batch                   |
-//  +----------------------------------------------------------------------------+
-template <Scalar T>
-void check(Op opA, Op opB, const std::vector<Entry>& entries, T alpha, T beta, bool poisoned,
-           const std::vector<T>& A, const std::vector<T>& B, const std::vector<T>& C0,
-           const std::vector<T>& C, const std::vector<T>& C_ref) {
-  std::vector<char> inside(C0.size(), 0);
-  double worst = 0;
-  for (const Entry& v : entries) {
-    for (int64_t j = 0; j < v.n; ++j)
-      for (int64_t i = 0; i < v.m; ++i) inside[v.c_off + i + j * v.ldc] = 1;
-    const int64_t ra = opA == Op::N ? v.m : v.k, ca = opA == Op::N ? v.k : v.m;
-    const int64_t rb = opB == Op::N ? v.k : v.n, cb = opB == Op::N ? v.n : v.k;
-    double d = 0;
-    for (int64_t j = 0; j < v.n; ++j) {
-      const double dj = mt::norm_diff(v.m, C.data() + v.c_off + j * v.ldc, 1,
-                                      C_ref.data() + v.c_off + j * v.ldc, 1);
-      d += dj * dj;
-    }
-    const double err = mt::scaled_error(
-        std::sqrt(d), v.k, alpha, mt::norm_fro(ra, ca, A.data() + v.a_off, v.lda),
-        mt::norm_fro(rb, cb, B.data() + v.b_off, v.ldb), beta,
-        poisoned ? 0.0 : mt::norm_fro(v.m, v.n, C0.data() + v.c_off, v.ldc));
-    worst = std::isnan(err) ? INFINITY : std::max(worst, err);
-  }
-  EXPECT_LE(worst, mt::error_tolerance<T>());
-  int64_t changed = 0;
-  for (std::size_t p = 0; p < C0.size(); ++p)
-    if (!inside[p] && std::memcmp(&C0[p], &C[p], sizeof(T)) != 0) ++changed;
-  EXPECT_EQ(changed, 0) << "elements outside the C entries changed";
-}
+//  Each entry is checked with its own bound and everything outside the entries' C must
+//  come back bit for bit: mt::check_entries (tests/kernels/batched_test_helpers.hpp),
+//  the check of the single-device batched tests. C_ref: the single-device host engine
+//  on the whole batch.
 
 template <typename T>
 class BatchedMgpu_Host : public ::testing::Test {};
-using Scalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-TYPED_TEST_SUITE(BatchedMgpu_Host, Scalars, PrecisionName);
+TYPED_TEST_SUITE(BatchedMgpu_Host, mt::TestScalars, mt::PrecisionName);
 
 // ---- strided -------------------------------------------------------------------------
 
@@ -138,17 +77,8 @@ void run_strided(const std::shared_ptr<Context>& ctx, const StridedCase& c, std:
   };
   std::vector<T> A = buffer(sA, c.shared_a ? 1 : c.batch, lda, ca);
   std::vector<T> B = buffer(sB, c.batch, ldb, cb), C0 = buffer(sC, c.batch, ldc, c.n);
-  std::vector<Entry> entries;
-  for (int64_t e = 0; e < c.batch; ++e) {
-    entries.push_back({c.m, c.n, c.k, e * sA, lda, e * sB, ldb, e * sC, ldc});
-    for (int64_t j = 0; j < ca; ++j)
-      for (int64_t i = 0; i < ra; ++i) A[e * sA + i + j * lda] = mt::random_value<T>(rng);
-    for (int64_t j = 0; j < cb; ++j)
-      for (int64_t i = 0; i < rb; ++i) B[e * sB + i + j * ldb] = mt::random_value<T>(rng);
-    if (!c.beta_zero)
-      for (int64_t j = 0; j < c.n; ++j)
-        for (int64_t i = 0; i < c.m; ++i) C0[e * sC + i + j * ldc] = mt::random_value<T>(rng);
-  }
+  const auto entries = mt::strided_views(c.m, c.n, c.k, c.batch, lda, sA, ldb, sB, ldc, sC);
+  for (const EntryView& v : entries) mt::fill_entry(c.opA, c.opB, v, A, B, C0, !c.beta_zero, rng);
   const T alpha = c.alpha_zero ? T(0) : mt::random_scalar<T>(rng);
   const T beta = c.beta_zero ? T(0) : mt::random_scalar<T>(rng);
   std::vector<T> C_ref = C0, C = C0;
@@ -156,7 +86,7 @@ void run_strided(const std::shared_ptr<Context>& ctx, const StridedCase& c, std:
                           sA, B.data(), ldb, sB, beta, C_ref.data(), ldc, sC, c.batch);
   gemm_batched_strided_mgpu<T>(ctx, c.opA, c.opB, c.m, c.n, c.k, alpha, A.data(), lda, sA,
                                B.data(), ldb, sB, beta, C.data(), ldc, sC, c.batch);
-  check<T>(c.opA, c.opB, entries, alpha, beta, c.beta_zero, A, B, C0, C, C_ref);
+  mt::check_entries(c.opA, c.opB, entries, alpha, beta, c.beta_zero, A, B, C0, C, C_ref);
 }
 
 TYPED_TEST(BatchedMgpu_Host, strided) {
@@ -189,7 +119,7 @@ void run_vbatched(const std::shared_ptr<Context>& ctx, Op opA, Op opB, int64_t b
     return std::clamp<int64_t>(std::llround(normal(rng)), 0, max_dim);
   };
   std::vector<int64_t> m(batch), n(batch), k(batch), lda(batch), ldb(batch), ldc(batch);
-  std::vector<Entry> entries;
+  std::vector<EntryView> entries;
   int64_t a_len = 0, b_len = 0, c_len = 0;
   for (int64_t e = 0; e < batch; ++e) {
     m[e] = e % 7 == 3 ? 0 : draw();
@@ -207,45 +137,18 @@ void run_vbatched(const std::shared_ptr<Context>& ctx, Op opA, Op opB, int64_t b
   }
   std::vector<T> A(a_len + 1, mt::nan_value<T>()), B(b_len + 1, mt::nan_value<T>()),
       C0(c_len + 1, mt::nan_value<T>());
-  for (const Entry& v : entries) {
-    const int64_t ra = opA == Op::N ? v.m : v.k, ca = opA == Op::N ? v.k : v.m;
-    const int64_t rb = opB == Op::N ? v.k : v.n, cb = opB == Op::N ? v.n : v.k;
-    for (int64_t j = 0; j < ca; ++j)
-      for (int64_t i = 0; i < ra; ++i) A[v.a_off + i + j * v.lda] = mt::random_value<T>(rng);
-    for (int64_t j = 0; j < cb; ++j)
-      for (int64_t i = 0; i < rb; ++i) B[v.b_off + i + j * v.ldb] = mt::random_value<T>(rng);
-    if (!beta_zero)
-      for (int64_t j = 0; j < v.n; ++j)
-        for (int64_t i = 0; i < v.m; ++i) C0[v.c_off + i + j * v.ldc] = mt::random_value<T>(rng);
-  }
+  for (const EntryView& v : entries) mt::fill_entry(opA, opB, v, A, B, C0, !beta_zero, rng);
   const T alpha = mt::random_scalar<T>(rng);
   const T beta = beta_zero ? T(0) : mt::random_scalar<T>(rng);
   std::vector<T> C_ref = C0, C = C0;
-  auto pointers = [&](std::vector<T>& c) {
-    std::vector<const T*> a, b;
-    std::vector<T*> cc;
-    for (const Entry& v : entries) {
-      a.push_back(A.data() + v.a_off);
-      b.push_back(B.data() + v.b_off);
-      cc.push_back(c.data() + v.c_off);
-    }
-    return std::make_tuple(a, b, cc);
-  };
-  const int64_t max_m = batch ? *std::max_element(m.begin(), m.end()) : 0;
-  const int64_t max_n = batch ? *std::max_element(n.begin(), n.end()) : 0;
-  const int64_t max_k = batch ? *std::max_element(k.begin(), k.end()) : 0;
-  {
-    auto [a, b, cc] = pointers(C_ref);
-    gemm_vbatched<T>(reference_device(), opA, opB, m.data(), n.data(), k.data(), alpha, a.data(),
-                     lda.data(), b.data(), ldb.data(), beta, cc.data(), ldc.data(), batch, max_m,
-                     max_n, max_k);
-  }
-  {
-    auto [a, b, cc] = pointers(C);
-    gemm_vbatched_mgpu<T>(ctx, opA, opB, m.data(), n.data(), k.data(), alpha, a.data(),
-                          lda.data(), b.data(), ldb.data(), beta, cc.data(), ldc.data(), batch);
-  }
-  check<T>(opA, opB, entries, alpha, beta, beta_zero, A, B, C0, C, C_ref);
+  const auto h = mt::entry_pointers(entries, A.data(), B.data(), C_ref.data());
+  gemm_vbatched<T>(reference_device(), opA, opB, m.data(), n.data(), k.data(), alpha, h.a.data(),
+                   lda.data(), h.b.data(), ldb.data(), beta, h.c.data(), ldc.data(), batch,
+                   mt::largest(m), mt::largest(n), mt::largest(k));
+  const auto p = mt::entry_pointers(entries, A.data(), B.data(), C.data());
+  gemm_vbatched_mgpu<T>(ctx, opA, opB, m.data(), n.data(), k.data(), alpha, p.a.data(),
+                        lda.data(), p.b.data(), ldb.data(), beta, p.c.data(), ldc.data(), batch);
+  mt::check_entries(opA, opB, entries, alpha, beta, beta_zero, A, B, C0, C, C_ref);
 }
 
 TYPED_TEST(BatchedMgpu_Host, vbatched) {
@@ -277,7 +180,7 @@ TYPED_TEST(BatchedMgpu_Host, local_shares) {
     // B is stored n x k (op T).
     std::vector<const T*> a, b;
     std::vector<T*> c;
-    std::vector<Entry> mine;
+    std::vector<EntryView> mine;
     const int P = ctx->global_num_devices();
     for (int d = 0; d < ctx->num_devices(); ++d) {
       const BatchShare s = batch_share(batch, P, ctx->device_offset() + d);
@@ -290,7 +193,7 @@ TYPED_TEST(BatchedMgpu_Host, local_shares) {
     gemm_batched_strided_mgpu_local<T>(ctx, Op::N, Op::T, m, n, k, alpha, a, m, sA, b, n, sB,
                                        T(0), c, m, sC, batch);
     // Only this rank's entries are computed; everything else keeps its NaN.
-    check<T>(Op::N, Op::T, mine, alpha, T(0), true, A, B, C0, C, C_ref);
+    mt::check_entries(Op::N, Op::T, mine, alpha, T(0), true, A, B, C0, C, C_ref);
   }
 }
 

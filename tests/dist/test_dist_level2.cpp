@@ -19,6 +19,8 @@
 #include "dist/reducer.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/host_contexts.hpp"
 #include "tests/testing/testing.hpp"
 
 namespace {
@@ -26,38 +28,11 @@ namespace {
 using namespace mgblas;
 namespace mt = mgblas::testing;
 
-// Contexts with 1, 2 and 3 host devices per rank, made once (Context::create is
-// collective) and released at the end of the run, before MPI_Finalize.
-class HostContexts : public ::testing::Environment {
- public:
-  static std::vector<std::shared_ptr<Context>>& all() {
-    static std::vector<std::shared_ptr<Context>> contexts;
-    if (contexts.empty()) {
-      for (int devices = 1; devices <= 3; ++devices) {
-        ContextOptions opts;
-        opts.backend = BackendChoice::Host;
-        opts.host_devices = devices;
-        opts.bind = false;
-        contexts.push_back(Context::create(opts));
-      }
-    }
-    return contexts;
-  }
-  void TearDown() override { all().clear(); }
-};
-[[maybe_unused]] ::testing::Environment* const host_contexts =
-    ::testing::AddGlobalTestEnvironment(new HostContexts);
-
-const Device& reference_device() {
-  static const std::unique_ptr<Device> dev = Device::make_host(0);
-  return *dev;
-}
-
-// Reduces a rank's verdict over all ranks; the failing ranks say why.
-bool everywhere(const Context& ctx, bool ok, const std::string& why) {
-  if (!ok) ADD_FAILURE() << "[rank " << ctx.rank() << "] " << why;
-  return ctx.comm().all_ok(ok);
-}
+namespace td = mgblas::testing::dist;
+using td::everywhere;
+using td::HostContexts;
+using td::raises;
+using td::reference_device;
 
 std::string describe(const Context& ctx, const char* op, int64_t m, int64_t n, int64_t nb) {
   std::ostringstream os;
@@ -171,14 +146,7 @@ void check_symv(const std::shared_ptr<Context>& ctx, Uplo uplo, const Shape& s,
 template <typename T>
 class DistLevel2_Host : public ::testing::Test {};
 
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-using Scalars = ::testing::Types<float, double, scomplex, zcomplex>;
-TYPED_TEST_SUITE(DistLevel2_Host, Scalars, PrecisionName);
+TYPED_TEST_SUITE(DistLevel2_Host, mt::TestScalars, mt::PrecisionName);
 
 TYPED_TEST(DistLevel2_Host, Gemv) {
   using T = TypeParam;
@@ -318,19 +286,6 @@ TYPED_TEST(DistLevel2_Host, QuickReturns) {
 
 // Each call below is wrong on every rank: each must raise the named error on every
 // rank and leave y bit-for-bit untouched.
-template <typename Error, typename F>
-bool raises(F&& f) {
-  try {
-    f();
-  } catch (const Error&) {
-    return true;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected exception: " << e.what();
-    return false;
-  }
-  return false;
-}
-
 template <Scalar T>
 bool untouched(const std::vector<T>& y, const std::vector<T>& y0) {
   return std::memcmp(y.data(), y0.data(), y.size() * sizeof(T)) == 0;

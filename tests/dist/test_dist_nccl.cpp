@@ -27,6 +27,7 @@ namespace {
 using namespace mgblas;
 namespace mt = mgblas::testing;
 namespace td = mgblas::testing::dist;
+using td::raises;
 
 // One GPU context for the whole run (Context::create and the first NCCL use are
 // collective), released before MPI_Finalize.
@@ -76,14 +77,7 @@ class SymvPath {
 template <typename T>
 class DistNccl : public ::testing::Test {};
 
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-using Scalars = ::testing::Types<float, double, scomplex, zcomplex>;
-TYPED_TEST_SUITE(DistNccl, Scalars, PrecisionName);
+TYPED_TEST_SUITE(DistNccl, mt::TestScalars, mt::PrecisionName);
 
 TEST(DistNcclSetup, BindingReport) {
   auto& ctx = GpuContext::get();
@@ -103,14 +97,8 @@ TYPED_TEST(DistNccl, Gemv) {
   auto rng = mt::make_rng();
   for (auto& red : reducers())
     for (const auto& s : td::shapes(false))
-      for (Op op : {Op::N, Op::T, Op::C}) {
-        const auto p = td::draw<T>('G', op, Uplo::Lower, s, rng, false);
-        const td::Form cyclic_x = op == Op::N ? td::Form::BlockCyclic : td::Form::Replicated;
-        const td::Form cyclic_y = op == Op::N ? td::Form::Replicated : td::Form::BlockCyclic;
-        td::check(*red, p, td::Form::Host, td::Form::Host);
-        td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-        td::check(*red, p, cyclic_x, cyclic_y);
-      }
+      for (Op op : {Op::N, Op::T, Op::C})
+        td::check_gemv_forms(*red, td::draw<T>('G', op, Uplo::Lower, s, rng, false));
 }
 
 TYPED_TEST(DistNccl, SymvHemv) {
@@ -163,18 +151,7 @@ TYPED_TEST(DistNccl, LargerSizes) {
 TYPED_TEST(DistNccl, BetaZeroIgnoresNanInY) {
   using T = TypeParam;
   auto rng = mt::make_rng();
-  for (auto& red : reducers()) {
-    const td::Shape s{45, 38, 7, 3, 5}, sq{38, 38, 7, 5, 5};
-    for (Op op : {Op::N, Op::T}) {
-      const auto p = td::draw<T>('G', op, Uplo::Lower, s, rng, true);
-      td::check(*red, p, td::Form::Host, td::Form::Host);
-      td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-    }
-    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-      const auto p = td::draw<T>('H', Op::N, uplo, sq, rng, true);
-      td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-    }
-  }
+  for (auto& red : reducers()) td::check_beta_zero<T>(*red, 'H', rng);
 }
 
 //  +------------------------------------------------------------------------------+
@@ -203,19 +180,6 @@ TYPED_TEST(DistNccl, NcclMatchesHost) {
                                      std::to_string(s.n) + ": " + std::to_string(err)));
     }
   }
-}
-
-template <typename Error, typename F>
-bool raises(F&& f) {
-  try {
-    f();
-  } catch (const Error&) {
-    return true;
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "unexpected exception: " << e.what();
-    return false;
-  }
-  return false;
 }
 
 // One rank alone is wrong (or the ranks disagree): that rank raises its own error, the

@@ -13,6 +13,7 @@
 #include "dist/detail/column_range.hpp"
 #include "dist/reducer.hpp"
 #include "tests/dist/dist_cases.hpp"
+#include "tests/dist/host_contexts.hpp"
 
 namespace {
 
@@ -20,27 +21,7 @@ using namespace mgblas;
 namespace mt = mgblas::testing;
 namespace td = mgblas::testing::dist;
 
-// Contexts with 1, 2 and 3 host devices per rank, made once (Context::create is
-// collective) and released at the end of the run, before MPI_Finalize.
-class HostContexts : public ::testing::Environment {
- public:
-  static std::vector<std::shared_ptr<Context>>& all() {
-    static std::vector<std::shared_ptr<Context>> contexts;
-    if (contexts.empty()) {
-      for (int devices = 1; devices <= 3; ++devices) {
-        ContextOptions opts;
-        opts.backend = BackendChoice::Host;
-        opts.host_devices = devices;
-        opts.bind = false;
-        contexts.push_back(Context::create(opts));
-      }
-    }
-    return contexts;
-  }
-  void TearDown() override { all().clear(); }
-};
-[[maybe_unused]] ::testing::Environment* const host_contexts =
-    ::testing::AddGlobalTestEnvironment(new HostContexts);
+using td::HostContexts;
 
 //  +------------------------------------------------------------------------------+
 //  |  local_begin(L, g, c) = #{ jl : L.global_col(g, jl) < c }, for every c in      |
@@ -70,14 +51,7 @@ TEST(ColumnRange, LocalBeginCountsColumnsBefore) {
 template <typename T>
 class DistOffset_Host : public ::testing::Test {};
 
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-using Scalars = ::testing::Types<float, double, scomplex, zcomplex>;
-TYPED_TEST_SUITE(DistOffset_Host, Scalars, PrecisionName);
+TYPED_TEST_SUITE(DistOffset_Host, mt::TestScalars, mt::PrecisionName);
 
 TYPED_TEST(DistOffset_Host, Gemv) {
   using T = TypeParam;
@@ -85,14 +59,8 @@ TYPED_TEST(DistOffset_Host, Gemv) {
   for (const auto& ctx : HostContexts::all()) {
     auto red = make_reducer(ctx, ReducerKind::Host);
     for (const auto& s : td::shapes(false))
-      for (Op op : {Op::N, Op::T, Op::C}) {
-        const auto p = td::draw<T>('G', op, Uplo::Lower, s, rng, false);
-        const td::Form cyclic_x = op == Op::N ? td::Form::BlockCyclic : td::Form::Replicated;
-        const td::Form cyclic_y = op == Op::N ? td::Form::Replicated : td::Form::BlockCyclic;
-        td::check(*red, p, td::Form::Host, td::Form::Host);
-        td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-        td::check(*red, p, cyclic_x, cyclic_y);
-      }
+      for (Op op : {Op::N, Op::T, Op::C})
+        td::check_gemv_forms(*red, td::draw<T>('G', op, Uplo::Lower, s, rng, false));
   }
 }
 
@@ -139,16 +107,7 @@ TYPED_TEST(DistOffset_Host, BetaZeroIgnoresNanInY) {
   auto rng = mt::make_rng();
   for (const auto& ctx : HostContexts::all()) {
     auto red = make_reducer(ctx, ReducerKind::Host);
-    const td::Shape s{45, 38, 7, 3, 5}, sq{38, 38, 7, 5, 5};
-    for (Op op : {Op::N, Op::T}) {
-      const auto p = td::draw<T>('G', op, Uplo::Lower, s, rng, true);
-      td::check(*red, p, td::Form::Host, td::Form::Host);
-      td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-    }
-    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
-      const auto p = td::draw<T>('S', Op::N, uplo, sq, rng, true);
-      td::check(*red, p, td::Form::Replicated, td::Form::Replicated);
-    }
+    td::check_beta_zero<T>(*red, 'S', rng);
   }
 }
 

@@ -16,6 +16,8 @@
 #include "dist/reducer.hpp"
 #include "dist/tsgemm_mgpu.hpp"
 #include "kernels/blas.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/host_contexts.hpp"
 #include "tests/testing/testing.hpp"
 
 namespace {
@@ -23,37 +25,9 @@ namespace {
 using namespace mgblas;
 namespace mt = mgblas::testing;
 
-// Contexts with 1, 2 and 3 host devices per rank, made once (Context::create is
-// collective) and released before MPI_Finalize.
-class HostContexts : public ::testing::Environment {
- public:
-  static std::vector<std::shared_ptr<Context>>& all() {
-    static std::vector<std::shared_ptr<Context>> contexts;
-    if (contexts.empty()) {
-      for (int devices = 1; devices <= 3; ++devices) {
-        ContextOptions opts;
-        opts.backend = BackendChoice::Host;
-        opts.host_devices = devices;
-        opts.bind = false;
-        contexts.push_back(Context::create(opts));
-      }
-    }
-    return contexts;
-  }
-  void TearDown() override { all().clear(); }
-};
-[[maybe_unused]] ::testing::Environment* const host_contexts =
-    ::testing::AddGlobalTestEnvironment(new HostContexts);
-
-const Device& reference_device() {
-  static const std::unique_ptr<Device> dev = Device::make_host(0);
-  return *dev;
-}
-
-bool everywhere(const Context& ctx, bool ok, const std::string& why) {
-  if (!ok) ADD_FAILURE() << "[rank " << ctx.rank() << "] " << why;
-  return ctx.comm().all_ok(ok);
-}
+namespace td = mgblas::testing::dist;
+using td::everywhere;
+using td::HostContexts;
 
 template <Scalar T>
 std::vector<T> random_matrix(int64_t rows, int64_t cols, int64_t ld, std::mt19937_64& rng) {
@@ -61,6 +35,20 @@ std::vector<T> random_matrix(int64_t rows, int64_t cols, int64_t ld, std::mt1993
   for (int64_t j = 0; j < cols; ++j)
     for (int64_t i = 0; i < rows; ++i) a[i + j * ld] = mt::random_value<T>(rng);
   return a;
+}
+
+/// C0 and the scalars of a case, drawn in this order; beta = 0 puts NaN in the m x n
+/// part of C0 (it must not be read), the padding is NaN in any case.
+template <Scalar T>
+std::vector<T> draw_c0(int64_t m, int64_t n, int64_t ldc, bool beta0, T& alpha, T& beta,
+                       std::mt19937_64& rng) {
+  auto C0 = random_matrix<T>(m, n, ldc, rng);
+  alpha = mt::random_scalar<T>(rng);
+  beta = beta0 ? T(0) : mt::random_scalar<T>(rng);
+  if (beta0)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) C0[i + j * ldc] = mt::nan_value<T>();
+  return C0;
 }
 
 template <Scalar T>
@@ -109,14 +97,10 @@ void check_rows(const std::shared_ptr<Context>& ctx, Op opB, const Shape& s, boo
   const int64_t lda = m + 2, ldb = rows_b + 1, ldc = m + 3;
   const auto A = random_matrix<T>(m, k, lda, rng);
   const auto B = random_matrix<T>(rows_b, cols_b, ldb, rng);
-  auto C0 = random_matrix<T>(m, n, ldc, rng);
-  const T alpha = mt::random_scalar<T>(rng);
-  const T beta = beta0 ? T(0) : mt::random_scalar<T>(rng);
-  if (beta0)
-    for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < m; ++i) C0[i + j * ldc] = mt::nan_value<T>();
+  T alpha, beta;
+  const auto C0 = draw_c0<T>(m, n, ldc, beta0, alpha, beta, rng);
   auto C_ref = C0;
-  tsgemm(Queue(reference_device()), Op::N, opB, m, n, k, alpha, A.data(), lda, B.data(), ldb,
+  tsgemm(Queue(td::reference_device()), Op::N, opB, m, n, k, alpha, A.data(), lda, B.data(), ldb,
          beta, C_ref.data(), ldc);
 
   const RowTiling tiling(m, ctx->global_num_devices(), s.tile);
@@ -157,14 +141,10 @@ void check_ksplit(const std::shared_ptr<Context>& ctx, Op opA, const Shape& s, b
   const int64_t lda = k + 1, ldb = k + 2, ldc = variant % 2 == 0 ? m : m + 3;
   const auto A = random_matrix<T>(k, m, lda, rng);
   const auto B = random_matrix<T>(k, n, ldb, rng);
-  auto C0 = random_matrix<T>(m, n, ldc, rng);
-  const T alpha = mt::random_scalar<T>(rng);
-  const T beta = beta0 ? T(0) : mt::random_scalar<T>(rng);
-  if (beta0)
-    for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = 0; i < m; ++i) C0[i + j * ldc] = mt::nan_value<T>();
+  T alpha, beta;
+  const auto C0 = draw_c0<T>(m, n, ldc, beta0, alpha, beta, rng);
   auto C_ref = C0;
-  tsgemm(Queue(reference_device()), opA, Op::N, m, n, k, alpha, A.data(), lda, B.data(), ldb,
+  tsgemm(Queue(td::reference_device()), opA, Op::N, m, n, k, alpha, A.data(), lda, B.data(), ldb,
          beta, C_ref.data(), ldc);
 
   const RowTiling tiling(k, ctx->global_num_devices(), s.tile);
@@ -189,14 +169,7 @@ void check_ksplit(const std::shared_ptr<Context>& ctx, Op opA, const Shape& s, b
 
 template <typename T>
 class TsgemmMgpu_Host : public ::testing::Test {};
-using Scalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
-struct PrecisionName {
-  template <typename T>
-  static std::string GetName(int) {
-    return std::string(1, precision_letter<T>());
-  }
-};
-TYPED_TEST_SUITE(TsgemmMgpu_Host, Scalars, PrecisionName);
+TYPED_TEST_SUITE(TsgemmMgpu_Host, mt::TestScalars, mt::PrecisionName);
 
 TYPED_TEST(TsgemmMgpu_Host, rows) {
   auto rng = mt::make_rng();

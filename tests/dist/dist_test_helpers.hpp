@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Pieces every distributed test uses (tests/dist/test_*.cpp): the single-device host
+// reference, verdicts reduced over ranks, "raises this error" for the bad-argument
+// cases, and the typed-test scalars and names of the kernel tests. One copy, so that
+// all ranks of every test agree on what a verdict is.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <exception>
+#include <memory>
+#include <string>
+
+#include "core/context.hpp"
+#include "core/device.hpp"
+#include "tests/kernels/host_test_helpers.hpp"
+#include "tests/testing/testing.hpp"
+
+namespace mgblas::testing::dist {
+
+/// The device the reference results are computed on: the single-device host engine.
+inline const Device& reference_device() {
+  static const std::unique_ptr<Device> dev = Device::make_host(0);
+  return *dev;
+}
+
+/// Reduces a rank's verdict over all ranks; the failing ranks say why.
+inline bool everywhere(const Context& ctx, bool ok, const std::string& why) {
+  if (!ok) ADD_FAILURE() << "[rank " << ctx.rank() << "] " << why;
+  return ctx.comm().all_ok(ok);
+}
+
+/// Whether f raises Error; any other exception is a failure of its own.
+template <typename Error, typename F>
+bool raises(F&& f) {
+  try {
+    f();
+  } catch (const Error&) {
+    return true;
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "unexpected exception: " << e.what();
+    return false;
+  }
+  return false;
+}
+
+}  // namespace mgblas::testing::dist
