@@ -400,13 +400,16 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     c.label = "cublas (the model found no launchable tuning set)";
     return c;
   }
-  // TSM2R in s and c with n > 16: the model predicts ~43 % of the read bandwidth, the
-  // H200 measured 22-28 % against cuBLAS's 31-48 % (mgblas 0.57-0.92x; 2026-11-22,
-  // bench/results/h200-tsgemm.md): cuBLAS, by measurement.
-  if (prm.engine == Engine::Auto && prm.variant < 0 && e == Engine::Tsm2r && n > 16 &&
-      sizeof(real_type_t<T>) == 4) {
+  // TSM2R where the H200 measured cuBLAS faster than the model's choice (2026-11-22,
+  // bench/results/h200-tsgemm.md): s with n > 16 (model ~43 % of the read bandwidth,
+  // measured 22-28 % against cuBLAS's 43-48 %) and c with n > 8 (n = 16: the chosen set
+  // 24-29 %, the best set of the sweep 38 %, cuBLAS 37-40 %; n = 32: 22-26 % against
+  // 31-33 %): cuBLAS, by measurement.
+  const bool single_real = std::is_same_v<T, float>, single_complex = std::is_same_v<T, scomplex>;
+  if (prm.engine == Engine::Auto && prm.variant < 0 && e == Engine::Tsm2r &&
+      ((single_real && n > 16) || (single_complex && n > 8))) {
     c.engine = Engine::Cublas;
-    c.label = "cublas (measured faster: TSM2R s/c with n > 16, mgblas 0.57-0.92x)";
+    c.label = "cublas (measured faster: TSM2R s n > 16, c n > 8, mgblas 0.57-0.92x)";
     return c;
   }
   // cuBLAS where the model expects it to be faster (see kCublasFraction).
