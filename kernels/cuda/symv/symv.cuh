@@ -6,6 +6,9 @@
 // column, masked to the stored triangle in registers. So the whole matrix is one
 // launch, the diagonal tiles cost no shared-memory mirror, and beta is applied by the
 // launcher before it (y is summed into by many blocks, as KBLAS section 6.4 explains).
+// The kernel walks a region (SymvRegion below): a whole (sub)matrix on one device, or
+// one device's block columns of a block-cyclic matrix (symv_cyclic, used by dist/'s
+// symv_mgpu), with the same tiles and the same speed.
 //
 // Template parameters (symv_tuning.hpp): D device scalar; kTx lanes along the rows
 // of a tile (power of two <= 32); kTy thread rows; kPrefetch double-buffered register
