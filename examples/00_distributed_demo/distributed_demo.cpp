@@ -46,6 +46,8 @@
 #include <CLI/CLI.hpp>
 #include <mgblas/mgblas.hpp>
 
+#include "../common/example_main.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -282,12 +284,9 @@ int run(int argc, char** argv, int world_rank) {
   }
 
   int cases = 0, failed = 0;
-  for (const auto& t : o.types) {
-    if (t == "s") run_type<float>(*reducer, o, cases, failed);
-    if (t == "d") run_type<double>(*reducer, o, cases, failed);
-    if (t == "c") run_type<scomplex>(*reducer, o, cases, failed);
-    if (t == "z") run_type<zcomplex>(*reducer, o, cases, failed);
-  }
+  examples::for_each_type(o.types, [&](auto tag) {
+    run_type<typename decltype(tag)::type>(*reducer, o, cases, failed);
+  });
   // Verdicts are decided on rank 0 and broadcast, so every rank exits alike.
   if (ctx->rank() == 0) std::printf("# %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
@@ -296,25 +295,5 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int world_rank = 0;
-#if MGBLAS_HAVE_MPI
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-#endif
-  int status = 0;
-  try {
-    status = run(argc, argv, world_rank);  // every mgblas object dies before MPI_Finalize
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "[rank %d] mgblas_demo: %s\n", world_rank, e.what());
-#if MGBLAS_HAVE_MPI
-    // mgblas raises collective errors on every rank; anything else may leave peers
-    // waiting, so end the whole job.
-    MPI_Abort(MPI_COMM_WORLD, 2);
-#endif
-    return 2;
-  }
-#if MGBLAS_HAVE_MPI
-  MPI_Finalize();
-#endif
-  return status;
+  return mgblas::examples::run_main("mgblas_demo", argc, argv, run);
 }

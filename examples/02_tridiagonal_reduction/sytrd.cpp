@@ -57,6 +57,8 @@
 #include <CLI/CLI.hpp>
 #include <mgblas/mgblas.hpp>
 
+#include "../common/example_main.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -74,10 +76,6 @@
 #define lapack_complex_float std::complex<float>
 #define lapack_complex_double std::complex<double>
 #include <lapacke.h>
-
-#if MGBLAS_HAVE_MPI
-#include <mpi.h>
-#endif
 
 namespace {
 
@@ -427,12 +425,9 @@ int run(int argc, char** argv, int world_rank) {
   }
 
   int cases = 0, failed = 0;
-  for (const auto& t : o.types) {
-    if (t == "s") run_type<float>(*reducer, o, cases, failed);
-    if (t == "d") run_type<double>(*reducer, o, cases, failed);
-    if (t == "c") run_type<scomplex>(*reducer, o, cases, failed);
-    if (t == "z") run_type<zcomplex>(*reducer, o, cases, failed);
-  }
+  examples::for_each_type(o.types, [&](auto tag) {
+    run_type<typename decltype(tag)::type>(*reducer, o, cases, failed);
+  });
   // Verdicts are decided on rank 0 and broadcast, so every rank exits alike.
   if (ctx->rank() == 0) std::printf("# %d cases, %d failed\n", cases, failed);
   return failed == 0 ? 0 : 1;
@@ -441,24 +436,5 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int world_rank = 0;
-#if MGBLAS_HAVE_MPI
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-#endif
-  int status = 0;
-  try {
-    status = run(argc, argv, world_rank);  // every mgblas object dies before MPI_Finalize
-  } catch (const std::exception& ex) {
-    std::fprintf(stderr, "[rank %d] mgblas_sytrd: %s\n", world_rank, ex.what());
-#if MGBLAS_HAVE_MPI
-    // A failure on one rank may leave the others waiting in a collective.
-    MPI_Abort(MPI_COMM_WORLD, 2);
-#endif
-    return 2;
-  }
-#if MGBLAS_HAVE_MPI
-  MPI_Finalize();
-#endif
-  return status;
+  return mgblas::examples::run_main("mgblas_sytrd", argc, argv, run);
 }
