@@ -57,7 +57,7 @@
 #include <CLI/CLI.hpp>
 #include <mgblas/mgblas.hpp>
 
-#include "../common/example_main.hpp"
+#include "../common/example_driver.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -360,12 +360,10 @@ Result run_case(Reducer& reducer, const Options& o) {
 }
 
 template <Scalar T>
-void run_type(Reducer& reducer, const Options& o, int& cases, int& failed) {
+bool run_type(Reducer& reducer, const Options& o) {
   const Result r = run_case<T>(reducer, o);
-  ++cases;
-  failed += r.ok ? 0 : 1;
   const Context& ctx = reducer.context();
-  if (ctx.rank() != 0) return;
+  if (ctx.rank() != 0) return r.ok;
   const double step = r.ms / static_cast<double>(std::max<int64_t>(o.n - 1, 1));
   if (o.check)
     std::printf("%6c %7lld %6lld %6d %8d %10.3f %9.3f %8.1e %9.1e  %s\n", precision_letter<T>(),
@@ -379,19 +377,14 @@ void run_type(Reducer& reducer, const Options& o, int& cases, int& failed) {
   std::printf("#   per step (ms): column %.3f  symv %.3f  host %.3f  update %.3f\n", r.col_ms,
               r.symv_ms, r.host_ms, r.update_ms);
   std::fflush(stdout);
+  return r.ok;
 }
 
 int run(int argc, char** argv, int world_rank) {
   Options o;
   CLI::App app{"mgblas distributed tridiagonal reduction (unblocked SYTRD/HETRD, lower)"};
   app.add_option("--n", o.n, "matrix order")->capture_default_str()->check(CLI::PositiveNumber);
-  app.add_option("--nb", o.nb, "block column width of the layout")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  app.add_option("--type", o.types, "precisions, comma separated: s,d,c,z")
-      ->delimiter(',')
-      ->capture_default_str()
-      ->check(CLI::IsMember({"s", "d", "c", "z"}));
+  examples::add_layout_options(app, o.nb, o.types);
   app.add_option("--tol", o.tol, "pass when err(eig) <= tol * n * eps")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
@@ -400,37 +393,19 @@ int run(int argc, char** argv, int world_rank) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", o.seed, "seed of the random matrix")->capture_default_str();
   app.add_flag("!--no-check", o.check, "skip the comparison with LAPACK");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& ex) {
-    // Every rank parses the same line; one rank speaks.
-    std::ostringstream sink;
-    return world_rank == 0 ? app.exit(ex) : app.exit(ex, sink, sink);
-  }
+  if (const auto status = examples::parse_all_ranks(app, argc, argv, world_rank)) return *status;
 
   const auto ctx = Context::create();
   auto reducer = make_reducer(ctx, ReducerKind::Auto);
-  if (ctx->rank() == 0) {
-    std::string cmd;
-    for (int i = 0; i < argc; ++i) cmd += (i ? " " : "") + std::string(argv[i]);
-    std::printf("# mgblas %s -- distributed tridiagonal reduction (unblocked SYTRD/HETRD, lower)\n",
-                MGBLAS_VERSION_STRING);
-    std::printf("# command: %s\n", cmd.c_str());
-    std::printf("# back-end %s, %d ranks, %d devices (%d on rank 0), reducer %s\n",
-                to_string(ctx->backend()), ctx->nranks(), ctx->global_num_devices(),
-                ctx->num_devices(), reducer->description().c_str());
+  examples::print_banner(*reducer, "distributed tridiagonal reduction (unblocked SYTRD/HETRD, lower)",
+                         argc, argv);
+  if (ctx->rank() == 0)
     std::printf("# %4s %7s %6s %6s %8s %10s %9s %8s %9s  %s\n", "type", "n", "nb", "ranks",
                 "devices", "time(ms)", "step(ms)", "err(T)", "err(eig)", "status");
-    std::fflush(stdout);
-  }
-
-  int cases = 0, failed = 0;
-  examples::for_each_type(o.types, [&](auto tag) {
-    run_type<typename decltype(tag)::type>(*reducer, o, cases, failed);
-  });
   // Verdicts are decided on rank 0 and broadcast, so every rank exits alike.
-  if (ctx->rank() == 0) std::printf("# %d cases, %d failed\n", cases, failed);
-  return failed == 0 ? 0 : 1;
+  return examples::run_cases(*ctx, o.types, [&](auto tag) {
+    return run_type<typename decltype(tag)::type>(*reducer, o);
+  });
 }
 
 }  // namespace
