@@ -455,6 +455,24 @@ struct Workspace {
   }
 };
 
+/// The k ranges of a k-split launch: `split` (clamped to the grid's y limit) ranges of kps
+/// elements, kps a multiple of `step`; returns kps and sets split to the range count. With
+/// more than one range ws gets room for the split partial m x n results; without that
+/// memory one range covers all of k (the kernels stop at k).
+template <typename D>
+int64_t split_k(Workspace& ws, int64_t m, int64_t n, int64_t k, int64_t step, int64_t& split) {
+  int64_t kps = round_up(ceil_div(k, std::clamp<int64_t>(split, 1, device::kMaxGridY)), step);
+  split = ceil_div(k, kps);
+  if (split > 1) {
+    ws.ptr = workspace_alloc(ws.stream, static_cast<std::size_t>(split * m * n) * sizeof(D));
+    if (!ws.ptr) {
+      split = 1;
+      kps = round_up(k, step);
+    }
+  }
+  return kps;
+}
+
 template <typename D>
 void launch_reduce(cudaStream_t stream, int64_t m, int64_t n, int64_t split, const D* work,
                    D alpha, D beta, D* C, int64_t ldc) {
@@ -481,16 +499,8 @@ void launch_tsm2r(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, 
                   int64_t split) {
   using D = device::device_t<T>;
   constexpr Tsm2rShape s = TsgemmTuning<T>::kR[V];
-  int64_t kps = round_up(ceil_div(k, std::clamp<int64_t>(split, 1, device::kMaxGridY)), s.t1);
-  split = ceil_div(k, kps);
   Workspace ws{stream, nullptr};
-  if (split > 1) {
-    ws.ptr = workspace_alloc(stream, static_cast<std::size_t>(split * m * n) * sizeof(D));
-    if (!ws.ptr) {
-      split = 1;
-      kps = round_up(k, s.t1);
-    }
-  }
+  const int64_t kps = split_k<D>(ws, m, n, k, s.t1, split);
   const BView bv = b_view<T>(opB, ldb);
   const dim3 grid(static_cast<unsigned>(ceil_div(m, static_cast<int64_t>(s.t1) * s.rows)),
                   static_cast<unsigned>(split));
@@ -525,16 +535,8 @@ void launch_tsmttsm(cudaStream_t stream, Op opA, int64_t m, int64_t n, int64_t k
                     int64_t split) {
   using D = device::device_t<T>;
   constexpr TsmttsmShape s = TsgemmTuning<T>::kT[V];
-  int64_t kps = round_up(ceil_div(k, std::clamp<int64_t>(split, 1, device::kMaxGridY)), s.threads);
-  split = ceil_div(k, kps);
   Workspace ws{stream, nullptr};
-  if (split > 1) {
-    ws.ptr = workspace_alloc(stream, static_cast<std::size_t>(split * m * n) * sizeof(D));
-    if (!ws.ptr) {
-      split = 1;
-      kps = k;
-    }
-  }
+  const int64_t kps = split_k<D>(ws, m, n, k, s.threads, split);
   D* work = static_cast<D*>(ws.ptr);
   const dim3 grid(static_cast<unsigned>(ceil_div(m, s.tm) * ceil_div(n, s.tn)),
                   static_cast<unsigned>(split));
