@@ -309,18 +309,6 @@ void symv_block_cyclic(cudaStream_t stream, Uplo uplo, bool herm, const BlockCyc
   }
 }
 
-#define MGBLAS_INSTANTIATE(T)                                                                  \
-  template void finish_sum<T>(cudaStream_t, int64_t, const T*, T, T*);                         \
-  template void gather_columns<T>(cudaStream_t, const BlockCyclic1D&, int, int64_t, int64_t,   \
-                                  const T*, int64_t, T*);                                      \
-  template void scatter_columns<T>(cudaStream_t, const BlockCyclic1D&, int, int64_t, int64_t,  \
-                                   const T*, int64_t, T*);                                     \
-  template void unpack_columns<T>(cudaStream_t, const BlockCyclic1D&, int64_t, const T*,       \
-                                  int64_t, T, T*);                                             \
-  template void symv_block_cyclic<T>(cudaStream_t, Uplo, bool, const BlockCyclic1D&, int,      \
-                                     const T*, int64_t, int64_t, int64_t, int64_t, T, const T*, \
-                                     T*, bool);
-MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
-#undef MGBLAS_INSTANTIATE
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_DIST_KERNELS_INSTANTIATE)
 
 }  // namespace mgblas::detail::cuda

@@ -57,4 +57,17 @@ void symv_block_cyclic(cudaStream_t stream, Uplo uplo, bool herm, const BlockCyc
                        const T* A, int64_t ld, int64_t off, int64_t jl0, int64_t jl1, T alpha,
                        const T* x, T* y, bool tiles);
 
+// The instances, one list for dist_kernels.cu and the stubs of a build without CUDA.
+#define MGBLAS_DIST_KERNELS_INSTANTIATE(T)                                                     \
+  template void finish_sum<T>(cudaStream_t, int64_t, const T*, T, T*);                         \
+  template void gather_columns<T>(cudaStream_t, const BlockCyclic1D&, int, int64_t, int64_t,   \
+                                  const T*, int64_t, T*);                                      \
+  template void scatter_columns<T>(cudaStream_t, const BlockCyclic1D&, int, int64_t, int64_t,  \
+                                   const T*, int64_t, T*);                                     \
+  template void unpack_columns<T>(cudaStream_t, const BlockCyclic1D&, int64_t, const T*,       \
+                                  int64_t, T, T*);                                             \
+  template void symv_block_cyclic<T>(cudaStream_t, Uplo, bool, const BlockCyclic1D&, int,      \
+                                     const T*, int64_t, int64_t, int64_t, int64_t, T, const T*, \
+                                     T*, bool);
+
 }  // namespace mgblas::detail::cuda
