@@ -111,13 +111,11 @@ void check_dist_vector(const Context& ctx, const DistVector<T>& v, const char* n
     MGBLAS_THROW(DimensionMismatch, "argument '", name, "' has length ", v.n(), ", expected ", len);
 }
 
-/// The input vector x of a driver.
-template <Scalar T>
-class InputVector {
+/// What a driver's x and y have in common: a host array or a DistVector (Vec is
+/// DistVector<T> or const DistVector<T>, Ptr the matching pointer), its form and checks.
+template <typename Ptr, typename Vec>
+class VectorOperand {
  public:
-  explicit InputVector(const T* host) : host_(host) {}
-  explicit InputVector(const DistVector<T>& v) : dist_(&v) {}
-
   VectorForm form() const {
     if (!dist_) return VectorForm::Host;
     return dist_->kind() == VectorLayout::BlockCyclic ? VectorForm::BlockCyclic
@@ -135,88 +133,77 @@ class InputVector {
   }
 
   /// A block-cyclic vector's storage on local device d (local column order).
-  const T* local(int d) const { return dist_->local(d); }
+  Ptr local(int d) const { return dist_->local(d); }
+
+ protected:
+  explicit VectorOperand(Ptr host) : host_(host) {}
+  explicit VectorOperand(Vec& v) : dist_(&v) {}
+  Ptr host_ = nullptr;
+  Vec* dist_ = nullptr;
+};
+
+/// The input vector x of a driver.
+template <Scalar T>
+class InputVector : public VectorOperand<const T*, const DistVector<T>> {
+ public:
+  explicit InputVector(const T* host) : VectorOperand<const T*, const DistVector<T>>(host) {}
+  explicit InputVector(const DistVector<T>& v)
+      : VectorOperand<const T*, const DistVector<T>>(v) {}
 
   /// The full (replicated) vector in memory device d can use in its kernels: host
   /// memory serves a host device as it is; a GPU gets one copy of a host array.
   const T* on_device(Reducer& red, int d, int64_t n) const {
     const Device& dev = red.context().device(d);
-    if (dist_) return dist_->local(d);
-    if (!dev.is_gpu()) return host_;
+    if (this->dist_) return this->dist_->local(d);
+    if (!dev.is_gpu()) return this->host_;
     T* buf = red.workspace<T>(d, kSlotOperand, n);
     dev.make_current();
-    copy_vector(dev, n, host_, buf, /*async=*/true);
+    copy_vector(dev, n, this->host_, buf, /*async=*/true);
     return buf;
   }
-
- private:
-  const T* host_ = nullptr;
-  const DistVector<T>* dist_ = nullptr;
 };
 
 /// The output vector y of a driver.
 template <Scalar T>
-class OutputVector {
+class OutputVector : public VectorOperand<T*, DistVector<T>> {
  public:
-  explicit OutputVector(T* host) : host_(host) {}
-  explicit OutputVector(DistVector<T>& v) : dist_(&v) {}
-
-  VectorForm form() const {
-    if (!dist_) return VectorForm::Host;
-    return dist_->kind() == VectorLayout::BlockCyclic ? VectorForm::BlockCyclic
-                                                      : VectorForm::Replicated;
-  }
-  bool block_cyclic() const { return form() == VectorForm::BlockCyclic; }
-
-  void check(const Context& ctx, const char* name, int64_t len, bool needed,
-             const BlockCyclic1D* columns) const {
-    if (!dist_) {
-      MGBLAS_CHECK_PTR(host_, name, needed);
-      return;
-    }
-    check_dist_vector(ctx, *dist_, name, len, columns);
-  }
+  explicit OutputVector(T* host) : VectorOperand<T*, DistVector<T>>(host) {}
+  explicit OutputVector(DistVector<T>& v) : VectorOperand<T*, DistVector<T>>(v) {}
 
   /// Where a reducer writes a host or replicated y.
   ReduceOutput<T> target() const {
     ReduceOutput<T> out;
-    if (!dist_) {
-      out.host = host_;
+    if (!this->dist_) {
+      out.host = this->host_;
       return out;
     }
-    for (int d = 0; d < dist_->context().num_devices(); ++d) out.devices.push_back(dist_->local(d));
+    for (int d = 0; d < this->dist_->context().num_devices(); ++d)
+      out.devices.push_back(this->dist_->local(d));
     return out;
   }
-
-  /// A block-cyclic vector's storage on local device d.
-  T* local(int d) { return dist_->local(d); }
 
   /// y = beta * y over its `len` entries (block-cyclic: the entries at columns >= c0),
   /// the whole operation when alpha == 0 or the inner dimension is 0. Local to each
   /// rank; returns with the devices synchronised. beta == 0 does not read y.
   void scale(Context& ctx, int64_t len, T beta, int64_t c0) {
     if (len == 0 || beta == T(1)) return;
-    if (!dist_) {
-      host_finish_sum<T>(len, nullptr, beta, host_);
+    if (!this->dist_) {
+      host_finish_sum<T>(len, nullptr, beta, this->host_);
       return;
     }
     for (int d = 0; d < ctx.num_devices(); ++d) {
       const Device& dev = ctx.device(d);
-      if (!block_cyclic()) {
-        finish_sum<T>(dev, len, nullptr, beta, dist_->local(d));
+      if (!this->block_cyclic()) {
+        finish_sum<T>(dev, len, nullptr, beta, this->dist_->local(d));
         continue;
       }
-      const BlockCyclic1D& L = dist_->layout();
+      const BlockCyclic1D& L = this->dist_->layout();
       const int g = ctx.device_offset() + d;
       const int64_t first = local_begin(L, g, c0);
-      finish_sum<T>(dev, L.local_n(g) - first, nullptr, beta, dist_->local(d) + first);
+      finish_sum<T>(dev, L.local_n(g) - first, nullptr, beta, this->dist_->local(d) + first);
     }
     ctx.synchronize();
   }
-
- private:
-  T* host_ = nullptr;
-  DistVector<T>* dist_ = nullptr;
 };
 
 }  // namespace mgblas::detail
