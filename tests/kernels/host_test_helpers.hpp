@@ -71,6 +71,43 @@ void expect_untouched_outside(const std::vector<T>& before, const std::vector<T>
                         << " outside the output region changed; first at index " << first;
 }
 
+/// One GEMM result checked against its reference, as every GEMM test does: the operands
+/// are not all zero, the reference is not zero unless nothing is added (beta = 0 and
+/// alpha = 0 or k = 0), C is within the error bound of C_ref and nothing of C outside its
+/// m x n part changed. op(A) is m x k stored rowsA x colsA (likewise B); C0 is C before
+/// the call, `poisoned` when it held NaN (beta = 0: its norm does not count).
+template <Scalar T>
+void check_gemm(int64_t m, int64_t n, int64_t k, T alpha, T beta, int64_t rowsA, int64_t colsA,
+                const std::vector<T>& A, int64_t lda, int64_t rowsB, int64_t colsB,
+                const std::vector<T>& B, int64_t ldb, const std::vector<T>& C0,
+                const std::vector<T>& C, const std::vector<T>& C_ref, int64_t ldc,
+                bool poisoned) {
+  const double normA = norm_fro(rowsA, colsA, A.data(), lda);
+  const double normB = norm_fro(rowsB, colsB, B.data(), ldb);
+  const double normC0 = poisoned ? 0.0 : norm_fro(m, n, C0.data(), ldc);
+  if (rowsA > 0 && colsA > 0) {
+    ASSERT_GT(normA, 0.0);
+  }
+  if (rowsB > 0 && colsB > 0) {
+    ASSERT_GT(normB, 0.0);
+  }
+  const bool zero_expected = beta == T(0) && (alpha == T(0) || k == 0);
+  if (m > 0 && n > 0 && !zero_expected) {
+    ASSERT_GT(norm_fro(m, n, C_ref.data(), ldc), 0.0)
+        << "zero reference: the comparison would pass vacuously";
+  }
+  //  +------------------------------------------------------------------------+
+  //  |  err = ||C - C_ref||_F / ((k * |alpha| * ||A||_F * ||B||_F             |
+  //  |                          + |beta| * ||C0||_F) * eps)                   |
+  //  |  passes when err <= 10 (x sqrt(2) for complex); a k-split sums in      |
+  //  |  another order than the host, which the k factor covers               |
+  //  +------------------------------------------------------------------------+
+  const double err = scaled_error(matrix_diff_norm(m, n, C.data(), ldc, C_ref.data(), ldc), k,
+                                  alpha, normA, normB, beta, normC0);
+  EXPECT_LE(err, error_tolerance<T>());
+  expect_untouched_outside(C0, C, [&](int64_t p) { return p % ldc < m && p / ldc < n; }, "C");
+}
+
 /// The seed of the running test, for traces (make_rng records it as a property too).
 inline std::string seed_text() {
   std::ostringstream os;
