@@ -400,19 +400,8 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     c.label = "cublas (the model found no launchable tuning set)";
     return c;
   }
-  // TSM2R where the H200 measured cuBLAS faster than the model's choice (2026-11-22,
-  // bench/results/h200-tsgemm.md): s with n > 16 (model ~43 % of the read bandwidth,
-  // measured 22-28 % against cuBLAS's 43-48 %) and c with n > 8 (n = 16: the chosen set
-  // 24-29 %, the best set of the sweep 38 %, cuBLAS 37-40 %; n = 32: 22-26 % against
-  // 31-33 %): cuBLAS, by measurement.
-  const bool single_real = std::is_same_v<T, float>, single_complex = std::is_same_v<T, scomplex>;
-  if (prm.engine == Engine::Auto && prm.variant < 0 && e == Engine::Tsm2r &&
-      ((single_real && n > 16) || (single_complex && n > 8))) {
-    c.engine = Engine::Cublas;
-    c.label = "cublas (measured faster: TSM2R s n > 16, c n > 8, mgblas 0.57-0.92x)";
-    return c;
-  }
-  // cuBLAS where the model expects it to be faster (see kCublasFraction).
+  // cuBLAS where the model expects it to be faster (see kCublasFraction), or where the
+  // H200 measured it faster than the model's choice (kTsm2rMeasuredCublas).
   if (prm.engine == Engine::Auto && prm.variant < 0) {
     const double min_bytes =
         sizeof(T) * (static_cast<double>(m) * n * (beta_zero ? 1.0 : 2.0) +
@@ -422,6 +411,11 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     const int64_t small = e == Engine::Tsm2r ? n : e == Engine::Tsm2l ? std::max(k, n)
                                                                        : std::max(m, n);
     const int cls = small <= 4 ? 0 : small <= 8 ? 1 : small <= 16 ? 2 : 3;
+    if (e == Engine::Tsm2r && kTsm2rMeasuredCublas[prec][cls]) {
+      c.engine = Engine::Cublas;
+      c.label = "cublas (measured faster than the model's choice for this TSM2R shape class)";
+      return c;
+    }
     const double frac = e == Engine::Tsm2l     ? kCublasFraction.tsm2l[prec][cls]
                         : e == Engine::Tsmttsm ? kCublasFraction.tsmttsm[prec][cls]
                                                : kCublasFraction.tsm2r[prec][cls];

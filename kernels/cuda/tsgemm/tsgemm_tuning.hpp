@@ -176,6 +176,16 @@ inline constexpr CublasTable kCublasFraction{
     {{0.07, 0.12, 0.22, 0.25}, {0.24, 0.47, 0.80, 0.91}, {0.08, 0.16, 0.30, 0.45},
      {0.35, 0.65, 0.90, 0.94}}};
 
+/// TSM2R shape classes (rows s, d, c, z; columns as kCublasFraction) where the H200
+/// measured cuBLAS faster than the set the model picks, because the model over-predicts
+/// the shared-memory-bound sets there (bench/results/h200-tsgemm.md, 2026-11-22): s with
+/// n > 16 (model ~43 % of the read bandwidth, measured 22-28 % against cuBLAS's 43-48 %),
+/// c with n > 8 (n = 16: chosen set 24-29 %, the sweep's best 38 %, cuBLAS 37-40 %;
+/// n = 32: 22-26 % against 31-33 %). The dispatcher takes cuBLAS there outright.
+inline constexpr bool kTsm2rMeasuredCublas[4][4] = {
+    {false, false, false, true}, {false, false, false, false},
+    {false, false, true, true},  {false, false, false, false}};
+
 /// Invariants the kernels rely on (they static_assert them as well): whole warps, t3 a
 /// multiple of the 16-byte vector and t1 a multiple of t3, B tiles within 48 KB of
 /// static shared memory, n_max within kMaxSkinny.
