@@ -350,9 +350,7 @@ Result run_case(Reducer& reducer, const Options& o) {
     res.ok = res.converged;
     return res;
   }
-  int verdict = root ? check(o, A_host, b, x, res) : 0;
-  comm.bcast(&verdict, sizeof verdict, 0);
-  res.ok = verdict == 1;
+  res.ok = examples::share_verdict(comm, root && check(o, A_host, b, x, res));
   return res;
 }
 

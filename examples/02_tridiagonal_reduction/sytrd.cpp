@@ -324,7 +324,7 @@ Result run_case(Reducer& reducer, const Options& o) {
   //  |  ok when err(eig) <= tol * n * eps and err(T) <= tol_t * n * sqrt(eps)       |
   //  |  (reflector signs may differ: e compared by magnitude)                         |
   //  +--------------------------------------------------------------------------------+
-  int verdict = 1;
+  bool fine = true;
   if (root && n > 0) {
     const int ni = static_cast<int>(n);
     std::vector<T> a = A_host, t_ref(std::max<int64_t>(n - 1, 1));
@@ -338,24 +338,18 @@ Result run_case(Reducer& reducer, const Options& o) {
 
     double anorm = 0;
     for (R l : lam_ref) anorm = std::max(anorm, std::abs(static_cast<double>(l)));
-    double dt = 0, de = 0;
-    for (int64_t i = 0; i < n; ++i) dt = std::max(dt, std::abs(double(d[i]) - double(d_ref[i])));
-    for (int64_t i = 0; i + 1 < n; ++i)
-      dt = std::max(dt, std::abs(std::abs(double(e[i])) - std::abs(double(e_ref[i]))));
-    for (int64_t i = 0; i < n; ++i)
-      de = std::max(de, std::abs(double(lam[i]) - double(lam_ref[i])));
+    const double dt = std::max(examples::max_diff(n, d.data(), d_ref.data()),
+                               examples::max_diff(n - 1, e.data(), e_ref.data(), true));
+    const double de = examples::max_diff(n, lam.data(), lam_ref.data());
     const double scale = anorm > 0 ? anorm : 1.0;
     r.err_t = dt / scale;
     r.err_eig = de / scale;
     const double eps = std::numeric_limits<R>::epsilon();
     const double nd = static_cast<double>(n);
-    const bool fine = info == 0 && anorm > 0 && std::isfinite(r.err_t) &&
-                      std::isfinite(r.err_eig) && r.err_eig <= o.tol * nd * eps &&
-                      r.err_t <= o.tol_t * nd * std::sqrt(eps);
-    verdict = fine ? 1 : 0;
+    fine = info == 0 && anorm > 0 && std::isfinite(r.err_t) && std::isfinite(r.err_eig) &&
+           r.err_eig <= o.tol * nd * eps && r.err_t <= o.tol_t * nd * std::sqrt(eps);
   }
-  comm.bcast(&verdict, sizeof verdict, 0);
-  r.ok = verdict == 1;
+  r.ok = examples::share_verdict(comm, fine);
   return r;
 }
 

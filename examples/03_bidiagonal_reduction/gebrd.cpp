@@ -343,7 +343,7 @@ Result run_case(Reducer& reducer, const Options& o) {
   //  |  ok when err(sv) <= tol * m * eps and err(B) <= tol_b * m * sqrt(eps)          |
   //  |  (reflector signs may differ: d and e compared by magnitude)                   |
   //  +--------------------------------------------------------------------------------+
-  int verdict = 1;
+  bool fine = true;
   if (root && n > 0) {
     const int mi = static_cast<int>(m), ni = static_cast<int>(n);
     std::vector<T> a = A_host, tq(n), tp(n);
@@ -356,25 +356,18 @@ Result run_case(Reducer& reducer, const Options& o) {
     info |= bdsqr(ni, sv.data(), e_work.data());
 
     const double anorm = sv_ref[0];
-    double db = 0, ds = 0;
-    const auto absdiff = [](R x, R y) {
-      return std::abs(std::abs(double(x)) - std::abs(double(y)));
-    };
-    for (int64_t i = 0; i < n; ++i) db = std::max(db, absdiff(d[i], d_ref[i]));
-    for (int64_t i = 0; i + 1 < n; ++i) db = std::max(db, absdiff(e[i], e_ref[i]));
-    for (int64_t i = 0; i < n; ++i) ds = std::max(ds, std::abs(double(sv[i]) - double(sv_ref[i])));
+    const double db = std::max(examples::max_diff(n, d.data(), d_ref.data(), true),
+                               examples::max_diff(n - 1, e.data(), e_ref.data(), true));
+    const double ds = examples::max_diff(n, sv.data(), sv_ref.data());
     const double scale = anorm > 0 ? anorm : 1.0;
     r.err_b = db / scale;
     r.err_sv = ds / scale;
     const double eps = std::numeric_limits<R>::epsilon();
     const double md = static_cast<double>(m);
-    const bool fine = info == 0 && anorm > 0 && std::isfinite(r.err_b) &&
-                      std::isfinite(r.err_sv) && r.err_sv <= o.tol * md * eps &&
-                      r.err_b <= o.tol_b * md * std::sqrt(eps);
-    verdict = fine ? 1 : 0;
+    fine = info == 0 && anorm > 0 && std::isfinite(r.err_b) && std::isfinite(r.err_sv) &&
+           r.err_sv <= o.tol * md * eps && r.err_b <= o.tol_b * md * std::sqrt(eps);
   }
-  comm.bcast(&verdict, sizeof verdict, 0);
-  r.ok = verdict == 1;
+  r.ok = examples::share_verdict(comm, fine);
   return r;
 }
 

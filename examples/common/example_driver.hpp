@@ -10,7 +10,9 @@
 
 #include "example_main.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <optional>
@@ -70,6 +72,26 @@ double timed_max_ms(const Communicator& comm, F&& f) {
   const auto t1 = std::chrono::steady_clock::now();
   const int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count();
   return static_cast<double>(comm.allreduce_max(ns)) * 1e-6;
+}
+
+/// Rank 0's verdict (decided there, against LAPACK) on every rank, so that every rank
+/// reports and exits alike.
+inline bool share_verdict(const Communicator& comm, bool ok_on_rank0) {
+  int verdict = ok_on_rank0 ? 1 : 0;
+  comm.bcast(&verdict, sizeof verdict, 0);
+  return verdict == 1;
+}
+
+/// max_i |a_i - b_i| over n entries, or with `magnitudes` max_i ||a_i| - |b_i||: results
+/// that agree up to the signs of their entries (a reflector may flip them).
+template <typename R>
+double max_diff(int64_t n, const R* a, const R* b, bool magnitudes = false) {
+  double most = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = static_cast<double>(a[i]), y = static_cast<double>(b[i]);
+    most = std::max(most, magnitudes ? std::abs(std::abs(x) - std::abs(y)) : std::abs(x - y));
+  }
+  return most;
 }
 
 /// for_each_type with a case per precision: f(TypeTag<T>{}) returns the case's verdict,
