@@ -203,21 +203,32 @@ std::string NcclCommunicator::description() const {
 cudaStream_t NcclCommunicator::stream(int d) const { return impl_->streams.at(d); }
 
 void NcclCommunicator::run(Collective c, const void* const* send, void* const* recv,
-                           std::size_t reals, bool is_double, const cudaStream_t* streams) {
+                           std::size_t reals, bool is_double, const cudaStream_t* streams,
+                           int root) {
   if (impl_->aborted)
     MGBLAS_THROW(NcclError, "the NCCL communicator was aborted after an earlier failure; a new "
                             "reducer makes a new one");
   const ncclDataType_t type = is_double ? ncclFloat64 : ncclFloat32;
   const int P = static_cast<int>(impl_->comms.size());
   ncclResult_t first = ncclSuccess;
-  const char* call = c == Collective::AllReduce ? "ncclAllReduce" : "ncclAllGather";
+  const char* call = c == Collective::AllReduce   ? "ncclAllReduce"
+                     : c == Collective::AllGather ? "ncclAllGather"
+                                                  : "ncclBroadcast";
   // Several devices of one thread: one group, so NCCL launches them together.
   MGBLAS_CHECK_NCCL(ncclGroupStart());
   for (int d = 0; d < P && first == ncclSuccess; ++d) {
     cudaStream_t s = streams && streams[d] ? streams[d] : impl_->streams[d];
-    first = c == Collective::AllReduce
-                ? ncclAllReduce(send[d], recv[d], reals, type, ncclSum, impl_->comms[d], s)
-                : ncclAllGather(send[d], recv[d], reals, type, impl_->comms[d], s);
+    switch (c) {
+      case Collective::AllReduce:
+        first = ncclAllReduce(send[d], recv[d], reals, type, ncclSum, impl_->comms[d], s);
+        break;
+      case Collective::AllGather:
+        first = ncclAllGather(send[d], recv[d], reals, type, impl_->comms[d], s);
+        break;
+      case Collective::Broadcast:
+        first = ncclBroadcast(send[d], recv[d], reals, type, root, impl_->comms[d], s);
+        break;
+    }
   }
   const ncclResult_t end = ncclGroupEnd();
   if (first != ncclSuccess || end != ncclSuccess) {
@@ -284,7 +295,7 @@ NcclCommunicator::~NcclCommunicator() = default;
 std::string NcclCommunicator::description() const { return "NCCL not compiled"; }
 cudaStream_t NcclCommunicator::stream(int) const { return nullptr; }
 void NcclCommunicator::run(Collective, const void* const*, void* const*, std::size_t, bool,
-                           const cudaStream_t*) {
+                           const cudaStream_t*, int) {
   MGBLAS_THROW(NotCompiled, "NCCL: mgblas was built without NCCL");
 }
 void NcclCommunicator::wait(const std::vector<cudaStream_t>&) {}

@@ -65,6 +65,12 @@ class NcclCommunicator {
   void allgather(const std::vector<const T*>& send, const std::vector<T*>& recv, int64_t count,
                  const std::vector<cudaStream_t>& streams);
 
+  /// recv[d][i] = buf of global device `root`, element i, for each local device d (the
+  /// root's own entry is its send buffer; bufs[d] is both send and receive buffer of
+  /// local device d: in place). Queued as above.
+  template <Scalar T>
+  void broadcast(const std::vector<T*>& bufs, int64_t count, int root,
+                 const std::vector<cudaStream_t>& streams);
   /// Wait until the work queued on streams[d] (one entry per local device; nullptr
   /// skips) has completed, polling the communicators' asynchronous errors and the time
   /// limit meanwhile. On an error or at the limit: abort(), then raise NcclError (or
@@ -77,9 +83,9 @@ class NcclCommunicator {
 
  private:
   explicit NcclCommunicator(Context& ctx);
-  enum class Collective { AllReduce, AllGather };
+  enum class Collective { AllReduce, AllGather, Broadcast };
   void run(Collective c, const void* const* send, void* const* recv, std::size_t reals,
-           bool is_double, const cudaStream_t* streams);
+           bool is_double, const cudaStream_t* streams, int root = 0);
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
@@ -105,6 +111,16 @@ void NcclCommunicator::allgather(const std::vector<const T*>& send, const std::v
   std::vector<void*> r(recv.begin(), recv.end());
   run(Collective::AllGather, s.data(), r.data(), kReals * static_cast<std::size_t>(count),
       sizeof(real_type_t<T>) == 8, streams.data());
+}
+
+template <Scalar T>
+void NcclCommunicator::broadcast(const std::vector<T*>& bufs, int64_t count, int root,
+                                 const std::vector<cudaStream_t>& streams) {
+  constexpr std::size_t kReals = is_complex_v<T> ? 2 : 1;
+  std::vector<const void*> s(bufs.begin(), bufs.end());
+  std::vector<void*> r(bufs.begin(), bufs.end());
+  run(Collective::Broadcast, s.data(), r.data(), kReals * static_cast<std::size_t>(count),
+      sizeof(real_type_t<T>) == 8, streams.data(), root);
 }
 
 }  // namespace mgblas

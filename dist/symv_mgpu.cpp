@@ -9,6 +9,7 @@
 #include "dist/detail/column_range.hpp"
 #include "dist/detail/dist_kernels.hpp"
 #include "dist/detail/mgpu_common.hpp"
+#include "dist/detail/symv_share.hpp"
 #include "dist/dist_blas.hpp"
 #include "kernels/blas.hpp"
 
@@ -106,6 +107,24 @@ void symv_engine_columns(const Queue& q, Uplo uplo, T alpha, const BlockCyclic1D
   }
 }
 
+// Device g's part of the columns [a, b) (a >= off), the form `path` chooses.
+template <Scalar T>
+void symv_share_in(SymvPath path, const Device& dev, Uplo uplo, bool herm, T alpha,
+                   const BlockCyclic1D& L, int g, const T* A_local, int64_t ld, int64_t off,
+                   int64_t a, int64_t b, const T* x, T* y) {
+  if (path != SymvPath::Engine && dev.is_gpu() && L.num_devices() > 1) {
+    const int64_t jl0 = detail::local_begin(L, g, a), jl1 = detail::local_begin(L, g, b);
+    if (jl1 <= jl0) return;
+    dev.make_current();
+    detail::cuda::symv_block_cyclic(dev.stream(), uplo, herm, L, g, A_local, ld, off, jl0, jl1,
+                                    alpha, x, y, path == SymvPath::Kernel);
+  } else if (herm) {
+    symv_engine_columns<T, true>(Queue(dev), uplo, alpha, L, g, A_local, ld, off, a, b, x, y);
+  } else {
+    symv_engine_columns<T, false>(Queue(dev), uplo, alpha, L, g, A_local, ld, off, a, b, x, y);
+  }
+}
+
 template <Scalar T, bool kHermitian>
 void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t off,
               const detail::InputVector<T>& x, T beta, detail::OutputVector<T>& y) {
@@ -165,25 +184,20 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
     const int64_t a = bounds[k], b = bounds[k + 1];
     for (int d = 0; d < P; ++d) {
       if (!part[d]) continue;
-      const int g = ctx.device_offset() + d;
-      const Device& dev = ctx.device(d);
-      if (path != SymvPath::Engine && dev.is_gpu() && L.num_devices() > 1) {
-        const int64_t jl0 = detail::local_begin(L, g, a), jl1 = detail::local_begin(L, g, b);
-        if (jl1 <= jl0) continue;
-        dev.make_current();
-        detail::cuda::symv_block_cyclic(dev.stream(), uplo, kHermitian, L, g, A.local(d), A.ld(),
-                                        off, jl0, jl1, alpha, xd[d], part[d],
-                                        path == SymvPath::Kernel);
-      } else {
-        symv_engine_columns<T, kHermitian>(Queue(dev), uplo, alpha, L, g, A.local(d), A.ld(),
-                                           off, a, b, xd[d], part[d]);
-      }
+      symv_share_in(path, ctx.device(d), uplo, kHermitian, alpha, L, ctx.device_offset() + d,
+                    A.local(d), A.ld(), off, a, b, xd[d], part[d]);
     }
     return Partials<T>{std::vector<const T*>(part.begin(), part.end()), a - off, b - off};
   });
 }
 
 }  // namespace
+
+template <Scalar T>
+void detail::symv_share(const Device& dev, Uplo uplo, bool herm, T alpha, const BlockCyclic1D& L,
+                        int g, const T* A_local, int64_t ld, int64_t off, const T* x, T* y) {
+  symv_share_in(symv_path(), dev, uplo, herm, alpha, L, g, A_local, ld, off, off, L.n(), x, y);
+}
 
 // The public forms forward to symv_run: KIND is symv or hemv, HERM its flag, XT and YT
 // the vector types, OFF the offset parameter (or nothing) and its value.
@@ -238,7 +252,10 @@ MGBLAS_DEFINE_KIND_(hemv, true)
   MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu_offset, T, const T*, T*, MGBLAS_OFFSET_TYPE_)          \
   MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu_offset, T, const DistVector<T>&, DistVector<T>&,       \
                             MGBLAS_OFFSET_TYPE_)
-#define MGBLAS_INSTANTIATE(T) MGBLAS_INSTANTIATE_KIND_(symv, T) MGBLAS_INSTANTIATE_KIND_(hemv, T)
+#define MGBLAS_INSTANTIATE(T)                                                                  \
+  MGBLAS_INSTANTIATE_KIND_(symv, T) MGBLAS_INSTANTIATE_KIND_(hemv, T)                          \
+  template void detail::symv_share<T>(const Device&, Uplo, bool, T, const BlockCyclic1D&, int, \
+                                      const T*, int64_t, int64_t, const T*, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 #undef MGBLAS_INSTANTIATE_KIND_

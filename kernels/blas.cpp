@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "kernels/batched_kernels.hpp"
+#include "kernels/detail/dispatch.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/symv_kernels.hpp"
@@ -131,14 +132,6 @@ int64_t saturating_product(int64_t a, int64_t b) {
   return a * b;
 }
 
-// Runs `kernel` of the engine that owns the queue's device.
-#define MGBLAS_DISPATCH_(q, kernel, ...)                                                      \
-  do {                                                                                        \
-    switch ((q).device->backend()) {                                                          \
-      case Backend::Host: kernels::host::kernel(*(q).device, (q).stream, __VA_ARGS__); break; \
-      case Backend::Cuda: kernels::cuda::kernel(*(q).device, (q).stream, __VA_ARGS__); break; \
-    }                                                                                         \
-  } while (0)
 
 }  // namespace
 
@@ -151,7 +144,7 @@ void gemv(const Queue& q, Op op, int64_t m, int64_t n, T alpha, const T* A, int6
   check_gemv(check, q, op, m, n, A, x, incx, y, incy);
   check.ld("lda", lda, m, "m");
   if ((op == Op::N ? m : n) == 0) return;
-  MGBLAS_DISPATCH_(q, gemv, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
+  MGBLAS_DISPATCH(q, gemv, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 template <Scalar T>
@@ -164,7 +157,7 @@ void gemv_offset(const Queue& q, Op op, int64_t m, int64_t n, T alpha, const T* 
   check.nonnegative("col_off", col_off);
   check.ld("lda", lda, row_off + m, "row_off + m");
   if ((op == Op::N ? m : n) == 0) return;
-  MGBLAS_DISPATCH_(q, gemv_offset, op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y,
+  MGBLAS_DISPATCH(q, gemv_offset, op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y,
                    incy);
 }
 
@@ -177,7 +170,7 @@ void symv(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda
   check_symv(check, q, uplo, n, A, x, incx, y, incy);
   check.ld("lda", lda, n, "n");
   if (n == 0) return;
-  MGBLAS_DISPATCH_(q, symv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+  MGBLAS_DISPATCH(q, symv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 template <Scalar T>
@@ -187,7 +180,7 @@ void hemv(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda
   check_symv(check, q, uplo, n, A, x, incx, y, incy);
   check.ld("lda", lda, n, "n");
   if (n == 0) return;
-  MGBLAS_DISPATCH_(q, hemv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
+  MGBLAS_DISPATCH(q, hemv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
 template <Scalar T>
@@ -198,7 +191,7 @@ void symv_offset(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int6
   check.nonnegative("off", off);
   check.ld("lda", lda, off + n, "off + n");
   if (n == 0) return;
-  MGBLAS_DISPATCH_(q, symv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
+  MGBLAS_DISPATCH(q, symv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
 }
 
 template <Scalar T>
@@ -209,7 +202,7 @@ void hemv_offset(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int6
   check.nonnegative("off", off);
   check.ld("lda", lda, off + n, "off + n");
   if (n == 0) return;
-  MGBLAS_DISPATCH_(q, hemv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
+  MGBLAS_DISPATCH(q, hemv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
 }
 
 // ---- GEMM -------------------------------------------------------------------------
@@ -221,7 +214,7 @@ void gemm(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alp
   check_gemm_shape(check, q, opA, opB, m, n, k, lda, ldb, ldc);
   check_gemm_pointers(check, m, n, k, 1, A, "A", B, "B", C, "C");
   if (m == 0 || n == 0) return;
-  MGBLAS_DISPATCH_(q, gemm, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  MGBLAS_DISPATCH(q, gemm, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 template <Scalar T>
@@ -231,7 +224,7 @@ void tsgemm(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k, T a
   check_gemm_shape(check, q, opA, opB, m, n, k, lda, ldb, ldc);
   check_gemm_pointers(check, m, n, k, 1, A, "A", B, "B", C, "C");
   if (m == 0 || n == 0) return;
-  MGBLAS_DISPATCH_(q, tsgemm, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+  MGBLAS_DISPATCH(q, tsgemm, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
 // ---- batched GEMM -----------------------------------------------------------------
@@ -255,7 +248,7 @@ void gemm_batched_strided(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, 
   }
   check_gemm_pointers(check, m, n, k, batch, A, "A", B, "B", C, "C");
   if (batch == 0 || m == 0 || n == 0) return;
-  MGBLAS_DISPATCH_(q, gemm_batched_strided, opA, opB, m, n, k, alpha, A, lda, strideA, B, ldb,
+  MGBLAS_DISPATCH(q, gemm_batched_strided, opA, opB, m, n, k, alpha, A, lda, strideA, B, ldb,
                    strideB, beta, C, ldc, strideC, batch);
 }
 
@@ -268,7 +261,7 @@ void gemm_batched(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t 
   check.nonnegative("batch", batch);
   check_gemm_pointers(check, m, n, k, batch, Aarray, "Aarray", Barray, "Barray", Carray, "Carray");
   if (batch == 0 || m == 0 || n == 0) return;
-  MGBLAS_DISPATCH_(q, gemm_batched, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+  MGBLAS_DISPATCH(q, gemm_batched, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
                    Carray, ldc, batch);
 }
 
@@ -299,7 +292,7 @@ void gemm_vbatched(const Queue& q, Op opA, Op opB, const int64_t* m, const int64
   check.ptr(Aarray, "Aarray", reads_ab);
   check.ptr(Barray, "Barray", reads_ab);
   if (!writes_c) return;
-  MGBLAS_DISPATCH_(q, gemm_vbatched, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
+  MGBLAS_DISPATCH(q, gemm_vbatched, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta,
                    Carray, ldc, batch, max_m, max_n, max_k);
 }
 
@@ -347,7 +340,7 @@ void gemm_grouped(const Queue& q, int64_t group_count, const Op* opA, const Op* 
       // Where no group reads A or B the arrays may be null: pass them on unshifted.
       const T* const* a = Aarray ? Aarray + first : Aarray;
       const T* const* b = Barray ? Barray + first : Barray;
-      MGBLAS_DISPATCH_(q, gemm_batched, opA[g], opB[g], m[g], n[g], k[g], alpha[g], a, lda[g],
+      MGBLAS_DISPATCH(q, gemm_batched, opA[g], opB[g], m[g], n[g], k[g], alpha[g], a, lda[g],
                        b, ldb[g], beta[g], Carray + first, ldc[g], count);
     }
     first += count;

@@ -7,6 +7,7 @@
 // A^T * B with two tall inputs), where an engine may choose dedicated kernels.
 #pragma once
 
+#include "kernels/detail/dispatch.hpp"
 #include "kernels/kernel_declaration.hpp"
 
 #define MGBLAS_DECLARE_GEMM_KERNEL(T)                                                      \
@@ -18,5 +19,24 @@
               int64_t n, int64_t k, T alpha, const T* A, int64_t lda, const T* B,          \
               int64_t ldb, T beta, T* C, int64_t ldc)
 
+// Rank-2k update of the `uplo` triangle of the n x n C, A and B n x k (op N):
+// herm: C = alpha A B^H + conj(alpha) B A^H + real(beta) C (her2k; real T: syr2k);
+// else  C = alpha A B^T + alpha B A^T + beta C (syr2k, complex symmetric).
+// The other triangle is not touched. beta == 0 never reads C.
+#define MGBLAS_DECLARE_RANK2K_KERNEL(T)                                                    \
+  void rank2k(const Device& dev, cudaStream_t stream, bool herm, Uplo uplo, int64_t n,     \
+              int64_t k, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, \
+              T* C, int64_t ldc)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEMM_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_RANK2K_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_TSGEMM_KERNEL)
+
+namespace mgblas::kernels {
+/// rank2k on the engine of q's device (arguments checked by the caller).
+template <Scalar T>
+void rank2k(const Queue& q, bool herm, Uplo uplo, int64_t n, int64_t k, T alpha, const T* A,
+            int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  MGBLAS_DISPATCH(q, rank2k, herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+}  // namespace mgblas::kernels

@@ -142,6 +142,44 @@ inline void gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, i
                                   cu(beta), cu(C), ldc));
 }
 
+// ---- syr2k / her2k (op N) ----------------------------------------------------------
+inline void syr2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const float* alpha,
+                  const float* A, int lda, const float* B, int ldb, const float* beta, float* C,
+                  int ldc) {
+  MGBLAS_CHECK_CUBLAS(
+      cublasSsyr2k(h, u, CUBLAS_OP_N, n, k, alpha, A, lda, B, ldb, beta, C, ldc));
+}
+inline void syr2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const double* alpha,
+                  const double* A, int lda, const double* B, int ldb, const double* beta,
+                  double* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(
+      cublasDsyr2k(h, u, CUBLAS_OP_N, n, k, alpha, A, lda, B, ldb, beta, C, ldc));
+}
+inline void syr2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const scomplex* alpha,
+                  const scomplex* A, int lda, const scomplex* B, int ldb, const scomplex* beta,
+                  scomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasCsyr2k(h, u, CUBLAS_OP_N, n, k, cu(alpha), cu(A), lda, cu(B), ldb,
+                                   cu(beta), cu(C), ldc));
+}
+inline void syr2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const zcomplex* alpha,
+                  const zcomplex* A, int lda, const zcomplex* B, int ldb, const zcomplex* beta,
+                  zcomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasZsyr2k(h, u, CUBLAS_OP_N, n, k, cu(alpha), cu(A), lda, cu(B), ldb,
+                                   cu(beta), cu(C), ldc));
+}
+inline void her2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const scomplex* alpha,
+                  const scomplex* A, int lda, const scomplex* B, int ldb, const float* beta,
+                  scomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasCher2k(h, u, CUBLAS_OP_N, n, k, cu(alpha), cu(A), lda, cu(B), ldb,
+                                   beta, cu(C), ldc));
+}
+inline void her2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const zcomplex* alpha,
+                  const zcomplex* A, int lda, const zcomplex* B, int ldb, const double* beta,
+                  zcomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasZher2k(h, u, CUBLAS_OP_N, n, k, cu(alpha), cu(A), lda, cu(B), ldb,
+                                   beta, cu(C), ldc));
+}
+
 // ---- gemmBatched (pointer arrays in device memory) -----------------------------------
 inline void gemm_batched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
                          int n, int k, const float* alpha, const float* const* A, int lda,
@@ -286,6 +324,25 @@ void gemm(cublasHandle_t handle, cudaStream_t stream, Op opA, Op opB, int64_t m,
             &beta, C, ldc_);
 }
 
+/// Rank-2k update of the `uplo` triangle (op N): herm: C = alpha A B^H + conj(alpha) B A^H
+/// + real(beta) C (cublas<t>her2k; real T: syr2k); else C = alpha (A B^T + B A^T) + beta C.
+template <Scalar T>
+void rank2k(cublasHandle_t handle, cudaStream_t stream, bool herm, Uplo uplo, int64_t n,
+            int64_t k, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C,
+            int64_t ldc) {
+  const int n_ = narrow(n, "n"), k_ = narrow(k, "k");
+  const int lda_ = narrow(lda, "lda"), ldb_ = narrow(ldb, "ldb"), ldc_ = narrow(ldc, "ldc");
+  bind_stream(handle, stream);
+  if constexpr (is_complex_v<T>) {
+    if (herm) {
+      const real_type_t<T> rbeta = std::real(beta);
+      raw::her2k(handle, to_cublas(uplo), n_, k_, &alpha, A, lda_, B, ldb_, &rbeta, C, ldc_);
+      return;
+    }
+  }
+  raw::syr2k(handle, to_cublas(uplo), n_, k_, &alpha, A, lda_, B, ldb_, &beta, C, ldc_);
+}
+
 /// Pointer-array batched gemm (cublas<t>gemmBatched); the arrays are device memory.
 template <Scalar T>
 void gemm_batched(cublasHandle_t handle, cudaStream_t stream, Op opA, Op opB, int64_t m,
@@ -326,6 +383,8 @@ void gemm_batched_strided(cublasHandle_t handle, cudaStream_t stream, Op opA, Op
   PREFIX template void gemm<T>(cublasHandle_t, cudaStream_t, Op, Op, int64_t, int64_t,        \
                                int64_t, T, const T*, int64_t, const T*, int64_t, T, T*,       \
                                int64_t);                                                      \
+  PREFIX template void rank2k<T>(cublasHandle_t, cudaStream_t, bool, Uplo, int64_t, int64_t, \
+                                 T, const T*, int64_t, const T*, int64_t, T, T*, int64_t);    \
   PREFIX template void gemm_batched<T>(cublasHandle_t, cudaStream_t, Op, Op, int64_t,         \
                                        int64_t, int64_t, T, const T* const*, int64_t,         \
                                        const T* const*, int64_t, T, T* const*, int64_t,       \

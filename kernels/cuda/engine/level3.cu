@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Level-3 entries of the CUDA engine: gemm and tsgemm.
+// Level-3 entries of the CUDA engine: gemm, tsgemm and the rank-2k update.
 //
 // Dispatch point: quick return, the beta-only cases (k == 0, alpha == 0: C = beta * C,
 // which cuBLAS does not promise for k == 0), then the product on cuBLAS. tsgemm goes to
@@ -29,6 +29,12 @@ void gemm_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64
 #define MGBLAS_DEFINE_LEVEL3_(T)                                                              \
   MGBLAS_DECLARE_GEMM_KERNEL(T) {                                                            \
     gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);      \
+  }                                                                                          \
+  MGBLAS_DECLARE_RANK2K_KERNEL(T) {                                                          \
+    if (n == 0) return;                                                                      \
+    dev.make_current();                                                                      \
+    cublas::rank2k(dev.cublas(), stream, herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C,   \
+                   ldc);                                                                     \
   }                                                                                          \
   MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                          \
     if (m == 0 || n == 0) return;                                                            \

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One device's share of a distributed SYMV/HEMV (private to dist): the piece of
+// symv_mgpu that drivers reuse when they sum the shares themselves (dist/lapack).
+#pragma once
+
+#include <cstdint>
+
+#include "core/device.hpp"
+#include "core/types.hpp"
+#include "layouts/block_cyclic.hpp"
+
+namespace mgblas::detail {
+
+/// y += alpha * S_g x, where S_g is the part of S = A(off:n, off:n) (symmetric, or
+/// Hermitian when `herm`; the `uplo` triangle stored) held in the columns of global
+/// device g, whose local storage is A_local (leading dimension ld). x and y are memory
+/// of `dev`, indexed from global row/column off (length n - off); y accumulates (zeros
+/// first). Every stored entry of g's columns is read once. Queued on dev's stream on a
+/// GPU (MGBLAS_DIST_SYMV chooses the kernel as for symv_mgpu), run to completion on a
+/// host device.
+template <Scalar T>
+void symv_share(const Device& dev, Uplo uplo, bool herm, T alpha, const BlockCyclic1D& L, int g,
+                const T* A_local, int64_t ld, int64_t off, const T* x, T* y);
+
+}  // namespace mgblas::detail

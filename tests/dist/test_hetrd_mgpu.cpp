@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hetrd_mgpu / sytrd_mgpu on host devices and MPI ranks (the CI side; the GPU side is
+// tests/dist/test_hetrd_gpu.cpp): A = Q T Q^H and Q's orthogonality from the reflectors
+// left in A, T's eigenvalues against LAPACK's of A, the unread triangle untouched, and
+// bad arguments raising on every rank with A left as it was.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "core/context.hpp"
+#include "dist/lapack/hetrd_mgpu.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/host_contexts.hpp"
+#include "tests/lapack/tridiag_check.hpp"
+
+namespace {
+
+using namespace mgblas;
+namespace mt = mgblas::testing;
+namespace td = mgblas::testing::dist;
+namespace tl = mgblas::testing::lapack;
+using td::HostContexts;
+
+template <typename T>
+class Hetrd_Host : public ::testing::Test {};
+TYPED_TEST_SUITE(Hetrd_Host, mt::TestScalars, mt::PrecisionName);
+
+// Reduces a fresh random matrix on ctx and checks the factorization; the verdict is
+// reduced over the ranks.
+template <Scalar T>
+bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, int64_t panel,
+                      bool device_outputs) {
+  using R = real_type_t<T>;
+  auto rng = mt::make_rng();
+  std::vector<T> A = tl::random_hermitian<T>(n, rng, /*poison_upper=*/true);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
+  DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
+  dA.distribute(A.data(), std::max<int64_t>(1, n), 0);
+  const int64_t n1 = std::max<int64_t>(0, n - 1);
+  std::vector<R> d(n, R(-7)), e(n1, R(-7));
+  std::vector<T> tau(n1, T(-7));
+  HetrdOptions opts;
+  opts.panel = panel;
+  if (device_outputs) {
+    DistVector<R> dd(ctx, n), ed(ctx, n1);
+    DistVector<T> td(ctx, n1);
+    hetrd_mgpu<T>(Uplo::Lower, dA, dd, ed, td, opts);
+    dd.collect(d.data(), -1);
+    ed.collect(e.data(), -1);
+    td.collect(tau.data(), -1);
+  } else {
+    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), opts);
+  }
+  std::vector<T> out(A.size());
+  dA.collect(out.data(), std::max<int64_t>(1, n), -1);
+
+  bool untouched = true;  // the strict upper triangle keeps its NaN poison
+  for (int64_t j = 1; j < n; ++j)
+    for (int64_t i = 0; i < j; ++i) untouched = untouched && mt::is_nan(out[i + j * n]);
+  const tl::TridiagErrors err = tl::check_tridiagonal<T>(n, A, out, d, e, tau);
+  const double tol = 20;
+  const bool ok = untouched && err.lapack_ok && err.residual <= tol && err.orthogonal <= tol &&
+                  err.eigenvalues <= tol;
+  return td::everywhere(*ctx, ok,
+                        ::testing::PrintToString(std::vector<double>{
+                            double(n), double(nb), double(panel), err.residual, err.orthogonal,
+                            err.eigenvalues, double(untouched), double(err.lapack_ok)}) +
+                            " (n, nb, panel, residual, orthogonality, eigenvalues, upper "
+                            "untouched, lapack ok) on " +
+                            std::to_string(ctx->num_devices()) + " devices per rank");
+}
+
+TYPED_TEST(Hetrd_Host, SizesAndBlockings) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (int64_t nb : {1, 16, 64})
+      for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{200}}) {
+        if (n < 0 || (nb == 1 && n == 200 && ctx->num_devices() > 1)) continue;
+        EXPECT_TRUE(reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0));
+      }
+}
+
+TYPED_TEST(Hetrd_Host, PanelNarrowerThanBlock) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all()) {
+    EXPECT_TRUE(reduce_and_check<T>(ctx, 70, 16, 8, false));
+    EXPECT_TRUE(reduce_and_check<T>(ctx, 133, 64, 16, true));
+    EXPECT_TRUE(reduce_and_check<T>(ctx, 50, 6, 3, false));
+  }
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  A bad argument raises on every rank (the others: RemoteError or the same      |
+//  |  error) and leaves A and the outputs as they were.                             |
+//  +-------------------------------------------------------------------------------+
+TYPED_TEST(Hetrd_Host, BadArgumentsRaiseEverywhere) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  auto ctx = HostContexts::all()[1];
+  auto rng = mt::make_rng();
+  const int64_t n = 40;
+  std::vector<T> A = tl::random_hermitian<T>(n, rng, false);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
+  DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, 8, ctx->global_num_devices()));
+  dA.distribute(A.data(), n, 0);
+  std::vector<R> d(n, R(3)), e(n - 1, R(3));
+  std::vector<T> tau(n - 1, T(3));
+  const auto unchanged = [&] {
+    std::vector<T> out(A.size());
+    dA.collect(out.data(), n, -1);
+    bool same = out == A;
+    for (R v : d) same = same && v == R(3);
+    for (R v : e) same = same && v == R(3);
+    for (T v : tau) same = same && v == T(3);
+    return same;
+  };
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<NotImplemented>([&] {
+    hetrd_mgpu<T>(Uplo::Upper, dA, d.data(), e.data(), tau.data());
+  }), "Upper"));
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    hetrd_mgpu<T>(static_cast<Uplo>('x'), dA, d.data(), e.data(), tau.data());
+  }), "bad uplo"));
+  HetrdOptions bad;
+  bad.panel = 3;  // does not divide nb = 8
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), bad);
+  }), "panel"));
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), nullptr, tau.data());
+  }), "null e"));
+  // One rank alone passes a bad panel: it raises BadArgument, the others RemoteError or
+  // DimensionMismatch (the call differs), and no rank starts the reduction.
+  HetrdOptions mine;
+  mine.panel = ctx->rank() == ctx->nranks() - 1 ? 5 : 4;
+  bool raised = false;
+  try {
+    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), mine);
+  } catch (const Error&) {
+    raised = true;
+  }
+  EXPECT_TRUE(td::everywhere(*ctx, raised, "one rank's bad panel"));
+  DistVector<R> short_d(ctx, n - 1), ed(ctx, n - 1);
+  DistVector<T> tdv(ctx, n - 1);
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<DimensionMismatch>([&] {
+    hetrd_mgpu<T>(Uplo::Lower, dA, short_d, ed, tdv);
+  }), "short d"));
+  DistMatrix<T> rect(ctx, BlockCyclic1D(n, n - 1, 8, ctx->global_num_devices()));
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<DimensionMismatch>([&] {
+    hetrd_mgpu<T>(Uplo::Lower, rect, d.data(), e.data(), tau.data());
+  }), "not square"));
+  EXPECT_TRUE(td::everywhere(*ctx, unchanged(), "A and outputs unchanged"));
+}
+
+TEST(Sytrd_Host, RealNameForwards) {
+  auto ctx = HostContexts::all()[0];
+  auto rng = mt::make_rng();
+  const int64_t n = 33;
+  std::vector<double> A = tl::random_hermitian<double>(n, rng, false);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  DistMatrix<double> dA(ctx, BlockCyclic1D(n, n, 8, ctx->global_num_devices()));
+  dA.distribute(A.data(), n, 0);
+  std::vector<double> d(n), e(n - 1), tau(n - 1);
+  sytrd_mgpu<double>(Uplo::Lower, dA, d.data(), e.data(), tau.data());
+  std::vector<double> out(A.size());
+  dA.collect(out.data(), n, -1);
+  const auto err = tl::check_tridiagonal<double>(n, A, out, d, e, tau);
+  EXPECT_TRUE(td::everywhere(*ctx, err.residual < 20 && err.orthogonal < 20, "sytrd_mgpu"));
+}
+
+}  // namespace

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Checks of a tridiagonal reduction A = Q T Q^H against its definition, shared by the host
+// and GPU tests of hetrd_mgpu: Q formed by LAPACKE ?orgtr/?ungtr from the reflectors, T from
+// d and e, and T's eigenvalues (LAPACKE ?sterf) against A's (LAPACKE ?syevd/?heevd).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "core/types.hpp"
+#include "tests/testing/testing.hpp"
+
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <lapacke.h>
+
+namespace mgblas::testing::lapack {
+
+/// A random n x n Hermitian (real: symmetric) matrix, entries uniform on [-1, 1], the
+/// diagonal real; the strict upper triangle is NaN when `poison_upper` (a lower-storage
+/// routine must neither read nor write it).
+template <Scalar T>
+std::vector<T> random_hermitian(int64_t n, std::mt19937_64& rng, bool poison_upper) {
+  std::vector<T> A(static_cast<std::size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j; i < n; ++i) {
+      T v = random_value<T>(rng);
+      if (i == j) v = std::real(v);
+      A[i + j * n] = v;
+      A[j + i * n] = i == j ? v : (poison_upper ? nan_value<T>() : conj(v));
+    }
+  return A;
+}
+
+/// The full Hermitian matrix of a lower-stored one.
+template <Scalar T>
+std::vector<T> full_from_lower(int64_t n, const std::vector<T>& A) {
+  std::vector<T> F(A);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = j + 1; i < n; ++i) F[j + i * n] = conj(A[i + j * n]);
+  return F;
+}
+
+template <Scalar T>
+double norm1(int64_t n, const std::vector<T>& A) {
+  double most = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double s = 0;
+    for (int64_t i = 0; i < n; ++i) s += std::abs(A[i + j * n]);
+    most = std::max(most, s);
+  }
+  return most;
+}
+
+template <Scalar T>
+int form_q(int64_t n, std::vector<T>& Q, const std::vector<T>& tau) {
+  if (n == 0) return 0;
+  std::vector<T> t(tau);
+  t.resize(static_cast<std::size_t>(std::max<int64_t>(1, n - 1)));
+  const lapack_int ln = static_cast<lapack_int>(n);
+  if constexpr (std::is_same_v<T, float>)
+    return LAPACKE_sorgtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+  else if constexpr (std::is_same_v<T, double>)
+    return LAPACKE_dorgtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+  else if constexpr (std::is_same_v<T, scomplex>)
+    return LAPACKE_cungtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+  else
+    return LAPACKE_zungtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+}
+
+template <typename R>
+int sterf(int64_t n, std::vector<R>& d, std::vector<R> e) {
+  if (n == 0) return 0;
+  e.resize(static_cast<std::size_t>(n));
+  if constexpr (std::is_same_v<R, float>) return LAPACKE_ssterf(static_cast<lapack_int>(n), d.data(), e.data());
+  else return LAPACKE_dsterf(static_cast<lapack_int>(n), d.data(), e.data());
+}
+
+template <Scalar T>
+int eigenvalues(int64_t n, std::vector<T> A, std::vector<real_type_t<T>>& w) {
+  w.assign(static_cast<std::size_t>(n), 0);
+  if (n == 0) return 0;
+  const lapack_int ln = static_cast<lapack_int>(n);
+  if constexpr (std::is_same_v<T, float>)
+    return LAPACKE_ssyevd(LAPACK_COL_MAJOR, 'N', 'L', ln, A.data(), ln, w.data());
+  else if constexpr (std::is_same_v<T, double>)
+    return LAPACKE_dsyevd(LAPACK_COL_MAJOR, 'N', 'L', ln, A.data(), ln, w.data());
+  else if constexpr (std::is_same_v<T, scomplex>)
+    return LAPACKE_cheevd(LAPACK_COL_MAJOR, 'N', 'L', ln, A.data(), ln, w.data());
+  else
+    return LAPACKE_zheevd(LAPACK_COL_MAJOR, 'N', 'L', ln, A.data(), ln, w.data());
+}
+
+struct TridiagErrors {
+  double residual = 0;     // ||A - Q T Q^H||_1 / (n ||A||_1 eps)
+  double orthogonal = 0;   // ||I - Q^H Q||_1 / (n eps)
+  double eigenvalues = 0;  // max |lambda(T) - lambda(A)| / (n ||A||_1 eps)
+  bool lapack_ok = true;
+};
+
+///  +-------------------------------------------------------------------------+
+///  |  residual   = || A - Q T Q^H ||_1 / (n ||A||_1 eps)                       |
+///  |  orthogonal = || I - Q^H Q ||_1 / (n eps)                                 |
+///  |  eigenvalues = max_i |sterf(d, e)_i - syevd(A)_i| / (n ||A||_1 eps)       |
+///  |  Q = ungtr('L', reflectors below the subdiagonal of A_out, tau)           |
+///  +-------------------------------------------------------------------------+
+/// A: the input, lower triangle meaningful (upper ignored); A_out: the reduced matrix.
+template <Scalar T>
+TridiagErrors check_tridiagonal(int64_t n, const std::vector<T>& A, std::vector<T> A_out,
+                                const std::vector<real_type_t<T>>& d,
+                                const std::vector<real_type_t<T>>& e, const std::vector<T>& tau) {
+  using R = real_type_t<T>;
+  TridiagErrors out;
+  if (n == 0) return out;
+  const std::vector<T> F = full_from_lower(n, A);
+  const double nrm = std::max(norm1(n, F), 1e-300), ep = eps<T>();
+  for (int64_t j = 1; j < n; ++j)  // the upper triangle may hold the caller's poison
+    for (int64_t i = 0; i < j; ++i) A_out[i + j * n] = T(0);
+  out.lapack_ok = form_q<T>(n, A_out, tau) == 0;
+  const std::vector<T>& Q = A_out;
+  // Q T, then (Q T) Q^H, in double precision sums.
+  std::vector<T> QT(static_cast<std::size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      T s = Q[i + j * n] * T(d[j]);
+      if (j > 0) s += Q[i + (j - 1) * n] * T(e[j - 1]);
+      if (j + 1 < n) s += Q[i + (j + 1) * n] * T(e[j]);
+      QT[i + j * n] = s;
+    }
+  std::vector<T> Rm(F);
+  for (int64_t l = 0; l < n; ++l)
+    for (int64_t j = 0; j < n; ++j) {
+      const T q = conj(Q[j + l * n]);
+      for (int64_t i = 0; i < n; ++i) Rm[i + j * n] -= QT[i + l * n] * q;
+    }
+  out.residual = norm1(n, Rm) / (static_cast<double>(n) * nrm * ep);
+  std::vector<T> G(static_cast<std::size_t>(n * n), T(0));
+  for (int64_t j = 0; j < n; ++j) {
+    G[j + j * n] = T(1);
+    for (int64_t i = 0; i < n; ++i) {
+      T s(0);
+      for (int64_t l = 0; l < n; ++l) s += conj(Q[l + i * n]) * Q[l + j * n];
+      G[i + j * n] -= s;
+    }
+  }
+  out.orthogonal = norm1(n, G) / (static_cast<double>(n) * ep);
+  std::vector<R> lt(d), la;
+  out.lapack_ok = out.lapack_ok && sterf<R>(n, lt, e) == 0 && eigenvalues<T>(n, F, la) == 0;
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(double(lt[i]) - double(la[i])));
+  out.eigenvalues = worst / (static_cast<double>(n) * nrm * ep);
+  return out;
+}
+
+}  // namespace mgblas::testing::lapack
