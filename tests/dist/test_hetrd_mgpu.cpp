@@ -13,6 +13,7 @@
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/host_contexts.hpp"
+#include "tests/dist/hetrd_cases.hpp"
 #include "tests/lapack/tridiag_check.hpp"
 
 namespace {
@@ -27,67 +28,22 @@ template <typename T>
 class Hetrd_Host : public ::testing::Test {};
 TYPED_TEST_SUITE(Hetrd_Host, mt::TestScalars, mt::PrecisionName);
 
-// Reduces a fresh random matrix on ctx and checks the factorization; the verdict is
-// reduced over the ranks.
-template <Scalar T>
-bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, int64_t panel,
-                      bool device_outputs) {
-  using R = real_type_t<T>;
-  auto rng = mt::make_rng();
-  std::vector<T> A = tl::random_hermitian<T>(n, rng, /*poison_upper=*/true);
-  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
-  DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
-  dA.distribute(A.data(), std::max<int64_t>(1, n), 0);
-  const int64_t n1 = std::max<int64_t>(0, n - 1);
-  std::vector<R> d(n, R(-7)), e(n1, R(-7));
-  std::vector<T> tau(n1, T(-7));
-  HetrdOptions opts;
-  opts.panel = panel;
-  if (device_outputs) {
-    DistVector<R> dd(ctx, n), ed(ctx, n1);
-    DistVector<T> td(ctx, n1);
-    hetrd_mgpu<T>(Uplo::Lower, dA, dd, ed, td, opts);
-    dd.collect(d.data(), -1);
-    ed.collect(e.data(), -1);
-    td.collect(tau.data(), -1);
-  } else {
-    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), opts);
-  }
-  std::vector<T> out(A.size());
-  dA.collect(out.data(), std::max<int64_t>(1, n), -1);
-
-  bool untouched = true;  // the strict upper triangle keeps its NaN poison
-  for (int64_t j = 1; j < n; ++j)
-    for (int64_t i = 0; i < j; ++i) untouched = untouched && mt::is_nan(out[i + j * n]);
-  const tl::TridiagErrors err = tl::check_tridiagonal<T>(n, A, out, d, e, tau);
-  const double tol = 20;
-  const bool ok = untouched && err.lapack_ok && err.residual <= tol && err.orthogonal <= tol &&
-                  err.eigenvalues <= tol;
-  return td::everywhere(*ctx, ok,
-                        ::testing::PrintToString(std::vector<double>{
-                            double(n), double(nb), double(panel), err.residual, err.orthogonal,
-                            err.eigenvalues, double(untouched), double(err.lapack_ok)}) +
-                            " (n, nb, panel, residual, orthogonality, eigenvalues, upper "
-                            "untouched, lapack ok) on " +
-                            std::to_string(ctx->num_devices()) + " devices per rank");
-}
-
 TYPED_TEST(Hetrd_Host, SizesAndBlockings) {
   using T = TypeParam;
   for (const auto& ctx : HostContexts::all())
     for (int64_t nb : {1, 16, 64})
       for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{200}}) {
         if (n < 0 || (nb == 1 && n == 200 && ctx->num_devices() > 1)) continue;
-        EXPECT_TRUE(reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0));
+        EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0));
       }
 }
 
 TYPED_TEST(Hetrd_Host, PanelNarrowerThanBlock) {
   using T = TypeParam;
   for (const auto& ctx : HostContexts::all()) {
-    EXPECT_TRUE(reduce_and_check<T>(ctx, 70, 16, 8, false));
-    EXPECT_TRUE(reduce_and_check<T>(ctx, 133, 64, 16, true));
-    EXPECT_TRUE(reduce_and_check<T>(ctx, 50, 6, 3, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 70, 16, 8, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 133, 64, 16, true));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 50, 6, 3, false));
   }
 }
 

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// One checked run of hetrd_mgpu on a context, shared by the host (test_hetrd_mgpu) and
+// GPU (test_hetrd_gpu) tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/context.hpp"
+#include "dist/lapack/hetrd_mgpu.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
+#include "tests/lapack/tridiag_check.hpp"
+
+namespace mgblas::testing::dist {
+
+// Reduces a fresh random matrix on ctx and checks the factorization; the verdict is
+// reduced over the ranks.
+template <Scalar T>
+bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, int64_t panel,
+                      bool device_outputs,
+                      ReducerKind transport = ReducerKind::Auto) {
+  using R = real_type_t<T>;
+  // The test's seed, varied per case so that every size draws its own matrix.
+  std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(n * 1000003 + nb * 101 + panel));
+  std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison_upper=*/true);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
+  DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
+  dA.distribute(A.data(), std::max<int64_t>(1, n), 0);
+  const int64_t n1 = std::max<int64_t>(0, n - 1);
+  std::vector<R> d(n, R(-7)), e(n1, R(-7));
+  std::vector<T> tau(n1, T(-7));
+  HetrdOptions opts;
+  opts.panel = panel;
+  opts.transport = transport;
+  if (device_outputs) {
+    DistVector<R> dd(ctx, n), ed(ctx, n1);
+    DistVector<T> td(ctx, n1);
+    hetrd_mgpu<T>(Uplo::Lower, dA, dd, ed, td, opts);
+    dd.collect(d.data(), -1);
+    ed.collect(e.data(), -1);
+    td.collect(tau.data(), -1);
+  } else {
+    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), opts);
+  }
+  std::vector<T> out(A.size());
+  dA.collect(out.data(), std::max<int64_t>(1, n), -1);
+
+  bool untouched = true;  // the strict upper triangle keeps its NaN poison
+  for (int64_t j = 1; j < n; ++j)
+    for (int64_t i = 0; i < j; ++i) untouched = untouched && ::mgblas::testing::is_nan(out[i + j * n]);
+  const lapack::TridiagErrors err = lapack::check_tridiagonal<T>(n, A, out, d, e, tau);
+  const double tol = 20;
+  const bool ok = untouched && err.lapack_ok && err.residual <= tol && err.orthogonal <= tol &&
+                  err.eigenvalues <= tol;
+  return everywhere(*ctx, ok,
+                        ::testing::PrintToString(std::vector<double>{
+                            double(n), double(nb), double(panel), err.residual, err.orthogonal,
+                            err.eigenvalues, double(untouched), double(err.lapack_ok)}) +
+                            " (n, nb, panel, residual, orthogonality, eigenvalues, upper "
+                            "untouched, lapack ok) on " +
+                            std::to_string(ctx->num_devices()) + " devices per rank");
+}
+
+}  // namespace mgblas::testing::dist

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hetrd_mgpu on the GPUs of every rank (the CUDA engine's panel kernels, the distributed
+// SYMV share kernels, NCCL or host transport): the same checks as the host test
+// (tests/dist/hetrd_cases.hpp), at sizes around the kernels' tiles and a larger one.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "core/context.hpp"
+#include "tests/dist/hetrd_cases.hpp"
+
+namespace {
+
+using namespace mgblas;
+namespace mt = mgblas::testing;
+namespace td = mgblas::testing::dist;
+
+class GpuContext : public ::testing::Environment {
+ public:
+  static std::shared_ptr<Context>& get() {
+    static std::shared_ptr<Context> ctx;
+    if (!ctx) {
+      ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);  // multicast off (shared/DEVICE.md)
+      ContextOptions opts;
+      opts.backend = BackendChoice::Cuda;
+      ctx = Context::create(opts);
+    }
+    return ctx;
+  }
+  void TearDown() override { get().reset(); }
+};
+[[maybe_unused]] ::testing::Environment* const gpu_context =
+    ::testing::AddGlobalTestEnvironment(new GpuContext);
+
+template <typename T>
+class Hetrd_Gpu : public ::testing::Test {};
+TYPED_TEST_SUITE(Hetrd_Gpu, mt::TestScalars, mt::PrecisionName);
+
+TYPED_TEST(Hetrd_Gpu, SizesAndBlockings) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (int64_t nb : {16, 64, 256})
+    for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{300}})
+      EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0));
+}
+
+TYPED_TEST(Hetrd_Gpu, PanelsAndTransports) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  EXPECT_TRUE(td::reduce_and_check<T>(ctx, 517, 64, 32, false));
+  EXPECT_TRUE(td::reduce_and_check<T>(ctx, 517, 128, 128, true));
+  EXPECT_TRUE(td::reduce_and_check<T>(ctx, 260, 64, 0, false, ReducerKind::Host));
+  EXPECT_TRUE(td::reduce_and_check<T>(ctx, 1000, 256, 0, false));
+}
+
+}  // namespace
