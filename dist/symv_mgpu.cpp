@@ -195,8 +195,9 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
 
 template <Scalar T>
 void detail::symv_share(const Device& dev, Uplo uplo, bool herm, T alpha, const BlockCyclic1D& L,
-                        int g, const T* A_local, int64_t ld, int64_t off, const T* x, T* y) {
-  symv_share_in(symv_path(), dev, uplo, herm, alpha, L, g, A_local, ld, off, off, L.n(), x, y);
+                        int g, const T* A_local, int64_t ld, int64_t off, int64_t a,
+                        int64_t b, const T* x, T* y) {
+  symv_share_in(symv_path(), dev, uplo, herm, alpha, L, g, A_local, ld, off, a, b, x, y);
 }
 
 // The public forms forward to symv_run: KIND is symv or hemv, HERM its flag, XT and YT
@@ -255,7 +256,8 @@ MGBLAS_DEFINE_KIND_(hemv, true)
 #define MGBLAS_INSTANTIATE(T)                                                                  \
   MGBLAS_INSTANTIATE_KIND_(symv, T) MGBLAS_INSTANTIATE_KIND_(hemv, T)                          \
   template void detail::symv_share<T>(const Device&, Uplo, bool, T, const BlockCyclic1D&, int, \
-                                      const T*, int64_t, int64_t, const T*, T*);
+                                      const T*, int64_t, int64_t, int64_t, int64_t,       \
+                                      const T*, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 #undef MGBLAS_INSTANTIATE_KIND_

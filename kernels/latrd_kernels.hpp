@@ -52,7 +52,15 @@ inline constexpr int64_t kLatrdMaxPanel = 128;
   void latrd_store(const Device& dev, cudaStream_t stream, int64_t m, int64_t b, const T* Pn, \
                    int64_t ldp, const real_type_t<T>* e, T* A, int64_t lda)
 
+// dst(i, j) = src(m-1-i, n-1-j) for i < m, j < n: the upper-triangle reduction runs the
+// lower one's steps on a copy of its panel with rows and columns in reverse order (the
+// upper triangle of A read backwards is the lower triangle of J A J, J the reversal).
+#define MGBLAS_DECLARE_LATRD_REVERSE_KERNEL(T)                                                \
+  void latrd_reverse(const Device& dev, cudaStream_t stream, int64_t m, int64_t n,           \
+                     const T* src, int64_t lds, T* dst, int64_t ldd)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_REFLECTOR_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_REVERSE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_FINISH_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_STORE_KERNEL)
 
@@ -74,5 +82,10 @@ template <Scalar T>
 void latrd_store(const Queue& q, int64_t m, int64_t b, const T* Pn, int64_t ldp,
                  const real_type_t<T>* e, T* A, int64_t lda) {
   MGBLAS_DISPATCH(q, latrd_store, m, b, Pn, ldp, e, A, lda);
+}
+template <Scalar T>
+void latrd_reverse(const Queue& q, int64_t m, int64_t n, const T* src, int64_t lds, T* dst,
+                   int64_t ldd) {
+  MGBLAS_DISPATCH(q, latrd_reverse, m, n, src, lds, dst, ldd);
 }
 }  // namespace mgblas::kernels

@@ -12,14 +12,16 @@
 namespace mgblas::detail {
 
 /// y += alpha * S_g x, where S_g is the part of S = A(off:n, off:n) (symmetric, or
-/// Hermitian when `herm`; the `uplo` triangle stored) held in the columns of global
-/// device g, whose local storage is A_local (leading dimension ld). x and y are memory
-/// of `dev`, indexed from global row/column off (length n - off); y accumulates (zeros
-/// first). Every stored entry of g's columns is read once. Queued on dev's stream on a
+/// Hermitian when `herm`; the `uplo` triangle stored) held in the columns [a, b) (off <=
+/// a <= b <= n) of global device g, whose local storage is A_local (leading dimension
+/// ld). x and y are memory of `dev`, indexed from global row/column off (length n - off);
+/// y accumulates (zeros first). With uplo Upper, off = a = 0 and b < n this is the
+/// leading b x b submatrix (its stored rows are < b), and only y[0, b) is touched. Every stored entry of g's columns is read once. Queued on dev's stream on a
 /// GPU (MGBLAS_DIST_SYMV chooses the kernel as for symv_mgpu), run to completion on a
 /// host device.
 template <Scalar T>
 void symv_share(const Device& dev, Uplo uplo, bool herm, T alpha, const BlockCyclic1D& L, int g,
-                const T* A_local, int64_t ld, int64_t off, const T* x, T* y);
+                const T* A_local, int64_t ld, int64_t off, int64_t a, int64_t b, const T* x,
+                T* y);
 
 }  // namespace mgblas::detail

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // hetrd_mgpu: blocked tridiagonal reduction over every device of every rank (see the
-// header for the arrangement). Lower triangle.
+// header for the arrangement). The upper triangle runs the lower steps on reversed copies
+// of its panels.
 #include "dist/lapack/hetrd_mgpu.hpp"
 
 #include <algorithm>
@@ -28,122 +29,266 @@ int64_t panel_width(int64_t nb, int64_t requested) {
   return 1;
 }
 
-// One local device's copy of the panel and its scratch.
+// One local device's copy of the panel and its scratch. The upper reduction also keeps
+// the reflector in the matrix's row order (x), the SYMV result in it (y), the panel
+// stored back before its reversal (back), V and W of the trailing update in row order
+// (Vg, Wg) and the outputs in reverse order.
 template <Scalar T>
 struct PanelSpace {
-  DeviceBuffer<T> P, W, t, p;
+  DeviceBuffer<T> P, W, t, p, work_t;
   DeviceBuffer<std::byte> work;
+  DeviceBuffer<T> x, y, back, Vg, Wg, tau_rev;
+  DeviceBuffer<real_type_t<T>> d_rev, e_rev;
 };
 
-// The reduction proper: arguments checked and agreed; d, e, tau point at each local
-// device's replicated outputs.
 template <Scalar T>
-void hetrd_lower(DistMatrix<T>& A, const std::vector<real_type_t<T>*>& d,
-                 const std::vector<real_type_t<T>*>& e, const std::vector<T*>& tau, int64_t kb,
-                 ReducerKind transport) {
-  Context& ctx = A.context();
-  const BlockCyclic1D& L = A.layout();
-  const int64_t n = L.n(), nb = L.nb(), ld = A.ld();
-  const int D = ctx.num_devices();
-  constexpr bool herm = true;  // real T: the same as symmetric
-  if (n == 0) return;
-
-  detail::DeviceCollectives coll(ctx, transport);
-  std::vector<PanelSpace<T>> space(D);
-  std::vector<T*> P(D), W(D), p(D);
-  for (int dd = 0; dd < D; ++dd) {
-    const Device& dev = ctx.device(dd);
-    PanelSpace<T>& s = space[dd];
-    s.P = DeviceBuffer<T>(dev, static_cast<std::size_t>(n * kb));
-    s.W = DeviceBuffer<T>(dev, static_cast<std::size_t>(n * kb));
-    s.t = DeviceBuffer<T>(dev, static_cast<std::size_t>(2 * kb));
-    s.p = DeviceBuffer<T>(dev, static_cast<std::size_t>(n));
-    s.work = DeviceBuffer<std::byte>(dev, kernels::kLatrdWorkBytes);
-    dev.make_current();
-    memset_bytes(dev, s.work.data(), 0, kernels::kLatrdWorkBytes, /*async=*/true);
-    P[dd] = s.P.data();
-    W[dd] = s.W.data();
-    p[dd] = s.p.data();
-  }
-
-  // Copies the owner's columns [k, k + b), rows [k, n), into every device's P (ld m).
-  const auto broadcast_panel = [&](int64_t k, int64_t b) {
-    const int64_t m = n - k;
-    const int owner = L.owner(k);
-    const int ol = ctx.local_index_of(owner);
-    if (ol >= 0) {
-      const Device& dev = ctx.device(ol);
+class Hetrd {
+ public:
+  using R = real_type_t<T>;
+  Hetrd(DistMatrix<T>& A, Uplo uplo, int64_t kb, ReducerKind transport)
+      : A_(A), ctx_(A.context()), L_(A.layout()), n_(L_.n()), ld_(A.ld()), kb_(kb),
+        uplo_(uplo), coll_(ctx_, transport), space_(ctx_.num_devices()) {
+    const bool upper = uplo == Uplo::Upper;
+    const auto n = static_cast<std::size_t>(n_), nkb = static_cast<std::size_t>(n_ * kb);
+    for (int dd = 0; dd < devices(); ++dd) {
+      const Device& dev = ctx_.device(dd);
+      PanelSpace<T>& s = space_[dd];
+      s.P = DeviceBuffer<T>(dev, nkb);
+      s.W = DeviceBuffer<T>(dev, nkb);
+      s.t = DeviceBuffer<T>(dev, static_cast<std::size_t>(2 * kb));
+      s.p = DeviceBuffer<T>(dev, n);
+      s.work = DeviceBuffer<std::byte>(dev, kernels::kLatrdWorkBytes);
+      if (upper) {
+        s.x = DeviceBuffer<T>(dev, n);
+        s.y = DeviceBuffer<T>(dev, n);
+        s.back = DeviceBuffer<T>(dev, nkb);
+        s.Vg = DeviceBuffer<T>(dev, nkb);
+        s.Wg = DeviceBuffer<T>(dev, nkb);
+        s.tau_rev = DeviceBuffer<T>(dev, n);
+        s.d_rev = DeviceBuffer<R>(dev, n);
+        s.e_rev = DeviceBuffer<R>(dev, n);
+      }
       dev.make_current();
-      copy_matrix(dev, m, b, A.local(ol) + k + L.local_col(k) * ld, ld, P[ol], m, /*async=*/true);
-    }
-    coll.broadcast<T>(P, m * b, owner);
-  };
-
-  for (int64_t k = 0; k < n - 1; k += kb) {
-    const int64_t b = std::min(kb, n - 1 - k), m = n - k;
-    broadcast_panel(k, b);
-    for (int64_t j = 0; j < b; ++j) {
-      const int64_t c = k + j, rest = n - c - 1;  // w = A(c+1:n, c+1:n) v has `rest` rows
-      for (int dd = 0; dd < D; ++dd) {
-        const Device& dev = ctx.device(dd);
-        PanelSpace<T>& s = space[dd];
-        kernels::latrd_reflector<T>(dev, herm, m, j, P[dd], m, W[dd], m, d[dd] + k, e[dd] + k,
-                                    tau[dd] + k, s.t.data(), p[dd], rest, s.work.data());
-        detail::symv_share<T>(dev, Uplo::Lower, herm, T(1), L, ctx.device_offset() + dd,
-                              A.local(dd), ld, c + 1, P[dd] + j * m + j + 1, p[dd]);
-      }
-      coll.allreduce_sum<T>(p, rest);
-      for (int dd = 0; dd < D; ++dd) {
-        PanelSpace<T>& s = space[dd];
-        kernels::latrd_finish<T>(ctx.device(dd), m, j, P[dd], m, W[dd], m, tau[dd] + k,
-                                 s.t.data(), p[dd], s.work.data());
-      }
-    }
-
-    const int owner = L.owner(k), ol = ctx.local_index_of(owner);
-    if (ol >= 0)
-      kernels::latrd_store<T>(ctx.device(ol), m, b, P[ol], m, e[ol] + k,
-                              A.local(ol) + k + L.local_col(k) * ld, ld);
-
-    // A22 -= V W^H + W V^H on every device's own columns of [k + b, n): per block
-    // column [c0, c1), the rank-2k update of its diagonal block and two products below.
-    const int64_t c_first = k + b;
-    for (int dd = 0; dd < D; ++dd) {
-      const Device& dev = ctx.device(dd);
-      const int g = ctx.device_offset() + dd;
-      // Row r (global) of the panel's reflectors V and of W.
-      const auto V = [&](int64_t r) -> const T* { return P[dd] + (r - k); };
-      const auto Wr = [&](int64_t r) -> const T* { return W[dd] + (r - k); };
-      const auto update = [&](int64_t c0, int64_t c1) {
-        const int64_t w = c1 - c0, jl = L.local_col(c0);
-        T* Ac = A.local(dd) + jl * ld;
-        kernels::rank2k<T>(dev, herm, Uplo::Lower, w, b, T(-1), V(c0), m, Wr(c0), m, T(1),
-                           Ac + c0, ld);
-        if (c1 < n) {
-          gemm<T>(dev, Op::N, Op::C, n - c1, w, b, T(-1), V(c1), m, Wr(c0), m, T(1), Ac + c1, ld);
-          gemm<T>(dev, Op::N, Op::C, n - c1, w, b, T(-1), Wr(c1), m, V(c0), m, T(1), Ac + c1, ld);
-        }
-      };
-      if (L.num_devices() == 1) {
-        if (c_first < n) update(c_first, n);  // one contiguous trailing matrix
-        continue;
-      }
-      for (int64_t jb = c_first / nb; jb < L.num_blocks(); ++jb) {
-        if (L.block_owner(jb) != g) continue;
-        update(std::max(jb * nb, c_first), jb * nb + L.block_width(jb));
-      }
+      memset_bytes(dev, s.work.data(), 0, kernels::kLatrdWorkBytes, /*async=*/true);
+      P_.push_back(s.P.data());
     }
   }
 
-  // T's last diagonal entry: the owner's A(n-1, n-1) after the last update.
-  broadcast_panel(n - 1, 1);
-  for (int dd = 0; dd < D; ++dd) {
-    PanelSpace<T>& s = space[dd];
-    kernels::latrd_reflector<T>(ctx.device(dd), herm, 1, 0, P[dd], 1, W[dd], 1, d[dd] + n - 1,
-                                nullptr, nullptr, s.t.data(), p[dd], 0, s.work.data());
+  /// Reduces A; d, e, tau: each local device's outputs (n, n - 1, n - 1 entries).
+  void run(const std::vector<R*>& d, const std::vector<R*>& e, const std::vector<T*>& tau) {
+    if (n_ == 0) return;
+    if (uplo_ == Uplo::Lower) {
+      lower(d, e, tau);
+    } else {
+      std::vector<R*> dr, er;
+      std::vector<T*> tr;
+      for (auto& s : space_) {
+        dr.push_back(s.d_rev.data());
+        er.push_back(s.e_rev.data());
+        tr.push_back(s.tau_rev.data());
+      }
+      upper(dr, er, tr);
+      // The outputs were formed in the reversed order of the lower steps.
+      for (int dd = 0; dd < devices(); ++dd) {
+        const Device& dev = ctx_.device(dd);
+        kernels::latrd_reverse<R>(dev, n_, 1, dr[dd], n_, d[dd], n_);
+        kernels::latrd_reverse<R>(dev, n_ - 1, 1, er[dd], n_, e[dd], n_);
+        kernels::latrd_reverse<T>(dev, n_ - 1, 1, tr[dd], n_, tau[dd], n_);
+      }
+    }
+    coll_.wait();
   }
-  coll.wait();
-}
+
+ private:
+  int devices() const { return ctx_.num_devices(); }
+  int global(int dd) const { return ctx_.device_offset() + dd; }
+  T* local_col(int dd, int64_t c) { return A_.local(dd) + L_.local_col(c) * ld_; }
+
+  // Copies the owner's columns [c0, c0 + b), rows [r0, r0 + m), into every device's P
+  // (leading dimension m); reversed: rows and columns in reverse order.
+  void broadcast_panel(int64_t r0, int64_t m, int64_t c0, int64_t b, bool reversed) {
+    const int owner = L_.owner(c0), ol = ctx_.local_index_of(owner);
+    if (ol >= 0) {
+      const Device& dev = ctx_.device(ol);
+      const T* src = local_col(ol, c0) + r0;
+      if (reversed) {
+        kernels::latrd_reverse<T>(dev, m, b, src, ld_, P_[ol], m);
+      } else {
+        dev.make_current();
+        copy_matrix(dev, m, b, src, ld_, P_[ol], m, /*async=*/true);
+      }
+    }
+    coll_.broadcast<T>(P_, m * b, owner);
+  }
+
+  // One panel column j (m rows in P) on every device: the reflector, the SYMV shares of
+  // the trailing (or leading) matrix summed over all devices, the finish of w.
+  // `symv(dd)` queues device dd's share into its accumulator and returns it (length
+  // `rest`); `to_p(dd, acc)` moves the summed accumulator into p where they differ.
+  template <typename Symv, typename ToP>
+  void column(int64_t m, int64_t j, int64_t rest, R* const* d, R* const* e, T* const* tau,
+              const std::vector<T*>& acc, Symv&& symv, ToP&& to_p) {
+    for (int dd = 0; dd < devices(); ++dd) {
+      PanelSpace<T>& s = space_[dd];
+      kernels::latrd_reflector<T>(ctx_.device(dd), herm_, m, j, s.P.data(), m, s.W.data(), m,
+                                  d[dd], e[dd], tau[dd], s.t.data(), acc[dd], rest,
+                                  s.work.data());
+      symv(dd);
+    }
+    coll_.allreduce_sum<T>(acc, rest);
+    for (int dd = 0; dd < devices(); ++dd) {
+      PanelSpace<T>& s = space_[dd];
+      to_p(dd);
+      kernels::latrd_finish<T>(ctx_.device(dd), m, j, s.P.data(), m, s.W.data(), m, tau[dd],
+                               s.t.data(), s.p.data(), s.work.data());
+    }
+  }
+
+  // A(r, c) -= V(r) W(c)^H + W(r) V(c)^H over device dd's columns [c0, c1) of the
+  // trailing (lower: rows >= c0) or leading (upper: rows < c1) matrix, V and W with
+  // leading dimension ldv and their first row at global row `row0`.
+  void rank2k_block(int dd, int64_t c0, int64_t c1, int64_t b, const T* V, const T* W,
+                    int64_t row0, int64_t ldv, int64_t rows_end) {
+    const Device& dev = ctx_.device(dd);
+    const auto v = [&](int64_t r) { return V + (r - row0); };
+    const auto w_ = [&](int64_t r) { return W + (r - row0); };
+    const int64_t w = c1 - c0;
+    T* Ac = local_col(dd, c0);
+    kernels::rank2k<T>(dev, herm_, uplo_, w, b, T(-1), v(c0), ldv, w_(c0), ldv, T(1), Ac + c0,
+                       ld_);
+    const bool lower = uplo_ == Uplo::Lower;
+    const int64_t r0 = lower ? c1 : 0, h = lower ? rows_end - c1 : c0;
+    if (h <= 0) return;
+    gemm<T>(dev, Op::N, Op::C, h, w, b, T(-1), v(r0), ldv, w_(c0), ldv, T(1), Ac + r0, ld_);
+    gemm<T>(dev, Op::N, Op::C, h, w, b, T(-1), w_(r0), ldv, v(c0), ldv, T(1), Ac + r0, ld_);
+  }
+
+  // Device dd's block columns meeting [lo, hi), each cut to the range.
+  template <typename F>
+  void for_each_block(int dd, int64_t lo, int64_t hi, F&& f) {
+    if (lo >= hi) return;
+    if (L_.num_devices() == 1) return f(lo, hi);  // one contiguous range
+    const int64_t nb = L_.nb();
+    for (int64_t jb = lo / nb; jb * nb < hi; ++jb)
+      if (L_.block_owner(jb) == global(dd)) f(std::max(jb * nb, lo), std::min((jb + 1) * nb, hi));
+  }
+
+  void lower(const std::vector<R*>& d, const std::vector<R*>& e, const std::vector<T*>& tau) {
+    std::vector<T*> p;
+    for (auto& s : space_) p.push_back(s.p.data());
+    for (int64_t k = 0; k < n_ - 1; k += kb_) {
+      const int64_t b = std::min(kb_, n_ - 1 - k), m = n_ - k;
+      broadcast_panel(k, m, k, b, false);
+      std::vector<R*> dk, ek;
+      std::vector<T*> tk;
+      for (int dd = 0; dd < devices(); ++dd) {
+        dk.push_back(d[dd] + k);
+        ek.push_back(e[dd] + k);
+        tk.push_back(tau[dd] + k);
+      }
+      for (int64_t j = 0; j < b; ++j) {
+        const int64_t c = k + j;  // w = A(c+1:n, c+1:n) v: rows c+1 .. n-1
+        column(m, j, n_ - c - 1, dk.data(), ek.data(), tk.data(), p,
+               [&](int dd) {
+                 detail::symv_share<T>(ctx_.device(dd), Uplo::Lower, herm_, T(1), L_, global(dd),
+                                       A_.local(dd), ld_, c + 1, c + 1, n_,
+                                       P_[dd] + j * m + j + 1, p[dd]);
+               },
+               [](int) {});
+      }
+      const int ol = ctx_.local_index_of(L_.owner(k));
+      if (ol >= 0)
+        kernels::latrd_store<T>(ctx_.device(ol), m, b, P_[ol], m, ek[ol], local_col(ol, k) + k,
+                                ld_);
+      // A22 -= V W^H + W V^H on every device's own columns of [k + b, n).
+      for (int dd = 0; dd < devices(); ++dd) {
+        for_each_block(dd, k + b, n_, [&](int64_t c0, int64_t c1) {
+          rank2k_block(dd, c0, c1, b, P_[dd], space_[dd].W.data(), k, m, n_);
+        });
+      }
+    }
+    last_diagonal(n_ - 1, d, n_ - 1);
+  }
+
+  // The upper triangle: panels from the right; on its reversed copy (P(r, jj) =
+  // A(k1-1-r, k1-1-jj)) every step is the lower one. Reflector columns are n-1 .. 1.
+  void upper(const std::vector<R*>& d_rev, const std::vector<R*>& e_rev,
+             const std::vector<T*>& tau_rev) {
+    std::vector<T*> y;
+    for (auto& s : space_) y.push_back(s.y.data());
+    for (int64_t k1 = n_; k1 > 1;) {
+      const int64_t k0 = std::max<int64_t>(1, (k1 - 1) / kb_ * kb_);  // panel [k0, k1)
+      const int64_t b = k1 - k0, m = k1, kr = n_ - k1;  // kr: reversed index of column k1-1
+      broadcast_panel(0, m, k0, b, true);
+      std::vector<R*> dk, ek;
+      std::vector<T*> tk;
+      for (int dd = 0; dd < devices(); ++dd) {
+        dk.push_back(d_rev[dd] + kr);
+        ek.push_back(e_rev[dd] + kr);
+        tk.push_back(tau_rev[dd] + kr);
+      }
+      for (int64_t jj = 0; jj < b; ++jj) {
+        const int64_t i = k1 - 1 - jj;  // w = A(0:i, 0:i) v: rows 0 .. i-1
+        column(m, jj, i, dk.data(), ek.data(), tk.data(), y,
+               [&](int dd) {
+                 PanelSpace<T>& s = space_[dd];
+                 const Device& dev = ctx_.device(dd);
+                 kernels::latrd_reverse<T>(dev, i, 1, P_[dd] + jj * m + jj + 1, i, s.x.data(), i);
+                 detail::symv_share<T>(dev, Uplo::Upper, herm_, T(1), L_, global(dd),
+                                       A_.local(dd), ld_, 0, 0, i, s.x.data(), y[dd]);
+               },
+               [&](int dd) {
+                 kernels::latrd_reverse<T>(ctx_.device(dd), i, 1, y[dd], i,
+                                           space_[dd].p.data(), i);
+               });
+      }
+      const int ol = ctx_.local_index_of(L_.owner(k0));
+      if (ol >= 0) {
+        // The finished panel (with e on its off-diagonal) back in the matrix's order.
+        const Device& dev = ctx_.device(ol);
+        T* back = space_[ol].back.data();
+        dev.make_current();
+        copy_matrix(dev, m, b, static_cast<const T*>(P_[ol]), m, back, m, /*async=*/true);
+        kernels::latrd_store<T>(dev, m, b, P_[ol], m, ek[ol], back, m);
+        kernels::latrd_reverse<T>(dev, m, b, back, m, local_col(ol, k0), ld_);
+      }
+      // A(0:k0, 0:k0) -= V W^H + W V^H, with V and W in the matrix's row order.
+      for (int dd = 0; dd < devices(); ++dd) {
+        PanelSpace<T>& s = space_[dd];
+        const Device& dev = ctx_.device(dd);
+        kernels::latrd_reverse<T>(dev, k0, b, P_[dd] + b, m, s.Vg.data(), k0);
+        kernels::latrd_reverse<T>(dev, k0, b, s.W.data() + b, m, s.Wg.data(), k0);
+        for_each_block(dd, 0, k0, [&](int64_t c0, int64_t c1) {
+          rank2k_block(dd, c0, c1, b, s.Vg.data(), s.Wg.data(), 0, k0, k0);
+        });
+      }
+      k1 = k0;
+    }
+    last_diagonal(0, d_rev, n_ - 1);
+  }
+
+  // T's last diagonal entry (global column c, the one without a reflector) after the
+  // last update: the owner's A(c, c), into d[dd][at] on every device.
+  void last_diagonal(int64_t c, const std::vector<R*>& d, int64_t at) {
+    broadcast_panel(c, 1, c, 1, false);
+    for (int dd = 0; dd < devices(); ++dd) {
+      PanelSpace<T>& s = space_[dd];
+      kernels::latrd_reflector<T>(ctx_.device(dd), herm_, 1, 0, P_[dd], 1, s.W.data(), 1,
+                                  d[dd] + at, nullptr, nullptr, s.t.data(), s.p.data(), 0,
+                                  s.work.data());
+    }
+  }
+
+  static constexpr bool herm_ = true;  // real T: the same as symmetric
+  DistMatrix<T>& A_;
+  Context& ctx_;
+  const BlockCyclic1D& L_;
+  int64_t n_, ld_, kb_;
+  Uplo uplo_;
+  detail::DeviceCollectives coll_;
+  std::vector<PanelSpace<T>> space_;
+  std::vector<T*> P_;
+};
 
 // Checks every argument on this rank; the caller agrees on the outcome over the ranks.
 template <Scalar T>
@@ -151,10 +296,6 @@ void check_hetrd(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t 
   const BlockCyclic1D& L = A.layout();
   MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
                    static_cast<int>(static_cast<char>(uplo)), "Uplo::Lower or Uplo::Upper");
-  if (uplo == Uplo::Upper)
-    MGBLAS_THROW(NotImplemented, "hetrd_mgpu: uplo = Upper is not implemented yet; store the "
-                                 "lower triangle (the result of the upper reduction of A is "
-                                 "that of the lower one of A's transpose, index-reversed)");
   if (L.m() != L.n())
     MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(),
                  ": hetrd_mgpu needs a square matrix");
@@ -205,7 +346,7 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
     ev.push_back(e.local(dd));
     tv.push_back(tau.local(dd));
   }
-  hetrd_lower<T>(A, dv, ev, tv, kb, opts.transport);
+  Hetrd<T>(A, uplo, kb, opts.transport).run(dv, ev, tv);
 }
 
 template <Scalar T>
@@ -237,7 +378,7 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* 
     ev.push_back(ed->local(k));
     tv.push_back(td->local(k));
   }
-  hetrd_lower<T>(A, dv, ev, tv, kb, opts.transport);
+  Hetrd<T>(A, uplo, kb, opts.transport).run(dv, ev, tv);
   // Every device holds the same outputs: each rank reads its first device's.
   const Device& dev0 = ctx.device(0);
   dev0.make_current();

@@ -13,6 +13,8 @@
 //     shares of w = A22 v (the distributed SYMV/HEMV on the trailing matrix);
 //   - the panel is stored back into its owner's columns, and every device applies the
 //     rank-2k update A22 -= V W^H + W V^H to its own trailing block columns.
+// The upper triangle is reduced from the last column backwards, as LAPACK does; its
+// panels are copied in reverse row and column order, where the steps are the lower ones.
 // Per column: five kernels per device and one all-reduce of n - j elements; per panel:
 // one broadcast and a rank-2k update.
 #pragma once
@@ -39,19 +41,21 @@ struct HetrdOptions {
 /// Reduces the n x n Hermitian A (real T: symmetric) to real symmetric tridiagonal form
 /// T = Q^H A Q, Q = H(0) H(1) ... H(n-2), H(i) = I - tau[i] v_i v_i^H.
 ///
-/// @param[in] uplo     the stored triangle. Only Uplo::Lower is implemented (Upper
-///                     raises NotImplemented on every rank).
+/// @param[in] uplo     the stored triangle: Lower, Q = H(0) ... H(n-2) as above; Upper
+///                     (LAPACK's order), Q = H(n-2) ... H(0), v_i(i) = 1 and v_i(0:i-1)
+///                     in A(0:i-1, i+1), e[i] = T(i, i+1).
 /// @param[in,out] A    n x n on the devices of its context, any nb; on return the
-///                     diagonal and first subdiagonal hold T (d and e), and below them
-///                     the reflectors: v_i(i+1) = 1 (not stored), v_i(i+2:n) in
-///                     A(i+2:n, i), as LAPACK stores them. The other triangle is not
-///                     touched. Imaginary parts of the diagonal are taken as zero.
+///                     diagonal and first off-diagonal of the `uplo` triangle hold T (d
+///                     and e), and beyond them the reflectors as LAPACK stores them
+///                     (lower: v_i(i+1) = 1 not stored, v_i(i+2:n) in A(i+2:n, i)). The
+///                     other triangle is not touched. Imaginary parts of the diagonal are
+///                     taken as zero.
 /// @param[out] d       replicated DistVector of length n on A's context: T's diagonal.
 /// @param[out] e       replicated, length max(0, n - 1): T's off-diagonal (real).
 /// @param[out] tau     replicated, length max(0, n - 1): the reflectors' scalars.
 ///
 /// Collective over the ranks of A's context; every rank passes the same arguments.
-/// Errors: BadArgument / DimensionMismatch / NotImplemented raised on every rank (the
+/// Errors: BadArgument / DimensionMismatch raised on every rank (the
 /// others RemoteError) before anything is written. On GPUs the call returns when the
 /// result is complete; between its collectives no device waits for the host.
 /// Flops: (4/3) n^3 (real), 4x that for complex; half of them in the SYMV/HEMV.

@@ -98,6 +98,12 @@ void store(int64_t m, int64_t b, const T* Pn, int64_t ldp, const real_type_t<T>*
 }
 
 template <Scalar T>
+void reverse(int64_t m, int64_t n, const T* src, int64_t lds, T* dst, int64_t ldd) {
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < m; ++i) dst[i + j * ldd] = src[(m - 1 - i) + (n - 1 - j) * lds];
+}
+
+template <Scalar T>
 void rank2k_host(bool herm, Uplo uplo, int64_t n, int64_t k, T alpha, const T* A, int64_t lda,
                  const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
   if (n <= 0) return;
@@ -140,6 +146,7 @@ void rank2k_host(bool herm, Uplo uplo, int64_t n, int64_t k, T alpha, const T* A
   }                                                                                         \
   MGBLAS_DECLARE_LATRD_FINISH_KERNEL(T) { finish<T>(m, j, Pn, ldp, W, ldw, tau, t, p); }    \
   MGBLAS_DECLARE_LATRD_STORE_KERNEL(T) { store<T>(m, b, Pn, ldp, e, A, lda); }              \
+  MGBLAS_DECLARE_LATRD_REVERSE_KERNEL(T) { reverse<T>(m, n, src, lds, dst, ldd); }           \
   MGBLAS_DECLARE_RANK2K_KERNEL(T) {                                                         \
     rank2k_host<T>(herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                  \
   }

@@ -21,12 +21,12 @@ namespace mgblas::testing::dist {
 // reduced over the ranks.
 template <Scalar T>
 bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, int64_t panel,
-                      bool device_outputs,
-                      ReducerKind transport = ReducerKind::Auto) {
+                      bool device_outputs, ReducerKind transport = ReducerKind::Auto,
+                      Uplo uplo = Uplo::Lower) {
   using R = real_type_t<T>;
   // The test's seed, varied per case so that every size draws its own matrix.
   std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(n * 1000003 + nb * 101 + panel));
-  std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison_upper=*/true);
+  std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison=*/true, uplo);
   ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
   DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
   dA.distribute(A.data(), std::max<int64_t>(1, n), 0);
@@ -39,20 +39,22 @@ bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb
   if (device_outputs) {
     DistVector<R> dd(ctx, n), ed(ctx, n1);
     DistVector<T> td(ctx, n1);
-    hetrd_mgpu<T>(Uplo::Lower, dA, dd, ed, td, opts);
+    hetrd_mgpu<T>(uplo, dA, dd, ed, td, opts);
     dd.collect(d.data(), -1);
     ed.collect(e.data(), -1);
     td.collect(tau.data(), -1);
   } else {
-    hetrd_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), opts);
+    hetrd_mgpu<T>(uplo, dA, d.data(), e.data(), tau.data(), opts);
   }
   std::vector<T> out(A.size());
   dA.collect(out.data(), std::max<int64_t>(1, n), -1);
 
-  bool untouched = true;  // the strict upper triangle keeps its NaN poison
-  for (int64_t j = 1; j < n; ++j)
-    for (int64_t i = 0; i < j; ++i) untouched = untouched && ::mgblas::testing::is_nan(out[i + j * n]);
-  const lapack::TridiagErrors err = lapack::check_tridiagonal<T>(n, A, out, d, e, tau);
+  bool untouched = true;  // the other triangle keeps its NaN poison
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i)
+      if (lapack::opposite(uplo, i, j))
+        untouched = untouched && ::mgblas::testing::is_nan(out[i + j * n]);
+  const lapack::TridiagErrors err = lapack::check_tridiagonal<T>(uplo, n, A, out, d, e, tau);
   const double tol = 20;
   const bool ok = untouched && err.lapack_ok && err.residual <= tol && err.orthogonal <= tol &&
                   err.eigenvalues <= tol;
@@ -62,7 +64,7 @@ bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb
                             err.eigenvalues, double(untouched), double(err.lapack_ok)}) +
                             " (n, nb, panel, residual, orthogonality, eigenvalues, upper "
                             "untouched, lapack ok) on " +
-                            std::to_string(ctx->num_devices()) + " devices per rank");
+                            std::to_string(ctx->num_devices()) + " devices per rank, uplo " + to_string(uplo));
 }
 
 }  // namespace mgblas::testing::dist

@@ -42,7 +42,8 @@ TYPED_TEST(Hetrd_Gpu, SizesAndBlockings) {
   auto& ctx = GpuContext::get();
   for (int64_t nb : {16, 64, 256})
     for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{300}})
-      EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0));
+      for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0, ReducerKind::Auto, uplo));
 }
 
 TYPED_TEST(Hetrd_Gpu, PanelsAndTransports) {
@@ -52,6 +53,8 @@ TYPED_TEST(Hetrd_Gpu, PanelsAndTransports) {
   EXPECT_TRUE(td::reduce_and_check<T>(ctx, 517, 128, 128, true));
   EXPECT_TRUE(td::reduce_and_check<T>(ctx, 260, 64, 0, false, ReducerKind::Host));
   EXPECT_TRUE(td::reduce_and_check<T>(ctx, 1000, 256, 0, false));
+  EXPECT_TRUE(td::reduce_and_check<T>(ctx, 1000, 256, 0, true, ReducerKind::Auto, Uplo::Upper));
+  EXPECT_TRUE(td::reduce_and_check<T>(ctx, 260, 64, 0, false, ReducerKind::Host, Uplo::Upper));
 }
 
 }  // namespace

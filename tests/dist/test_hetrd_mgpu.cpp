@@ -34,7 +34,9 @@ TYPED_TEST(Hetrd_Host, SizesAndBlockings) {
     for (int64_t nb : {1, 16, 64})
       for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{200}}) {
         if (n < 0 || (nb == 1 && n == 200 && ctx->num_devices() > 1)) continue;
-        EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0));
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+          EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0, ReducerKind::Auto,
+                                              uplo));
       }
 }
 
@@ -44,6 +46,8 @@ TYPED_TEST(Hetrd_Host, PanelNarrowerThanBlock) {
     EXPECT_TRUE(td::reduce_and_check<T>(ctx, 70, 16, 8, false));
     EXPECT_TRUE(td::reduce_and_check<T>(ctx, 133, 64, 16, true));
     EXPECT_TRUE(td::reduce_and_check<T>(ctx, 50, 6, 3, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 70, 16, 8, false, ReducerKind::Auto, Uplo::Upper));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 133, 64, 16, true, ReducerKind::Auto, Uplo::Upper));
   }
 }
 
@@ -72,9 +76,6 @@ TYPED_TEST(Hetrd_Host, BadArgumentsRaiseEverywhere) {
     for (T v : tau) same = same && v == T(3);
     return same;
   };
-  EXPECT_TRUE(td::everywhere(*ctx, td::raises<NotImplemented>([&] {
-    hetrd_mgpu<T>(Uplo::Upper, dA, d.data(), e.data(), tau.data());
-  }), "Upper"));
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
     hetrd_mgpu<T>(static_cast<Uplo>('x'), dA, d.data(), e.data(), tau.data());
   }), "bad uplo"));
@@ -121,7 +122,7 @@ TEST(Sytrd_Host, RealNameForwards) {
   sytrd_mgpu<double>(Uplo::Lower, dA, d.data(), e.data(), tau.data());
   std::vector<double> out(A.size());
   dA.collect(out.data(), n, -1);
-  const auto err = tl::check_tridiagonal<double>(n, A, out, d, e, tau);
+  const auto err = tl::check_tridiagonal<double>(Uplo::Lower, n, A, out, d, e, tau);
   EXPECT_TRUE(td::everywhere(*ctx, err.residual < 20 && err.orthogonal < 20, "sytrd_mgpu"));
 }
 

@@ -21,27 +21,36 @@
 namespace mgblas::testing::lapack {
 
 /// A random n x n Hermitian (real: symmetric) matrix, entries uniform on [-1, 1], the
-/// diagonal real; the strict upper triangle is NaN when `poison_upper` (a lower-storage
-/// routine must neither read nor write it).
+/// diagonal real; with `poison`, the strict triangle opposite `uplo` is NaN (a routine
+/// on the `uplo` triangle must neither read nor write it).
 template <Scalar T>
-std::vector<T> random_hermitian(int64_t n, std::mt19937_64& rng, bool poison_upper) {
+std::vector<T> random_hermitian(int64_t n, std::mt19937_64& rng, bool poison,
+                                Uplo uplo = Uplo::Lower) {
   std::vector<T> A(static_cast<std::size_t>(n * n));
+  const bool lower = uplo == Uplo::Lower;
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = j; i < n; ++i) {
       T v = random_value<T>(rng);
       if (i == j) v = std::real(v);
-      A[i + j * n] = v;
-      A[j + i * n] = i == j ? v : (poison_upper ? nan_value<T>() : conj(v));
+      // (i, j) is in the lower triangle, (j, i) its mirror.
+      A[i + j * n] = i != j && poison && !lower ? nan_value<T>() : v;
+      A[j + i * n] = i == j ? v : (poison && lower ? nan_value<T>() : conj(v));
     }
   return A;
 }
 
-/// The full Hermitian matrix of a lower-stored one.
+/// Whether (i, j) lies strictly in the triangle opposite `uplo`.
+inline bool opposite(Uplo uplo, int64_t i, int64_t j) {
+  return uplo == Uplo::Lower ? i < j : i > j;
+}
+
+/// The full Hermitian matrix of one stored in its `uplo` triangle.
 template <Scalar T>
-std::vector<T> full_from_lower(int64_t n, const std::vector<T>& A) {
+std::vector<T> full_from(Uplo uplo, int64_t n, const std::vector<T>& A) {
   std::vector<T> F(A);
   for (int64_t j = 0; j < n; ++j)
-    for (int64_t i = j + 1; i < n; ++i) F[j + i * n] = conj(A[i + j * n]);
+    for (int64_t i = 0; i < n; ++i)
+      if (opposite(uplo, i, j)) F[i + j * n] = conj(A[j + i * n]);
   return F;
 }
 
@@ -57,19 +66,20 @@ double norm1(int64_t n, const std::vector<T>& A) {
 }
 
 template <Scalar T>
-int form_q(int64_t n, std::vector<T>& Q, const std::vector<T>& tau) {
+int form_q(Uplo uplo, int64_t n, std::vector<T>& Q, const std::vector<T>& tau) {
   if (n == 0) return 0;
   std::vector<T> t(tau);
   t.resize(static_cast<std::size_t>(std::max<int64_t>(1, n - 1)));
   const lapack_int ln = static_cast<lapack_int>(n);
+  const char u = static_cast<char>(uplo);
   if constexpr (std::is_same_v<T, float>)
-    return LAPACKE_sorgtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+    return LAPACKE_sorgtr(LAPACK_COL_MAJOR, u, ln, Q.data(), ln, t.data());
   else if constexpr (std::is_same_v<T, double>)
-    return LAPACKE_dorgtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+    return LAPACKE_dorgtr(LAPACK_COL_MAJOR, u, ln, Q.data(), ln, t.data());
   else if constexpr (std::is_same_v<T, scomplex>)
-    return LAPACKE_cungtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+    return LAPACKE_cungtr(LAPACK_COL_MAJOR, u, ln, Q.data(), ln, t.data());
   else
-    return LAPACKE_zungtr(LAPACK_COL_MAJOR, 'L', ln, Q.data(), ln, t.data());
+    return LAPACKE_zungtr(LAPACK_COL_MAJOR, u, ln, Q.data(), ln, t.data());
 }
 
 template <typename R>
@@ -106,21 +116,22 @@ struct TridiagErrors {
 ///  |  residual   = || A - Q T Q^H ||_1 / (n ||A||_1 eps)                       |
 ///  |  orthogonal = || I - Q^H Q ||_1 / (n eps)                                 |
 ///  |  eigenvalues = max_i |sterf(d, e)_i - syevd(A)_i| / (n ||A||_1 eps)       |
-///  |  Q = ungtr('L', reflectors below the subdiagonal of A_out, tau)           |
+///  |  Q = ungtr(uplo, the reflectors left in A_out, tau)                       |
 ///  +-------------------------------------------------------------------------+
-/// A: the input, lower triangle meaningful (upper ignored); A_out: the reduced matrix.
+/// A: the input, its `uplo` triangle meaningful; A_out: the reduced matrix.
 template <Scalar T>
-TridiagErrors check_tridiagonal(int64_t n, const std::vector<T>& A, std::vector<T> A_out,
+TridiagErrors check_tridiagonal(Uplo uplo, int64_t n, const std::vector<T>& A, std::vector<T> A_out,
                                 const std::vector<real_type_t<T>>& d,
                                 const std::vector<real_type_t<T>>& e, const std::vector<T>& tau) {
   using R = real_type_t<T>;
   TridiagErrors out;
   if (n == 0) return out;
-  const std::vector<T> F = full_from_lower(n, A);
+  const std::vector<T> F = full_from(uplo, n, A);
   const double nrm = std::max(norm1(n, F), 1e-300), ep = eps<T>();
-  for (int64_t j = 1; j < n; ++j)  // the upper triangle may hold the caller's poison
-    for (int64_t i = 0; i < j; ++i) A_out[i + j * n] = T(0);
-  out.lapack_ok = form_q<T>(n, A_out, tau) == 0;
+  for (int64_t j = 0; j < n; ++j)  // the other triangle may hold the caller's poison
+    for (int64_t i = 0; i < n; ++i)
+      if (opposite(uplo, i, j)) A_out[i + j * n] = T(0);
+  out.lapack_ok = form_q<T>(uplo, n, A_out, tau) == 0;
   const std::vector<T>& Q = A_out;
   // Q T, then (Q T) Q^H, in double precision sums.
   std::vector<T> QT(static_cast<std::size_t>(n * n));

@@ -93,11 +93,15 @@ __global__ void __launch_bounds__(kThreads)
   R sumsq = 0;
   for (int64_t r = j + int64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < m;
        r += int64_t{gridDim.x} * blockDim.x) {
-    D v = a[r];
+    // Two independent sums and an unrolled loop keep several loads in flight: the
+    // loop is latency-bound otherwise (one dependent load pair per l).
+    D sv = make<D>(0), sw = make<D>(0);
+#pragma unroll 8
     for (int64_t l = 0; l < j; ++l) {
-      v = sub(v, mul(Pn[r + l * ldp], row[l]));
-      v = sub(v, mul(W[r + l * ldw], row[j + l]));
+      sv = mul_add(Pn[r + l * ldp], row[l], sv);
+      sw = mul_add(W[r + l * ldw], row[j + l], sw);
     }
+    D v = sub(sub(a[r], sv), sw);
     if (herm && r == j) v = make<D>(real_of(v));
     a[r] = v;
     if (r >= j + 2) sumsq += abs2(v);
@@ -160,12 +164,30 @@ __global__ void __launch_bounds__(kThreads)
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   using WarpReduce = cub::WarpReduce<Sum<D>>;
   __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
-  for (int64_t q = 0; q < 2 * j; ++q) {
-    const D* col = q < j ? W + q * ldw : Pn + (q - j) * ldp;
-    D acc = make<D>(0);
-    for (int64_t r = first; r < m; r += stride) acc = mul_add(conj(col[r]), v[r], acc);
-    const Sum<D> s = WarpReduce(wtmp[warp]).Sum(Sum<D>{acc});
-    if (lane == 0) warp_sums[warp * 2 * j + q] = s.v;
+  // kQ columns at a time: their loads are independent and overlap (one column at a time
+  // would wait a full memory latency per column).
+  constexpr int kQ = 8;
+  for (int64_t q0 = 0; q0 < 2 * j; q0 += kQ) {
+    D acc[kQ];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) acc[i] = make<D>(0);
+    for (int64_t r = first; r < m; r += stride) {
+      const D vr = v[r];
+#pragma unroll
+      for (int i = 0; i < kQ; ++i) {
+        const int64_t q = q0 + i;
+        if (q < 2 * j) {
+          const D* col = q < j ? W + q * ldw : Pn + (q - j) * ldp;
+          acc[i] = mul_add(conj(col[r]), vr, acc[i]);
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) {
+      const Sum<D> s = WarpReduce(wtmp[warp]).Sum(Sum<D>{acc[i]});
+      __syncwarp();  // the temp storage is reused by the next sum
+      if (lane == 0 && q0 + i < 2 * j) warp_sums[warp * 2 * j + q0 + i] = s.v;
+    }
   }
   __syncthreads();
   D* partial = reinterpret_cast<D*>(work + kPartials);
@@ -197,12 +219,13 @@ __global__ void __launch_bounds__(kThreads)
   D dot = make<D>(0);
   for (int64_t r = j + 1 + int64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < m;
        r += int64_t{gridDim.x} * blockDim.x) {
-    D s = p[r - j - 1];
+    D sv = make<D>(0), sw = make<D>(0);  // independent sums, as in reflector_kernel
+#pragma unroll 8
     for (int64_t l = 0; l < j; ++l) {
-      s = sub(s, mul(Pn[r + l * ldp], ts[l]));
-      s = sub(s, mul(W[r + l * ldw], ts[j + l]));
+      sv = mul_add(Pn[r + l * ldp], ts[l], sv);
+      sw = mul_add(W[r + l * ldw], ts[j + l], sw);
     }
-    s = mul(tj, s);
+    const D s = mul(tj, sub(sub(p[r - j - 1], sv), sw));
     w[r] = s;
     dot = mul_add(conj(s), v[r], dot);
   }
@@ -241,6 +264,16 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t r = j + int64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < m;
        r += int64_t{gridDim.x} * blockDim.x)
     A[r + j * lda] = r == j + 1 ? make<D>(e[j]) : Pn[r + j * ldp];
+}
+
+// blockIdx.y: columns j (grid-stride); threads over rows.
+template <typename D>
+__global__ void __launch_bounds__(kThreads)
+    reverse_kernel(int64_t m, int64_t n, const D* src, int64_t lds, D* dst, int64_t ldd) {
+  for (int64_t j = blockIdx.y; j < n; j += gridDim.y)
+    for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
+         i += int64_t{gridDim.x} * blockDim.x)
+      dst[i + j * ldd] = src[(m - 1 - i) + (n - 1 - j) * lds];
 }
 
 unsigned blocks_for(int64_t rows) { return grid_dim(rows, kThreads, kMaxBlocks); }
@@ -291,6 +324,17 @@ void store(const Device& dev, cudaStream_t stream, int64_t m, int64_t b, const T
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
+template <Scalar T>
+void reverse(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, const T* src,
+             int64_t lds, T* dst, int64_t ldd) {
+  if (m <= 0 || n <= 0) return;
+  dev.make_current();
+  const dim3 grid(blocks_for(m), static_cast<unsigned>(std::min<int64_t>(n, kMaxGridY)));
+  reverse_kernel<device_t<T>><<<grid, kThreads, 0, stream>>>(m, n, device_ptr(src), lds,
+                                                              device_ptr(dst), ldd);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
 }  // namespace
 
 #define MGBLAS_CUDA_LATRD_(T)                                                          \
@@ -300,7 +344,10 @@ void store(const Device& dev, cudaStream_t stream, int64_t m, int64_t b, const T
   MGBLAS_DECLARE_LATRD_FINISH_KERNEL(T) {                                              \
     finish<T>(dev, stream, m, j, Pn, ldp, W, ldw, tau, t, p, work);                    \
   }                                                                                    \
-  MGBLAS_DECLARE_LATRD_STORE_KERNEL(T) { store<T>(dev, stream, m, b, Pn, ldp, e, A, lda); }
+  MGBLAS_DECLARE_LATRD_STORE_KERNEL(T) { store<T>(dev, stream, m, b, Pn, ldp, e, A, lda); } \
+  MGBLAS_DECLARE_LATRD_REVERSE_KERNEL(T) {                                             \
+    reverse<T>(dev, stream, m, n, src, lds, dst, ldd);                                 \
+  }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_LATRD_)
 #undef MGBLAS_CUDA_LATRD_
 
