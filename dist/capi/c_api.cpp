@@ -12,6 +12,7 @@
 #include "core/config.hpp"
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
+#include "dist/lapack/hetrd_mgpu.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -406,5 +407,20 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL2)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL3)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST)
+
+
+// The reductions take uplo unchecked: hetrd_mgpu checks it inside the ranks' agreement.
+#define MGBLAS_C_DEFINE_HETRD_(NAME, T, R)                                                    \
+  mgblas_status_t NAME(mgblas_matrix_t A, mgblas_uplo_t uplo, R* d, R* e, T* tau) {          \
+    return guard([&] {                                                                        \
+      mgblas::hetrd_mgpu<cpp_t<T>>(static_cast<mgblas::Uplo>(uplo), matrix_as<cpp_t<T>>(A), d, \
+                                   e, ptr(tau));                                              \
+    });                                                                                       \
+  }
+MGBLAS_C_DEFINE_HETRD_(mgblas_ssytrd_mgpu, float, float)
+MGBLAS_C_DEFINE_HETRD_(mgblas_dsytrd_mgpu, double, double)
+MGBLAS_C_DEFINE_HETRD_(mgblas_chetrd_mgpu, mgblas_complex_float, float)
+MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
+#undef MGBLAS_C_DEFINE_HETRD_
 
 }  // extern "C"

@@ -175,6 +175,21 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                                T alpha, int64_t off, const T* x, T beta,     \
                                                T* y);
 
+/* Tridiagonal reduction (collective), LAPACK's ?sytrd / ?hetrd on a distributed matrix:
+ * A = Q T Q^H for the Hermitian (real: symmetric) n x n A stored in its `uplo` triangle.
+ * On return every rank holds T's diagonal d (n entries), off-diagonal e and the
+ * reflectors' scalars tau (n - 1 entries each, host memory), and A holds the reflectors
+ * as LAPACK leaves them; the other triangle is not touched. The uplo value is checked
+ * inside the ranks' agreement, so a bad one raises on every rank. */
+mgblas_status_t mgblas_ssytrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, float* d, float* e,
+                                   float* tau);
+mgblas_status_t mgblas_dsytrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, double* d, double* e,
+                                   double* tau);
+mgblas_status_t mgblas_chetrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, float* d, float* e,
+                                   mgblas_complex_float* tau);
+mgblas_status_t mgblas_zhetrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, double* d, double* e,
+                                   mgblas_complex_double* tau);
+
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_LEVEL2)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_LEVEL3)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_DIST)

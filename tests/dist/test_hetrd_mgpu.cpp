@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "dist/capi/mgblas.h"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/host_contexts.hpp"
@@ -124,6 +125,52 @@ TEST(Sytrd_Host, RealNameForwards) {
   dA.collect(out.data(), n, -1);
   const auto err = tl::check_tridiagonal<double>(Uplo::Lower, n, A, out, d, e, tau);
   EXPECT_TRUE(td::everywhere(*ctx, err.residual < 20 && err.orthogonal < 20, "sytrd_mgpu"));
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  The C names: mgblas_dsytrd_mgpu and mgblas_zhetrd_mgpu give the C++ result;    |
+//  |  a bad uplo on one rank only is an error status on every rank.                  |
+//  +-------------------------------------------------------------------------------+
+TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
+  mgblas_context_t cctx = nullptr;
+  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
+  auto rng = mt::make_rng();
+  const int64_t n = 45;
+  std::vector<double> A = tl::random_hermitian<double>(n, rng, false);
+  std::vector<zcomplex> Z = tl::random_hermitian<zcomplex>(n, rng, false, Uplo::Upper);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  ctx->comm().bcast(Z.data(), Z.size() * sizeof(zcomplex), 0);
+  mgblas_matrix_t dA = nullptr, dZ = nullptr;
+  ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_D, n, n, 8, &dA), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_Z, n, n, 16, &dZ), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(dA, A.data(), n, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(dZ, Z.data(), n, 0), MGBLAS_SUCCESS);
+
+  std::vector<double> d(n), e(n - 1), tau(n - 1), dz(n), ez(n - 1);
+  std::vector<zcomplex> tauz(n - 1);
+  const mgblas_status_t bad = mgblas_dsytrd_mgpu(
+      dA, ctx->rank() == 0 ? static_cast<mgblas_uplo_t>('X') : MGBLAS_UPLO_LOWER, d.data(),
+      e.data(), tau.data());
+  EXPECT_TRUE(td::everywhere(*ctx, bad != MGBLAS_SUCCESS, "one rank's bad uplo"));
+  ASSERT_EQ(mgblas_dsytrd_mgpu(dA, MGBLAS_UPLO_LOWER, d.data(), e.data(), tau.data()),
+            MGBLAS_SUCCESS) << mgblas_last_error();
+  ASSERT_EQ(mgblas_zhetrd_mgpu(dZ, MGBLAS_UPLO_UPPER, dz.data(), ez.data(),
+                               reinterpret_cast<mgblas_complex_double*>(tauz.data())),
+            MGBLAS_SUCCESS) << mgblas_last_error();
+  std::vector<double> outA(A.size());
+  std::vector<zcomplex> outZ(Z.size());
+  ASSERT_EQ(mgblas_matrix_collect(dA, outA.data(), n, -1), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_collect(dZ, outZ.data(), n, -1), MGBLAS_SUCCESS);
+  const auto ea = tl::check_tridiagonal<double>(Uplo::Lower, n, A, outA, d, e, tau);
+  const auto ez_ = tl::check_tridiagonal<zcomplex>(Uplo::Upper, n, Z, outZ, dz, ez, tauz);
+  EXPECT_TRUE(td::everywhere(*ctx, ea.residual < 20 && ea.orthogonal < 20 && ez_.residual < 20 &&
+                                       ez_.orthogonal < 20,
+                             "C API sytrd/hetrd residuals"));
+  mgblas_matrix_destroy(dA);
+  mgblas_matrix_destroy(dZ);
+  mgblas_context_destroy(cctx);
 }
 
 }  // namespace
