@@ -5,6 +5,7 @@
 #include "dist/lapack/hetrd_mgpu.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "core/error.hpp"
@@ -41,13 +42,39 @@ struct PanelSpace {
   DeviceBuffer<real_type_t<T>> d_rev, e_rev;
 };
 
+// Charges the wall time since the last mark to one phase of a HetrdProfile, after waiting
+// for the devices (a no-op without a profile).
+class PhaseClock {
+ public:
+  PhaseClock(const Context& ctx, HetrdProfile* profile) : ctx_(ctx), profile_(profile) {}
+  void charge(double HetrdProfile::*phase) {
+    if (!profile_) return;
+    ctx_.synchronize();
+    const auto now = std::chrono::steady_clock::now();
+    profile_->*phase += std::chrono::duration<double>(now - last_).count();
+    last_ = now;
+  }
+  /// Starts the first phase now (after the set-up).
+  void restart() {
+    if (!profile_) return;
+    ctx_.synchronize();
+    last_ = std::chrono::steady_clock::now();
+  }
+
+ private:
+  const Context& ctx_;
+  HetrdProfile* profile_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 template <Scalar T>
 class Hetrd {
  public:
   using R = real_type_t<T>;
-  Hetrd(DistMatrix<T>& A, Uplo uplo, int64_t kb, ReducerKind transport)
+  Hetrd(DistMatrix<T>& A, Uplo uplo, int64_t kb, ReducerKind transport, HetrdProfile* profile)
       : A_(A), ctx_(A.context()), L_(A.layout()), n_(L_.n()), ld_(A.ld()), kb_(kb),
-        uplo_(uplo), coll_(ctx_, transport), space_(ctx_.num_devices()) {
+        uplo_(uplo), coll_(ctx_, transport), space_(ctx_.num_devices()),
+        clock_(ctx_, profile) {
     const bool upper = uplo == Uplo::Upper;
     const auto n = static_cast<std::size_t>(n_), nkb = static_cast<std::size_t>(n_ * kb);
     for (int dd = 0; dd < devices(); ++dd) {
@@ -77,6 +104,7 @@ class Hetrd {
   /// Reduces A; d, e, tau: each local device's outputs (n, n - 1, n - 1 entries).
   void run(const std::vector<R*>& d, const std::vector<R*>& e, const std::vector<T*>& tau) {
     if (n_ == 0) return;
+    clock_.restart();
     if (uplo_ == Uplo::Lower) {
       lower(d, e, tau);
     } else {
@@ -118,7 +146,9 @@ class Hetrd {
         copy_matrix(dev, m, b, src, ld_, P_[ol], m, /*async=*/true);
       }
     }
+    clock_.charge(&HetrdProfile::update);
     coll_.broadcast<T>(P_, m * b, owner);
+    clock_.charge(&HetrdProfile::comm);
   }
 
   // One panel column j (m rows in P) on every device: the reflector, the SYMV shares of
@@ -133,9 +163,12 @@ class Hetrd {
       kernels::latrd_reflector<T>(ctx_.device(dd), herm_, m, j, s.P.data(), m, s.W.data(), m,
                                   d[dd], e[dd], tau[dd], s.t.data(), acc[dd], rest,
                                   s.work.data());
-      symv(dd);
     }
+    clock_.charge(&HetrdProfile::panel);
+    for (int dd = 0; dd < devices(); ++dd) symv(dd);
+    clock_.charge(&HetrdProfile::symv);
     coll_.allreduce_sum<T>(acc, rest);
+    clock_.charge(&HetrdProfile::comm);
     for (int dd = 0; dd < devices(); ++dd) {
       PanelSpace<T>& s = space_[dd];
       to_p(dd);
@@ -288,6 +321,7 @@ class Hetrd {
   detail::DeviceCollectives coll_;
   std::vector<PanelSpace<T>> space_;
   std::vector<T*> P_;
+  PhaseClock clock_;
 };
 
 // Checks every argument on this rank; the caller agrees on the outcome over the ranks.
@@ -328,6 +362,7 @@ int64_t signature(char what, Uplo uplo, const BlockCyclic1D& L, std::size_t elem
 template <Scalar T>
 void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
                 DistVector<real_type_t<T>>& e, DistVector<T>& tau, const HetrdOptions& opts) {
+  const auto start = std::chrono::steady_clock::now();
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = panel_width(L.nb(), opts.panel);
@@ -346,13 +381,17 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
     ev.push_back(e.local(dd));
     tv.push_back(tau.local(dd));
   }
-  Hetrd<T>(A, uplo, kb, opts.transport).run(dv, ev, tv);
+  Hetrd<T>(A, uplo, kb, opts.transport, opts.profile).run(dv, ev, tv);
+  if (opts.profile)
+    opts.profile->total +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 template <Scalar T>
 void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e, T* tau,
                 const HetrdOptions& opts) {
   using R = real_type_t<T>;
+  const auto start = std::chrono::steady_clock::now();
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t n = L.n(), n1 = std::max<int64_t>(0, n - 1);
@@ -378,13 +417,16 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* 
     ev.push_back(ed->local(k));
     tv.push_back(td->local(k));
   }
-  Hetrd<T>(A, uplo, kb, opts.transport).run(dv, ev, tv);
+  Hetrd<T>(A, uplo, kb, opts.transport, opts.profile).run(dv, ev, tv);
   // Every device holds the same outputs: each rank reads its first device's.
   const Device& dev0 = ctx.device(0);
   dev0.make_current();
   copy_vector(dev0, n, static_cast<const R*>(dv[0]), d);
   copy_vector(dev0, n1, static_cast<const R*>(ev[0]), e);
   copy_vector(dev0, n1, static_cast<const T*>(tv[0]), tau);
+  if (opts.profile)
+    opts.profile->total +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                                \

@@ -28,6 +28,17 @@
 
 namespace mgblas {
 
+/// Where a reduction's time goes, in seconds of wall time on this rank (filled when
+/// HetrdOptions::profile points at one; the devices are then synchronised at every phase
+/// boundary, which costs some of the overlap an unprofiled call has).
+struct HetrdProfile {
+  double symv = 0;     ///< the devices' SYMV/HEMV shares of the panels' columns
+  double panel = 0;    ///< the rest of the panels' column steps (reflectors, corrections)
+  double comm = 0;     ///< per-column sums and panel broadcasts
+  double update = 0;   ///< panel store and the rank-2k updates of the trailing matrix
+  double total = 0;    ///< the whole call, argument agreement included
+};
+
 /// Tuning and transport of hetrd_mgpu / sytrd_mgpu.
 struct HetrdOptions {
   /// Columns per panel: a divisor of A's nb, at most 128; 0 picks the largest divisor of
@@ -36,6 +47,8 @@ struct HetrdOptions {
   /// How the devices' shares are summed and panels broadcast: Auto is NCCL when every
   /// device is a distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host.
   ReducerKind transport = ReducerKind::Auto;
+  /// When not null, receives the time per phase (see HetrdProfile).
+  HetrdProfile* profile = nullptr;
 };
 
 /// Reduces the n x n Hermitian A (real T: symmetric) to real symmetric tridiagonal form

@@ -111,6 +111,26 @@ TYPED_TEST(Hetrd_Host, BadArgumentsRaiseEverywhere) {
   EXPECT_TRUE(td::everywhere(*ctx, unchanged(), "A and outputs unchanged"));
 }
 
+TEST(Hetrd_Host, ProfileAccountsForTheCall) {
+  auto ctx = HostContexts::all()[1];
+  auto rng = mt::make_rng();
+  const int64_t n = 150;
+  std::vector<double> A = tl::random_hermitian<double>(n, rng, false);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  DistMatrix<double> dA(ctx, BlockCyclic1D(n, n, 16, ctx->global_num_devices()));
+  dA.distribute(A.data(), n, 0);
+  std::vector<double> d(n), e(n - 1), tau(n - 1);
+  HetrdProfile prof;
+  HetrdOptions opts;
+  opts.profile = &prof;
+  hetrd_mgpu<double>(Uplo::Lower, dA, d.data(), e.data(), tau.data(), opts);
+  const double phases = prof.symv + prof.panel + prof.comm + prof.update;
+  EXPECT_TRUE(td::everywhere(*ctx,
+                             prof.total > 0 && prof.symv > 0 && prof.panel > 0 &&
+                                 prof.update > 0 && prof.comm >= 0 && phases <= prof.total,
+                             "profile phases within the total"));
+}
+
 TEST(Sytrd_Host, RealNameForwards) {
   auto ctx = HostContexts::all()[0];
   auto rng = mt::make_rng();
