@@ -39,6 +39,7 @@
 #include "core/types.hpp"
 #include "dist/batched_mgpu.hpp"
 #include "dist/dist_blas.hpp"
+#include "dist/lapack/her2k_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"

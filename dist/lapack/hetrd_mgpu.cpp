@@ -14,6 +14,7 @@
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/detail/symv_share.hpp"
+#include "dist/lapack/detail/rank2k_columns.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
@@ -177,35 +178,6 @@ class Hetrd {
     }
   }
 
-  // A(r, c) -= V(r) W(c)^H + W(r) V(c)^H over device dd's columns [c0, c1) of the
-  // trailing (lower: rows >= c0) or leading (upper: rows < c1) matrix, V and W with
-  // leading dimension ldv and their first row at global row `row0`.
-  void rank2k_block(int dd, int64_t c0, int64_t c1, int64_t b, const T* V, const T* W,
-                    int64_t row0, int64_t ldv, int64_t rows_end) {
-    const Device& dev = ctx_.device(dd);
-    const auto v = [&](int64_t r) { return V + (r - row0); };
-    const auto w_ = [&](int64_t r) { return W + (r - row0); };
-    const int64_t w = c1 - c0;
-    T* Ac = local_col(dd, c0);
-    kernels::rank2k<T>(dev, herm_, uplo_, w, b, T(-1), v(c0), ldv, w_(c0), ldv, T(1), Ac + c0,
-                       ld_);
-    const bool lower = uplo_ == Uplo::Lower;
-    const int64_t r0 = lower ? c1 : 0, h = lower ? rows_end - c1 : c0;
-    if (h <= 0) return;
-    gemm<T>(dev, Op::N, Op::C, h, w, b, T(-1), v(r0), ldv, w_(c0), ldv, T(1), Ac + r0, ld_);
-    gemm<T>(dev, Op::N, Op::C, h, w, b, T(-1), w_(r0), ldv, v(c0), ldv, T(1), Ac + r0, ld_);
-  }
-
-  // Device dd's block columns meeting [lo, hi), each cut to the range.
-  template <typename F>
-  void for_each_block(int dd, int64_t lo, int64_t hi, F&& f) {
-    if (lo >= hi) return;
-    if (L_.num_devices() == 1) return f(lo, hi);  // one contiguous range
-    const int64_t nb = L_.nb();
-    for (int64_t jb = lo / nb; jb * nb < hi; ++jb)
-      if (L_.block_owner(jb) == global(dd)) f(std::max(jb * nb, lo), std::min((jb + 1) * nb, hi));
-  }
-
   void lower(const std::vector<R*>& d, const std::vector<R*>& e, const std::vector<T*>& tau) {
     std::vector<T*> p;
     for (auto& s : space_) p.push_back(s.p.data());
@@ -235,9 +207,9 @@ class Hetrd {
                                 ld_);
       // A22 -= V W^H + W V^H on every device's own columns of [k + b, n).
       for (int dd = 0; dd < devices(); ++dd) {
-        for_each_block(dd, k + b, n_, [&](int64_t c0, int64_t c1) {
-          rank2k_block(dd, c0, c1, b, P_[dd], space_[dd].W.data(), k, m, n_);
-        });
+        detail::rank2k_columns<T>(ctx_.device(dd), L_, global(dd), A_.local(dd), ld_, herm_,
+                                  uplo_, k + b, n_, b, T(-1), P_[dd], space_[dd].W.data(), k,
+                                  m, T(1));
       }
     }
     last_diagonal(n_ - 1, d, n_ - 1);
@@ -291,9 +263,8 @@ class Hetrd {
         const Device& dev = ctx_.device(dd);
         kernels::latrd_reverse<T>(dev, k0, b, P_[dd] + b, m, s.Vg.data(), k0);
         kernels::latrd_reverse<T>(dev, k0, b, s.W.data() + b, m, s.Wg.data(), k0);
-        for_each_block(dd, 0, k0, [&](int64_t c0, int64_t c1) {
-          rank2k_block(dd, c0, c1, b, s.Vg.data(), s.Wg.data(), 0, k0, k0);
-        });
+        detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, herm_, uplo_, 0, k0,
+                                  b, T(-1), s.Vg.data(), s.Wg.data(), 0, k0, T(1));
       }
       k1 = k0;
     }
