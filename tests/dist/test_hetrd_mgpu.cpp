@@ -131,6 +131,44 @@ TEST(Hetrd_Host, ProfileAccountsForTheCall) {
                              "profile phases within the total"));
 }
 
+//  +-------------------------------------------------------------------------------+
+//  |  A = Q D Q^H with a known clustered or graded spectrum D:                       |
+//  |  max |sterf(d, e)_i - D_i| / (n ||A||_1 eps) <= 20, and the factorization      |
+//  |  checks of the random cases.                                                   |
+//  +-------------------------------------------------------------------------------+
+TYPED_TEST(Hetrd_Host, ClusteredAndGradedSpectra) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  auto ctx = HostContexts::all()[1];
+  for (tl::Spectrum kind : {tl::Spectrum::Clustered, tl::Spectrum::Graded})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      std::mt19937_64 rng(mt::test_seed() + static_cast<uint64_t>(kind) * 17 +
+                          (uplo == Uplo::Upper));
+      const int64_t n = 90;
+      const std::vector<R> D = tl::make_spectrum<R>(kind, n, rng);
+      std::vector<T> A = tl::matrix_with_spectrum<T>(D, rng);
+      ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
+      DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, 16, ctx->global_num_devices()));
+      dA.distribute(A.data(), n, 0);
+      std::vector<R> d(n), e(n - 1);
+      std::vector<T> tau(n - 1);
+      hetrd_mgpu<T>(uplo, dA, d.data(), e.data(), tau.data());
+      std::vector<T> out(A.size());
+      dA.collect(out.data(), n, -1);
+      const auto err = tl::check_tridiagonal<T>(uplo, n, A, out, d, e, tau);
+      std::vector<R> w(d);
+      tl::sterf<R>(n, w, e);
+      double worst = 0;
+      for (int64_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(double(w[i]) - double(D[i])));
+      const double rel = worst / (double(n) * tl::norm1(n, tl::full_from(uplo, n, A)) * mt::eps<T>());
+      EXPECT_TRUE(td::everywhere(*ctx, rel <= 20 && err.residual <= 20 && err.orthogonal <= 20,
+                                 "spectrum " + std::to_string(int(kind)) + " uplo " +
+                                     to_string(uplo) + ": eigenvalue error " +
+                                     std::to_string(rel) + ", residual " +
+                                     std::to_string(err.residual)));
+    }
+}
+
 TEST(Sytrd_Host, RealNameForwards) {
   auto ctx = HostContexts::all()[0];
   auto rng = mt::make_rng();

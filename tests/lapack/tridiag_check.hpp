@@ -39,6 +39,57 @@ std::vector<T> random_hermitian(int64_t n, std::mt19937_64& rng, bool poison,
   return A;
 }
 
+/// Eigenvalue sets of the spectrum tests: clustered (half the values within 1e-10 of 1,
+/// the rest uniform on [-1, 1]) and graded (10^(-12 i / (n - 1)) with random signs).
+enum class Spectrum { Clustered, Graded };
+
+template <typename R>
+std::vector<R> make_spectrum(Spectrum kind, int64_t n, std::mt19937_64& rng) {
+  std::vector<R> D(static_cast<std::size_t>(n));
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (kind == Spectrum::Clustered)
+      D[i] = static_cast<R>(i < n / 2 ? 1.0 + 1e-10 * u(rng) : u(rng));
+    else
+      D[i] = static_cast<R>((u(rng) < 0 ? -1.0 : 1.0) *
+                            std::pow(10.0, n > 1 ? -12.0 * double(i) / double(n - 1) : 0.0));
+  }
+  std::sort(D.begin(), D.end());
+  return D;
+}
+
+/// A = Q diag(D) Q^H with Q a random unitary matrix (QR of a random matrix, LAPACKE
+/// ?geqrf + ?orgqr/?ungqr), full storage; the diagonal made exactly real.
+template <Scalar T>
+std::vector<T> matrix_with_spectrum(const std::vector<real_type_t<T>>& D, std::mt19937_64& rng) {
+  const int64_t n = static_cast<int64_t>(D.size());
+  std::vector<T> Q = random_vector<T>(static_cast<std::size_t>(n * n), rng), tau(n + 1);
+  const lapack_int ln = static_cast<lapack_int>(std::max<int64_t>(1, n));
+  if (n > 0) {
+    if constexpr (std::is_same_v<T, float>) {
+      LAPACKE_sgeqrf(LAPACK_COL_MAJOR, ln, ln, Q.data(), ln, tau.data());
+      LAPACKE_sorgqr(LAPACK_COL_MAJOR, ln, ln, ln, Q.data(), ln, tau.data());
+    } else if constexpr (std::is_same_v<T, double>) {
+      LAPACKE_dgeqrf(LAPACK_COL_MAJOR, ln, ln, Q.data(), ln, tau.data());
+      LAPACKE_dorgqr(LAPACK_COL_MAJOR, ln, ln, ln, Q.data(), ln, tau.data());
+    } else if constexpr (std::is_same_v<T, scomplex>) {
+      LAPACKE_cgeqrf(LAPACK_COL_MAJOR, ln, ln, Q.data(), ln, tau.data());
+      LAPACKE_cungqr(LAPACK_COL_MAJOR, ln, ln, ln, Q.data(), ln, tau.data());
+    } else {
+      LAPACKE_zgeqrf(LAPACK_COL_MAJOR, ln, ln, Q.data(), ln, tau.data());
+      LAPACKE_zungqr(LAPACK_COL_MAJOR, ln, ln, ln, Q.data(), ln, tau.data());
+    }
+  }
+  std::vector<T> A(static_cast<std::size_t>(n * n), T(0));
+  for (int64_t l = 0; l < n; ++l)
+    for (int64_t j = 0; j < n; ++j) {
+      const T s = T(D[l]) * conj(Q[j + l * n]);
+      for (int64_t i = 0; i < n; ++i) A[i + j * n] += Q[i + l * n] * s;
+    }
+  for (int64_t i = 0; i < n; ++i) A[i + i * n] = std::real(A[i + i * n]);
+  return A;
+}
+
 /// Whether (i, j) lies strictly in the triangle opposite `uplo`.
 inline bool opposite(Uplo uplo, int64_t i, int64_t j) {
   return uplo == Uplo::Lower ? i < j : i > j;
