@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// tester_hetrd: the distributed tridiagonal reduction (hetrd_mgpu) over the GPUs of every
+// rank against cusolverDn<t>sytrd / <t>hetrd on rank 0's first GPU, on the same matrix
+// in the same run.
+//
+//   mpirun -np R tester_hetrd -n 4096,8192 --type d,s [--nb 256] [--panel 0] [--uplo L]
+//          [--niter 3] [--profile] [--check-max-n 2048] [--no-ref] [--csv FILE]
+//
+// The matrix: entry (i, j) of A is a function of (seed, i + j n) only (tester_dist_fill),
+// so each device fills its own block columns and the cuSOLVER copy is filled whole, with
+// no host copy of A. Only the `uplo` triangle is read (the rest is ignored by both).
+// Columns: time(s) is the median over --niter calls (devices synchronised, max over
+// ranks), the matrix refilled before each; GFLOP/s counts (4/3) n^3 real flops (x4 for
+// complex); floor(s) is the SYMV/HEMV read floor, (n^3/6) sizeof(T) bytes at --peak-bw;
+// speedup = cuSOLVER time / mgblas time. With --profile one more call runs with
+// HetrdProfile and a '#' line gives its phases. --check (n <= --check-max-n) gathers A and
+// checks ||A - Q T Q^H|| and ||I - Q^H Q|| on rank 0 (tests/lapack/tridiag_check.hpp).
+#include <cusolverDn.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+
+#include "core/context.hpp"
+#include "dist/lapack/hetrd_mgpu.hpp"
+#include "tests/lapack/tridiag_check.hpp"
+#include "tests/testers/tester_common.hpp"
+#include "tests/testers/tester_dist_fill.hpp"
+
+namespace mgblas::testers {
+namespace {
+
+#define CHECK_CUSOLVER(expr)                                                             \
+  do {                                                                                   \
+    const cusolverStatus_t st_ = (expr);                                                 \
+    if (st_ != CUSOLVER_STATUS_SUCCESS)                                                  \
+      throw std::runtime_error(std::string(#expr) + " failed: " + std::to_string(st_));  \
+  } while (0)
+
+struct Options : CommonOptions {
+  Options() {
+    types = {"d"};
+    niter = 3;
+    warmup = 1;
+  }
+  std::vector<int64_t> nlist;
+  int64_t nb = 256, panel = 0, check_max_n = 2048;
+  std::string uplo = "L";
+  bool ref = true, profile = false;
+  double peak_bw = 4530;  // GB/s: the H200's measured read ceiling (shared/DEVICE.md)
+};
+
+// cusolverDn<t>sytrd / <t>hetrd, one overload per precision.
+int buffer_size(cusolverDnHandle_t h, cublasFillMode_t u, int n, float* A, int lda, float* d,
+                float* e, float* tau) {
+  int lw = 0;
+  CHECK_CUSOLVER(cusolverDnSsytrd_bufferSize(h, u, n, A, lda, d, e, tau, &lw));
+  return lw;
+}
+int buffer_size(cusolverDnHandle_t h, cublasFillMode_t u, int n, double* A, int lda, double* d,
+                double* e, double* tau) {
+  int lw = 0;
+  CHECK_CUSOLVER(cusolverDnDsytrd_bufferSize(h, u, n, A, lda, d, e, tau, &lw));
+  return lw;
+}
+int buffer_size(cusolverDnHandle_t h, cublasFillMode_t u, int n, scomplex* A, int lda, float* d,
+                float* e, scomplex* tau) {
+  int lw = 0;
+  CHECK_CUSOLVER(cusolverDnChetrd_bufferSize(h, u, n, reinterpret_cast<cuComplex*>(A), lda, d, e,
+                                             reinterpret_cast<cuComplex*>(tau), &lw));
+  return lw;
+}
+int buffer_size(cusolverDnHandle_t h, cublasFillMode_t u, int n, zcomplex* A, int lda, double* d,
+                double* e, zcomplex* tau) {
+  int lw = 0;
+  CHECK_CUSOLVER(cusolverDnZhetrd_bufferSize(h, u, n, reinterpret_cast<cuDoubleComplex*>(A), lda,
+                                             d, e, reinterpret_cast<cuDoubleComplex*>(tau), &lw));
+  return lw;
+}
+void trd(cusolverDnHandle_t h, cublasFillMode_t u, int n, float* A, int lda, float* d, float* e,
+         float* tau, float* w, int lw, int* info) {
+  CHECK_CUSOLVER(cusolverDnSsytrd(h, u, n, A, lda, d, e, tau, w, lw, info));
+}
+void trd(cusolverDnHandle_t h, cublasFillMode_t u, int n, double* A, int lda, double* d,
+         double* e, double* tau, double* w, int lw, int* info) {
+  CHECK_CUSOLVER(cusolverDnDsytrd(h, u, n, A, lda, d, e, tau, w, lw, info));
+}
+void trd(cusolverDnHandle_t h, cublasFillMode_t u, int n, scomplex* A, int lda, float* d, float* e,
+         scomplex* tau, scomplex* w, int lw, int* info) {
+  CHECK_CUSOLVER(cusolverDnChetrd(h, u, n, reinterpret_cast<cuComplex*>(A), lda, d, e,
+                                  reinterpret_cast<cuComplex*>(tau),
+                                  reinterpret_cast<cuComplex*>(w), lw, info));
+}
+void trd(cusolverDnHandle_t h, cublasFillMode_t u, int n, zcomplex* A, int lda, double* d,
+         double* e, zcomplex* tau, zcomplex* w, int lw, int* info) {
+  CHECK_CUSOLVER(cusolverDnZhetrd(h, u, n, reinterpret_cast<cuDoubleComplex*>(A), lda, d, e,
+                                  reinterpret_cast<cuDoubleComplex*>(tau),
+                                  reinterpret_cast<cuDoubleComplex*>(w), lw, info));
+}
+
+// Median seconds of cusolverDn<t>sytrd on rank 0's first GPU (CUDA events), the matrix
+// refilled (untimed) before each call.
+template <Scalar T>
+double cusolver_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, int niter) {
+  using R = real_type_t<T>;
+  dev.make_current();
+  const int nn = static_cast<int>(n), lda = nn;
+  DeviceBuffer<T> A(dev, static_cast<std::size_t>(n * n)), tau(dev, static_cast<std::size_t>(n));
+  DeviceBuffer<R> d(dev, static_cast<std::size_t>(n)), e(dev, static_cast<std::size_t>(n));
+  DeviceBuffer<int> info(dev, 1);
+  cusolverDnHandle_t h = nullptr;
+  CHECK_CUSOLVER(cusolverDnCreate(&h));
+  CHECK_CUSOLVER(cusolverDnSetStream(h, dev.stream()));
+  const cublasFillMode_t u = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  const int lw = buffer_size(h, u, nn, A.data(), lda, d.data(), e.data(), tau.data());
+  DeviceBuffer<T> work(dev, static_cast<std::size_t>(std::max(lw, 1)));
+  std::vector<double> t;
+  for (int r = 0; r < niter; ++r) {
+    fill_matrix(dev, A.data(), lda, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed);
+    cudaEvent_t a, b;
+    MGBLAS_CHECK_CUDA(cudaEventCreate(&a));
+    MGBLAS_CHECK_CUDA(cudaEventCreate(&b));
+    MGBLAS_CHECK_CUDA(cudaEventRecord(a, dev.stream()));
+    trd(h, u, nn, A.data(), lda, d.data(), e.data(), tau.data(), work.data(), lw, info.data());
+    MGBLAS_CHECK_CUDA(cudaEventRecord(b, dev.stream()));
+    MGBLAS_CHECK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1e-3);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  cusolverDnDestroy(h);
+  return median_of(t);
+}
+
+template <Scalar T>
+void fill_dist(DistMatrix<T>& A, uint64_t seed) {
+  Context& ctx = A.context();
+  for (int d = 0; d < ctx.num_devices(); ++d)
+    fill_block_cyclic(ctx.device(d), A.local(d), A.ld(), A.layout(), ctx.device_offset() + d,
+                      is_complex_v<T> ? 2 : 1, sizeof(real_type_t<T>) == 8, seed);
+  ctx.synchronize();
+}
+
+template <Scalar T>
+int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
+             const std::vector<int64_t>& sizes) {
+  using R = real_type_t<T>;
+  const bool root = ctx->rank() == 0;
+  const Uplo uplo = o.uplo == "U" ? Uplo::Upper : Uplo::Lower;
+  int failures = 0;
+  for (int64_t n : sizes) {
+    const uint64_t seed = o.seed * 1000003 + static_cast<uint64_t>(n);
+    DistMatrix<T> A(ctx, BlockCyclic1D(n, n, std::min(o.nb, std::max<int64_t>(n, 1)),
+                                       ctx->global_num_devices()));
+    std::vector<R> d(n), e(std::max<int64_t>(n - 1, 0));
+    std::vector<T> tau(std::max<int64_t>(n - 1, 0));
+    HetrdOptions opts;
+    opts.panel = o.panel;
+    std::vector<double> t;
+    for (int r = 0; r < o.warmup + o.niter; ++r) {
+      fill_dist(A, seed);
+      ctx->comm().barrier();
+      const auto t0 = std::chrono::steady_clock::now();
+      hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (r >= o.warmup) t.push_back(s);
+    }
+    // The slowest rank's median.
+    const double mine = median_of(t);
+    double secs = mine;
+    MPI_Allreduce(&mine, &secs, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+
+    double resid = -1, orth = -1;
+    bool ok = true;
+    if (o.check && n <= o.check_max_n) {
+      std::vector<T> out(static_cast<std::size_t>(n * n)), A0(out.size());
+      A.collect(out.data(), std::max<int64_t>(1, n), 0);
+      fill_dist(A, seed);
+      A.collect(A0.data(), std::max<int64_t>(1, n), 0);
+      if (root) {
+        const auto err = ::mgblas::testing::lapack::check_tridiagonal<T>(uplo, n, A0, out, d, e, tau);
+        resid = err.residual;
+        orth = err.orthogonal;
+        ok = err.lapack_ok && resid <= 20 * o.tol && orth <= 20 * o.tol;
+      }
+    }
+    HetrdProfile prof;
+    if (o.profile) {
+      fill_dist(A, seed);
+      opts.profile = &prof;
+      hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts);
+    }
+    double ref = 0;
+    if (o.ref && root && ctx->device(0).is_gpu())
+      ref = cusolver_seconds<T>(ctx->device(0), uplo, n, seed, o.niter);
+    if (root) {
+      const double nd = static_cast<double>(n);
+      const double flops = (is_complex_v<T> ? 4.0 : 1.0) * 4.0 / 3.0 * nd * nd * nd;
+      const double floor_s = nd * nd * nd / 6.0 * sizeof(T) / (o.peak_bw * 1e9);
+      std::printf("%5s %7lld %5lld %5lld %4s %5d %5d %10.4f %9.1f %9.4f %6.1f%% %11.4f %8.2f %9.2e %9.2e  %s\n",
+                  std::string(1, precision_letter<T>()).c_str(), static_cast<long long>(n),
+                  static_cast<long long>(A.layout().nb()), static_cast<long long>(o.panel),
+                  o.uplo.c_str(), ctx->global_num_devices(), ctx->nranks(), secs,
+                  flops / secs * 1e-9, floor_s, 100.0 * floor_s / secs, ref,
+                  ref > 0 ? ref / secs : 0.0, resid, orth, ok ? "ok" : "FAILED");
+      if (o.profile)
+        std::printf("#   phases (s): symv %.4f  panel %.4f  comm %.4f  update %.4f  total %.4f "
+                    "(profiled call, devices synchronised per phase)\n",
+                    prof.symv, prof.panel, prof.comm, prof.update, prof.total);
+      if (!o.csv.empty()) {
+        if (FILE* f = std::fopen(o.csv.c_str(), "a")) {
+          std::fprintf(f, "%c,%lld,%lld,%s,%d,%d,%.6f,%.6f,%.6f,%.3e,%.3e,%.4f,%.4f,%.4f,%.4f\n",
+                       precision_letter<T>(), static_cast<long long>(n),
+                       static_cast<long long>(A.layout().nb()), o.uplo.c_str(),
+                       ctx->global_num_devices(), ctx->nranks(), secs, ref, floor_s, resid,
+                       orth, prof.symv, prof.panel, prof.comm, prof.update);
+          std::fclose(f);
+        }
+      }
+      std::fflush(stdout);
+    }
+    failures += ok ? 0 : 1;
+  }
+  return failures;
+}
+
+int run(int argc, char** argv, int world_rank) {
+  Options o;
+  CLI::App app{"tester_hetrd: distributed tridiagonal reduction against cuSOLVER"};
+  app.add_option("-n", o.nlist, "sizes")->delimiter(',');
+  add_type_option(app, o.types);
+  add_common_options(app, o, "the definition (||A - Q T Q^H||, ||I - Q^H Q||, rank 0)");
+  app.add_option("--nb", o.nb, "block-column width of the layout")->capture_default_str();
+  app.add_option("--panel", o.panel, "HetrdOptions::panel (0: automatic)")->capture_default_str();
+  app.add_option("--uplo", o.uplo, "L or U")->capture_default_str()->check(CLI::IsMember({"L", "U"}));
+  app.add_option("--check-max-n", o.check_max_n, "largest n checked")->capture_default_str();
+  app.add_option("--peak-bw", o.peak_bw, "read bandwidth for the SYMV floor, GB/s")->capture_default_str();
+  app.add_flag("--ref,!--no-ref", o.ref, "time cuSOLVER on rank 0's first GPU")->capture_default_str();
+  app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    std::ostringstream sink;
+    return world_rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
+  }
+  if (o.niter < 1) o.niter = 1;
+  if (cuda_device_count() == 0) {
+    if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
+    return kSkipped;
+  }
+  ContextOptions copts;
+  copts.backend = BackendChoice::Cuda;
+  const auto ctx = Context::create(copts);
+  std::vector<int64_t> sizes = o.nlist.empty() ? std::vector<int64_t>{4096} : o.nlist;
+  if (ctx->rank() == 0) {
+    std::printf("%s\n", version_line("tester_hetrd").c_str());
+    std::printf("# %s, %d ranks, %d GPUs in all, %d on rank 0; NCCL_NVLS_ENABLE=%s\n",
+                ctx->device(0).product_name().c_str(), ctx->nranks(), ctx->global_num_devices(),
+                ctx->num_devices(), std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "(unset)");
+    std::printf("# command: %s\n", command_line(argc, argv).c_str());
+    std::printf("# time: median of %d after %d warm-up, max over ranks; cusolver: rank 0 GPU 0, "
+                "CUDA events, median of %d\n", o.niter, o.warmup, o.niter);
+    std::printf("# type       n    nb panel uplo  gpus ranks    time(s)   GFLOP/s  floor(s) %%floor "
+                "cusolver(s)  speedup  residual    orthog  status\n");
+  }
+  int failures = 0;
+  for (const auto& t : o.types)
+    for_type(t, [&](auto tag) { failures += run_type<decltype(tag)>(ctx, o, sizes); });
+  if (ctx->rank() == 0) std::printf("# %d failed case(s)\n", failures);
+  return failures;
+}
+
+}  // namespace
+}  // namespace mgblas::testers
+
+int main(int argc, char** argv) {
+  int world_rank = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  int status = 0;
+  try {
+    status = mgblas::testers::run(argc, argv, world_rank);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "[rank %d] tester_hetrd: %s\n", world_rank, e.what());
+    MPI_Abort(MPI_COMM_WORLD, 255);
+  }
+  MPI_Finalize();
+  return std::min(status, 255);
+}
