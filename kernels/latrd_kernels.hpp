@@ -20,7 +20,7 @@
 
 namespace mgblas::kernels {
 /// Scratch bytes the latrd steps need per device.
-inline constexpr std::size_t kLatrdWorkBytes = std::size_t{4} << 20;
+inline constexpr std::size_t kLatrdWorkBytes = std::size_t{16} << 20;
 /// Widest panel the latrd steps take.
 inline constexpr int64_t kLatrdMaxPanel = 128;
 }  // namespace mgblas::kernels

@@ -24,9 +24,10 @@ namespace {
 using namespace device;
 
 constexpr int kThreads = 256;
-constexpr int kMaxBlocks = 512;  // partial sums: 512 * 2 * kLatrdMaxPanel * 16 B = 2 MiB
+// Partial sums in `work`: one per block of 32 rows, 2j per block of 128 rows for the dot
+// products (m = 2^18 rows, j = 128: 2048 blocks * 256 * 16 B = 8 MiB).
+constexpr int kMaxBlocks = 65535;
 constexpr std::size_t kScalars = 64, kPartials = 4096;
-static_assert(kPartials + std::size_t{kMaxBlocks} * 2 * kLatrdMaxPanel * 16 <= kLatrdWorkBytes);
 
 __device__ inline float real_of(float a) { return a; }
 __device__ inline double real_of(double a) { return a; }
@@ -63,7 +64,7 @@ template <typename D> struct Sum {
 __device__ inline bool last_block(unsigned* counter) {
   __shared__ bool last;
   __syncthreads();
-  if (threadIdx.x == 0) {
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
     __threadfence();
     last = atomicAdd(counter, 1u) == gridDim.x - 1;
     if (last) *counter = 0;
@@ -73,9 +74,61 @@ __device__ inline bool last_block(unsigned* counter) {
   return last;
 }
 
+// The kernels' blocks are kLanes x kWarps threads: the lanes of a warp take consecutive
+// rows (coalesced loads of a column), the warps split the other dimension (the panel's
+// columns), so that every thread has only a few independent loads to wait for. A loop of
+// j dependent load pairs per row thread was latency-bound: ~50 us per column at any n.
+constexpr int kLanes = 32, kWarps = kThreads / kLanes;
+
+__device__ inline int flat_thread() { return threadIdx.x + kLanes * threadIdx.y; }
+
+// Sum of one value per thread of the block, in thread 0 (fixed order: deterministic).
+template <typename S>
+__device__ S block_sum(S v) {
+  using WarpReduce = cub::WarpReduce<S>;
+  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
+  __shared__ S warp_total[kWarps];
+  const S w = WarpReduce(tmp[threadIdx.y]).Sum(v);
+  if (threadIdx.x == 0) warp_total[threadIdx.y] = w;
+  __syncthreads();
+  S total = warp_total[0];
+  for (int i = 1; i < kWarps; ++i) total = total + warp_total[i];
+  __syncthreads();  // warp_total may be reused by the caller's next sum
+  return total;
+}
+
+// sum_l A(r, l) s[l] + B(r, l) s[j + l] over this warp's share of l < j, for row r:
+// the warps of a block split [0, j) into kWarps chunks. Summed over the warps in `red`.
+template <typename D>
+__device__ D panel_row_sum(int64_t r, int64_t j, const D* A, int64_t lda, const D* B,
+                           int64_t ldb, const D* s) {
+  const int64_t chunk = (j + kWarps - 1) / kWarps;
+  const int64_t l0 = threadIdx.y * chunk, l1 = l0 + chunk < j ? l0 + chunk : j;
+  D sa = make<D>(0), sb = make<D>(0);
+#pragma unroll 4
+  for (int64_t l = l0; l < l1; ++l) {
+    sa = mul_add(A[r + l * lda], s[l], sa);
+    sb = mul_add(B[r + l * ldb], s[j + l], sb);
+  }
+  return add(sa, sb);
+}
+
+// Sums each lane's value over the block's warps: the total in the threads of warp 0.
+template <typename D>
+__device__ D across_warps(D v) {
+  __shared__ D red[kWarps][kLanes];
+  red[threadIdx.y][threadIdx.x] = v;
+  __syncthreads();
+  D total = make<D>(0);
+  if (threadIdx.y == 0)
+    for (int i = 0; i < kWarps; ++i) total = add(total, red[i][threadIdx.x]);
+  __syncthreads();
+  return total;
+}
+
 // ---- step 1 + 2: the column update and the reflector's norm --------------------------
-// Threads over rows r in [j, m) of column j (grid-stride); row j's values of V and W
-// (conjugated) in shared memory. Blocks add |a_r|^2 for r >= j + 2; the last block
+// Block: 32 rows of [j, m) x 8 warps over the panel's columns l < j. Row j's values of V
+// and W (conjugated) in shared memory. Blocks add |a_r|^2 for r >= j + 2; the last block
 // forms beta, tau, d, e and the scale 1/(alpha - beta) of v (applied by the next launch).
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
@@ -84,40 +137,30 @@ __global__ void __launch_bounds__(kThreads)
   using R = real_t<D>;
   extern __shared__ unsigned char smem_raw[];
   D* row = reinterpret_cast<D*>(smem_raw);  // [0, j): conj W(j, l); [j, 2j): conj V(j, l)
-  for (int64_t l = threadIdx.x; l < j; l += blockDim.x) {
+  for (int64_t l = flat_thread(); l < j; l += kThreads) {
     row[l] = conj(W[j + l * ldw]);
     row[j + l] = conj(Pn[j + l * ldp]);
   }
   __syncthreads();
   D* a = Pn + j * ldp;
+  const int64_t r = j + int64_t{blockIdx.x} * kLanes + threadIdx.x;
+  const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, row) : make<D>(0));
   R sumsq = 0;
-  for (int64_t r = j + int64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < m;
-       r += int64_t{gridDim.x} * blockDim.x) {
-    // Two independent sums and an unrolled loop keep several loads in flight: the
-    // loop is latency-bound otherwise (one dependent load pair per l).
-    D sv = make<D>(0), sw = make<D>(0);
-#pragma unroll 8
-    for (int64_t l = 0; l < j; ++l) {
-      sv = mul_add(Pn[r + l * ldp], row[l], sv);
-      sw = mul_add(W[r + l * ldw], row[j + l], sw);
-    }
-    D v = sub(sub(a[r], sv), sw);
+  if (threadIdx.y == 0 && r < m) {
+    D v = sub(a[r], upd);
     if (herm && r == j) v = make<D>(real_of(v));
     a[r] = v;
-    if (r >= j + 2) sumsq += abs2(v);
+    if (r >= j + 2) sumsq = abs2(v);
   }
-  using Reduce = cub::BlockReduce<R, kThreads>;
-  __shared__ typename Reduce::TempStorage tmp;
-  const R block_sum = Reduce(tmp).Sum(sumsq);
+  const R block_total = block_sum(sumsq);
   R* partial = reinterpret_cast<R*>(work + kPartials);
-  if (threadIdx.x == 0) partial[blockIdx.x] = block_sum;
+  if (flat_thread() == 0) partial[blockIdx.x] = block_total;
   if (!last_block(reinterpret_cast<unsigned*>(work))) return;
 
   R s = 0;
-  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s += __ldcg(partial + b);
-  __syncthreads();
-  s = Reduce(tmp).Sum(s);
-  if (threadIdx.x != 0) return;
+  for (int b = flat_thread(); b < gridDim.x; b += kThreads) s += __ldcg(partial + b);
+  s = block_sum(s);
+  if (flat_thread() != 0) return;
   // Values other blocks wrote: read past the (incoherent) L1.
   d[j] = real_of(__ldcg(a + j));
   if (j + 1 >= m) return;
@@ -140,106 +183,111 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // ---- step 2 (scaling) + 3 + 4: v, the panel's dot products, p = 0 ---------------------
-// Threads over rows r in [j + 2, m) scale v (each thread reads back only what it wrote),
-// then for each l < j the block sums conj(W(r, l)) v_r and conj(V(r, l)) v_r over its
-// rows: a warp sum per l into shared memory, the warps' sums per block into `partial`,
-// and the last block adds the blocks in order into t.
+// Block: kDotRows rows of [j + 1, m) (each lane kRowsPerLane of them) x 8 warps; warp y
+// takes the columns q = y, y + 8, ... of [W | V] (2j of them), 8 at a time, so a thread
+// has 8 x kRowsPerLane independent loads in flight. Every thread scales its rows' v
+// itself (warp 0 stores it back), the warps' sums per q go to `partial`, and the last
+// block adds the blocks in order into t: each warp a column q, its lanes over blocks.
+constexpr int kRowsPerLane = 4, kDotRows = kLanes * kRowsPerLane, kQ = 8;
+
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
     dots_kernel(int64_t m, int64_t j, D* Pn, int64_t ldp, const D* W, int64_t ldw, D* t, D* p,
                 int64_t p_len, unsigned char* work) {
-  constexpr int kWarps = kThreads / 32;
-  extern __shared__ unsigned char smem_raw[];
-  D* warp_sums = reinterpret_cast<D*>(smem_raw);  // [kWarps][2j]
   D* v = Pn + j * ldp;
   const D scale = *reinterpret_cast<const D*>(work + kScalars);
-  const int64_t stride = int64_t{gridDim.x} * blockDim.x;
-  const int64_t first = j + 1 + int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  for (int64_t r = first; r < m; r += stride)
-    if (r >= j + 2) v[r] = mul(v[r], scale);
-  for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < p_len; i += stride)
+  const int64_t base = j + 1 + int64_t{blockIdx.x} * kDotRows + threadIdx.x;
+  D vr[kRowsPerLane];
+#pragma unroll
+  for (int k = 0; k < kRowsPerLane; ++k) {
+    const int64_t r = base + k * kLanes;
+    vr[k] = r < m ? (r >= j + 2 ? mul(v[r], scale) : v[r]) : make<D>(0);
+  }
+  __syncthreads();  // every warp has read the unscaled v before warp 0 stores it
+  if (threadIdx.y == 0)
+#pragma unroll
+    for (int k = 0; k < kRowsPerLane; ++k) {
+      const int64_t r = base + k * kLanes;
+      if (r >= j + 2 && r < m) v[r] = vr[k];
+    }
+  for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < p_len;
+       i += int64_t{gridDim.x} * kThreads)
     p[i] = make<D>(0);
   if (j == 0) return;
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   using WarpReduce = cub::WarpReduce<Sum<D>>;
   __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
-  // kQ columns at a time: their loads are independent and overlap (one column at a time
-  // would wait a full memory latency per column).
-  constexpr int kQ = 8;
-  for (int64_t q0 = 0; q0 < 2 * j; q0 += kQ) {
+  D* partial = reinterpret_cast<D*>(work + kPartials);
+  const int64_t nq = 2 * j;
+  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
     D acc[kQ];
 #pragma unroll
     for (int i = 0; i < kQ; ++i) acc[i] = make<D>(0);
-    for (int64_t r = first; r < m; r += stride) {
-      const D vr = v[r];
+#pragma unroll
+    for (int k = 0; k < kRowsPerLane; ++k) {
+      const int64_t r = base + k * kLanes;
+      if (r >= m) continue;
 #pragma unroll
       for (int i = 0; i < kQ; ++i) {
-        const int64_t q = q0 + i;
-        if (q < 2 * j) {
+        const int64_t q = q0 + i * kWarps;
+        if (q < nq) {
           const D* col = q < j ? W + q * ldw : Pn + (q - j) * ldp;
-          acc[i] = mul_add(conj(col[r]), vr, acc[i]);
+          acc[i] = mul_add(conj(col[r]), vr[k], acc[i]);
         }
       }
     }
 #pragma unroll
     for (int i = 0; i < kQ; ++i) {
-      const Sum<D> s = WarpReduce(wtmp[warp]).Sum(Sum<D>{acc[i]});
+      const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{acc[i]});
       __syncwarp();  // the temp storage is reused by the next sum
-      if (lane == 0 && q0 + i < 2 * j) warp_sums[warp * 2 * j + q0 + i] = s.v;
+      const int64_t q = q0 + i * kWarps;
+      if (threadIdx.x == 0 && q < nq) partial[int64_t{blockIdx.x} * nq + q] = s.v;
     }
   }
-  __syncthreads();
-  D* partial = reinterpret_cast<D*>(work + kPartials);
-  for (int64_t q = threadIdx.x; q < 2 * j; q += blockDim.x) {
-    D s = make<D>(0);
-    for (int w = 0; w < kWarps; ++w) s = add(s, warp_sums[w * 2 * j + q]);
-    partial[int64_t{blockIdx.x} * 2 * j + q] = s;
-  }
   if (!last_block(reinterpret_cast<unsigned*>(work) + 1)) return;
-  for (int64_t q = threadIdx.x; q < 2 * j; q += blockDim.x) {
-    D s = make<D>(0);
-    for (unsigned b = 0; b < gridDim.x; ++b) s = add(s, __ldcg(partial + int64_t{b} * 2 * j + q));
-    t[q] = s;
+  for (int64_t q = threadIdx.y; q < nq; q += kWarps) {
+    D s0 = make<D>(0), s1 = make<D>(0);  // two chains: loads overlap
+    unsigned b = threadIdx.x;
+    for (; b + kLanes < gridDim.x; b += 2 * kLanes) {
+      s0 = add(s0, __ldcg(partial + int64_t{b} * nq + q));
+      s1 = add(s1, __ldcg(partial + int64_t{b + kLanes} * nq + q));
+    }
+    if (b < gridDim.x) s0 = add(s0, __ldcg(partial + int64_t{b} * nq + q));
+    const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{add(s0, s1)});
+    __syncwarp();
+    if (threadIdx.x == 0) t[q] = s.v;
   }
 }
 
 // ---- finish: w = tau (p - V t1 - W t2), w^H v ---------------------------------------
+// Blocks as reflector_kernel, over rows [j + 1, m).
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
     finish_kernel(int64_t m, int64_t j, const D* Pn, int64_t ldp, D* W, int64_t ldw,
                   const D* tau, const D* t, const D* p, unsigned char* work) {
   extern __shared__ unsigned char smem_raw[];
   D* ts = reinterpret_cast<D*>(smem_raw);
-  for (int64_t q = threadIdx.x; q < 2 * j; q += blockDim.x) ts[q] = t[q];
+  for (int64_t q = flat_thread(); q < 2 * j; q += kThreads) ts[q] = t[q];
   __syncthreads();
   const D tj = tau[j];
   const D* v = Pn + j * ldp;
   D* w = W + j * ldw;
+  const int64_t r = j + 1 + int64_t{blockIdx.x} * kLanes + threadIdx.x;
+  const D corr = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, ts) : make<D>(0));
   D dot = make<D>(0);
-  for (int64_t r = j + 1 + int64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < m;
-       r += int64_t{gridDim.x} * blockDim.x) {
-    D sv = make<D>(0), sw = make<D>(0);  // independent sums, as in reflector_kernel
-#pragma unroll 8
-    for (int64_t l = 0; l < j; ++l) {
-      sv = mul_add(Pn[r + l * ldp], ts[l], sv);
-      sw = mul_add(W[r + l * ldw], ts[j + l], sw);
-    }
-    const D s = mul(tj, sub(sub(p[r - j - 1], sv), sw));
+  if (threadIdx.y == 0 && r < m) {
+    const D s = mul(tj, sub(p[r - j - 1], corr));
     w[r] = s;
-    dot = mul_add(conj(s), v[r], dot);
+    dot = mul(conj(s), v[r]);
   }
-  using Reduce = cub::BlockReduce<Sum<D>, kThreads>;
-  __shared__ typename Reduce::TempStorage tmp;
-  const Sum<D> block_sum = Reduce(tmp).Sum(Sum<D>{dot});
+  const Sum<D> block_total = block_sum(Sum<D>{dot});
   D* partial = reinterpret_cast<D*>(work + kPartials);
-  if (threadIdx.x == 0) partial[blockIdx.x] = block_sum.v;
+  if (flat_thread() == 0) partial[blockIdx.x] = block_total.v;
   if (!last_block(reinterpret_cast<unsigned*>(work) + 2)) return;
   Sum<D> s{make<D>(0)};
-  for (int b = threadIdx.x; b < gridDim.x; b += blockDim.x) s = s + Sum<D>{__ldcg(partial + b)};
-  __syncthreads();
-  s = Reduce(tmp).Sum(s);
-  if (threadIdx.x == 0)
+  for (int b = flat_thread(); b < gridDim.x; b += kThreads) s = s + Sum<D>{__ldcg(partial + b)};
+  s = block_sum(s);
+  if (flat_thread() == 0)
     *reinterpret_cast<D*>(work + kScalars + 32) = mul(make<D>(-0.5), mul(tj, s.v));
 }
 
@@ -278,6 +326,16 @@ __global__ void __launch_bounds__(kThreads)
 
 unsigned blocks_for(int64_t rows) { return grid_dim(rows, kThreads, kMaxBlocks); }
 
+// Blocks of kLanes rows over `rows` rows; past kMaxBlocks the partial sums would not fit
+// in `work`: the drivers' panels stay far below (2^24 rows).
+unsigned row_blocks(int64_t rows, int64_t per_block) {
+  const int64_t b = ceil_div(rows < 1 ? 1 : rows, per_block);
+  if (b > kMaxBlocks)
+    MGBLAS_THROW(NotImplemented, "latrd: ", rows, " rows need more than ", kMaxBlocks,
+                 " blocks of partial sums");
+  return static_cast<unsigned>(b);
+}
+
 template <Scalar T>
 void reflector(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t j, T* Pn,
                int64_t ldp, const T* W, int64_t ldw, real_type_t<T>* d, real_type_t<T>* e,
@@ -285,13 +343,17 @@ void reflector(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int
   using D = device_t<T>;
   dev.make_current();
   auto* wk = static_cast<unsigned char*>(work);
+  const dim3 block(kLanes, kWarps);
   const std::size_t smem = 2 * static_cast<std::size_t>(j) * sizeof(D);
-  reflector_kernel<D><<<blocks_for(m - j), kThreads, smem, stream>>>(
+  reflector_kernel<D><<<row_blocks(m - j, kLanes), block, smem, stream>>>(
       herm, m, j, device_ptr(Pn), ldp, device_ptr(W), ldw, d, e, device_ptr(tau), wk);
   MGBLAS_CHECK_LAUNCH(stream);
   if (j + 1 >= m && p_len <= 0) return;
-  const std::size_t dsmem = (kThreads / 32) * 2 * static_cast<std::size_t>(j) * sizeof(D);
-  dots_kernel<D><<<blocks_for(std::max(m - j - 1, p_len)), kThreads, dsmem, stream>>>(
+  const unsigned dot_blocks = row_blocks(m - j - 1, kDotRows);
+  if (kPartials + std::size_t{dot_blocks} * 2 * j * sizeof(D) > kLatrdWorkBytes)
+    MGBLAS_THROW(NotImplemented, "latrd: a panel of ", m, " rows and ", j,
+                 " columns needs more than kLatrdWorkBytes of partial sums");
+  dots_kernel<D><<<dot_blocks, block, 0, stream>>>(
       m, j, device_ptr(Pn), ldp, device_ptr(W), ldw, device_ptr(t), device_ptr(p), p_len, wk);
   MGBLAS_CHECK_LAUNCH(stream);
 }
@@ -303,13 +365,13 @@ void finish(const Device& dev, cudaStream_t stream, int64_t m, int64_t j, const 
   if (m - j - 1 <= 0) return;
   dev.make_current();
   auto* wk = static_cast<unsigned char*>(work);
-  const unsigned blocks = blocks_for(m - j - 1);
-  finish_kernel<D><<<blocks, kThreads, 2 * static_cast<std::size_t>(j) * sizeof(D), stream>>>(
+  finish_kernel<D><<<row_blocks(m - j - 1, kLanes), dim3(kLanes, kWarps),
+                     2 * static_cast<std::size_t>(j) * sizeof(D), stream>>>(
       m, j, device_ptr(Pn), ldp, device_ptr(W), ldw, device_ptr(tau), device_ptr(t),
       device_ptr(p), wk);
   MGBLAS_CHECK_LAUNCH(stream);
-  axpy_kernel<D><<<blocks, kThreads, 0, stream>>>(m, j, device_ptr(Pn), ldp, device_ptr(W), ldw,
-                                                  wk);
+  axpy_kernel<D><<<blocks_for(m - j - 1), kThreads, 0, stream>>>(m, j, device_ptr(Pn), ldp,
+                                                                 device_ptr(W), ldw, wk);
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
