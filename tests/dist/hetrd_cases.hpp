@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +26,10 @@ bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb
                       bool device_outputs, ReducerKind transport = ReducerKind::Auto,
                       Uplo uplo = Uplo::Lower) {
   using R = real_type_t<T>;
+  if (std::getenv("MGBLAS_TEST_VERBOSE"))  // which case a crash happened in
+    std::fprintf(stderr, "[rank %d] hetrd case n %lld nb %lld panel %lld uplo %s\n", ctx->rank(),
+                 static_cast<long long>(n), static_cast<long long>(nb),
+                 static_cast<long long>(panel), to_string(uplo));
   // The test's seed, varied per case so that every size draws its own matrix.
   std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(n * 1000003 + nb * 101 + panel));
   std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison=*/true, uplo);

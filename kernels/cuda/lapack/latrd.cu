@@ -245,17 +245,26 @@ __global__ void __launch_bounds__(kThreads)
     }
   }
   if (!last_block(reinterpret_cast<unsigned*>(work) + 1)) return;
-  for (int64_t q = threadIdx.y; q < nq; q += kWarps) {
-    D s0 = make<D>(0), s1 = make<D>(0);  // two chains: loads overlap
-    unsigned b = threadIdx.x;
-    for (; b + kLanes < gridDim.x; b += 2 * kLanes) {
-      s0 = add(s0, __ldcg(partial + int64_t{b} * nq + q));
-      s1 = add(s1, __ldcg(partial + int64_t{b + kLanes} * nq + q));
+  // t[q] = the blocks' partials in order: warp y takes 8 columns q at a time, its lanes
+  // the blocks, so 8 loads per lane are in flight (one column per warp at a time waited
+  // a full latency per column).
+  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
+    D acc[kQ];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) acc[i] = make<D>(0);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += kLanes)
+#pragma unroll
+      for (int i = 0; i < kQ; ++i) {
+        const int64_t q = q0 + i * kWarps;
+        if (q < nq) acc[i] = add(acc[i], __ldcg(partial + int64_t{b} * nq + q));
+      }
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) {
+      const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{acc[i]});
+      __syncwarp();
+      const int64_t q = q0 + i * kWarps;
+      if (threadIdx.x == 0 && q < nq) t[q] = s.v;
     }
-    if (b < gridDim.x) s0 = add(s0, __ldcg(partial + int64_t{b} * nq + q));
-    const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{add(s0, s1)});
-    __syncwarp();
-    if (threadIdx.x == 0) t[q] = s.v;
   }
 }
 
