@@ -239,7 +239,10 @@ class Hetrd {
                  PanelSpace<T>& s = space_[dd];
                  const Device& dev = ctx_.device(dd);
                  kernels::latrd_reverse<T>(dev, i, 1, P_[dd] + jj * m + jj + 1, i, s.x.data(), i);
-                 detail::symv_share<T>(dev, Uplo::Upper, herm_, T(1), L_, global(dd),
+                 // The leading i x i submatrix is itself a block-cyclic matrix of the
+                 // same blocks: its layout ends the SYMV's tiles at column i.
+                 const BlockCyclic1D Li(i, i, L_.nb(), L_.num_devices(), L_.first());
+                 detail::symv_share<T>(dev, Uplo::Upper, herm_, T(1), Li, global(dd),
                                        A_.local(dd), ld_, 0, 0, i, s.x.data(), y[dd]);
                },
                [&](int dd) {
