@@ -45,6 +45,17 @@ inline constexpr int64_t kLatrdMaxPanel = 128;
                     const T* Pn, int64_t ldp, T* W, int64_t ldw, const T* tau, const T* t,   \
                     const T* p, void* work)
 
+// One column's steps between two products with the trailing matrix: when `finish` (j > 0),
+// latrd_finish of column j-1 with the summed product p (m - j entries); then, when
+// `reflect`, latrd_reflector of column j with its accumulator acc[0:acc_len) zeroed (acc
+// may be p itself). The CUDA engine runs both in one cooperative launch where the GPU
+// allows it (a column costs one launch besides the product, instead of four).
+#define MGBLAS_DECLARE_LATRD_STEP_KERNEL(T)                                                   \
+  void latrd_step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t j,   \
+                  bool finish, bool reflect, T* Pn, int64_t ldp, T* W, int64_t ldw,          \
+                  real_type_t<T>* d, real_type_t<T>* e, T* tau, T* t, const T* p, T* acc,    \
+                  int64_t acc_len, void* work)
+
 // The finished panel of b columns back into the owner's storage A (leading dimension
 // lda, A(0, 0) = global (k, k)): A(j:m, j) = Pn(j:m, j) for j < b, except A(j+1, j) =
 // e[j] (the off-diagonal) where j + 1 < m. Rows above the diagonal are left alone.
@@ -62,6 +73,7 @@ inline constexpr int64_t kLatrdMaxPanel = 128;
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_REFLECTOR_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_REVERSE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_FINISH_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_STEP_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LATRD_STORE_KERNEL)
 
 // The steps on the engine of a queue's device (arguments as above, not validated: the
@@ -77,6 +89,13 @@ template <Scalar T>
 void latrd_finish(const Queue& q, int64_t m, int64_t j, const T* Pn, int64_t ldp, T* W,
                   int64_t ldw, const T* tau, const T* t, const T* p, void* work) {
   MGBLAS_DISPATCH(q, latrd_finish, m, j, Pn, ldp, W, ldw, tau, t, p, work);
+}
+template <Scalar T>
+void latrd_step(const Queue& q, bool herm, int64_t m, int64_t j, bool finish, bool reflect, T* Pn,
+                int64_t ldp, T* W, int64_t ldw, real_type_t<T>* d, real_type_t<T>* e, T* tau,
+                T* t, const T* p, T* acc, int64_t acc_len, void* work) {
+  MGBLAS_DISPATCH(q, latrd_step, herm, m, j, finish, reflect, Pn, ldp, W, ldw, d, e, tau, t, p,
+                  acc, acc_len, work);
 }
 template <Scalar T>
 void latrd_store(const Queue& q, int64_t m, int64_t b, const T* Pn, int64_t ldp,

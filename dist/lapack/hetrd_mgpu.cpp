@@ -152,30 +152,37 @@ class Hetrd {
     clock_.charge(&HetrdProfile::comm);
   }
 
-  // One panel column j (m rows in P) on every device: the reflector, the SYMV shares of
-  // the trailing (or leading) matrix summed over all devices, the finish of w.
-  // `symv(dd)` queues device dd's share into its accumulator and returns it (length
-  // `rest`); `to_p(dd, acc)` moves the summed accumulator into p where they differ.
+  // One panel column j (m rows in P) on every device: the finish of column j-1 (whose
+  // summed product is in p) and the reflector of column j in one step, then the SYMV
+  // shares of the trailing (or leading) matrix summed over all devices. `symv(dd)`
+  // queues device dd's share into its accumulator acc[dd] (length `rest`); `to_p(dd)`
+  // moves the summed accumulator into p where they differ.
   template <typename Symv, typename ToP>
   void column(int64_t m, int64_t j, int64_t rest, R* const* d, R* const* e, T* const* tau,
               const std::vector<T*>& acc, Symv&& symv, ToP&& to_p) {
     for (int dd = 0; dd < devices(); ++dd) {
       PanelSpace<T>& s = space_[dd];
-      kernels::latrd_reflector<T>(ctx_.device(dd), herm_, m, j, s.P.data(), m, s.W.data(), m,
-                                  d[dd], e[dd], tau[dd], s.t.data(), acc[dd], rest,
-                                  s.work.data());
+      kernels::latrd_step<T>(ctx_.device(dd), herm_, m, j, j > 0, true, s.P.data(), m,
+                             s.W.data(), m, d[dd], e[dd], tau[dd], s.t.data(), s.p.data(),
+                             acc[dd], rest, s.work.data());
     }
     clock_.charge(&HetrdProfile::panel);
     for (int dd = 0; dd < devices(); ++dd) symv(dd);
     clock_.charge(&HetrdProfile::symv);
     coll_.allreduce_sum<T>(acc, rest);
     clock_.charge(&HetrdProfile::comm);
+    for (int dd = 0; dd < devices(); ++dd) to_p(dd);
+  }
+
+  // The finish of the panel's last column (b - 1), whose product is in p.
+  void finish_panel(int64_t m, int64_t b, T* const* tau) {
     for (int dd = 0; dd < devices(); ++dd) {
       PanelSpace<T>& s = space_[dd];
-      to_p(dd);
-      kernels::latrd_finish<T>(ctx_.device(dd), m, j, s.P.data(), m, s.W.data(), m, tau[dd],
-                               s.t.data(), s.p.data(), s.work.data());
+      kernels::latrd_step<T>(ctx_.device(dd), herm_, m, b, true, false, s.P.data(), m,
+                             s.W.data(), m, nullptr, nullptr, tau[dd], s.t.data(), s.p.data(),
+                             nullptr, 0, s.work.data());
     }
+    clock_.charge(&HetrdProfile::panel);
   }
 
   void lower(const std::vector<R*>& d, const std::vector<R*>& e, const std::vector<T*>& tau) {
@@ -201,6 +208,7 @@ class Hetrd {
                },
                [](int) {});
       }
+      finish_panel(m, b, tk.data());
       const int ol = ctx_.local_index_of(L_.owner(k));
       if (ol >= 0)
         kernels::latrd_store<T>(ctx_.device(ol), m, b, P_[ol], m, ek[ol], local_col(ol, k) + k,
@@ -250,6 +258,7 @@ class Hetrd {
                                            space_[dd].p.data(), i);
                });
       }
+      finish_panel(m, b, tk.data());
       const int ol = ctx_.local_index_of(L_.owner(k0));
       if (ol >= 0) {
         // The finished panel (with e on its off-diagonal) back in the matrix's order.

@@ -145,6 +145,10 @@ void rank2k_host(bool herm, Uplo uplo, int64_t n, int64_t k, T alpha, const T* A
     reflector<T>(herm, m, j, Pn, ldp, W, ldw, d, e, tau, t, p, p_len);                      \
   }                                                                                         \
   MGBLAS_DECLARE_LATRD_FINISH_KERNEL(T) { finish<T>(m, j, Pn, ldp, W, ldw, tau, t, p); }    \
+  MGBLAS_DECLARE_LATRD_STEP_KERNEL(T) {                                                     \
+    if (finish && j > 0) ::mgblas::kernels::host::finish<T>(m, j - 1, Pn, ldp, W, ldw, tau, t, p); \
+    if (reflect) reflector<T>(herm, m, j, Pn, ldp, W, ldw, d, e, tau, t, acc, acc_len);   \
+  }                                                                                         \
   MGBLAS_DECLARE_LATRD_STORE_KERNEL(T) { store<T>(m, b, Pn, ldp, e, A, lda); }              \
   MGBLAS_DECLARE_LATRD_REVERSE_KERNEL(T) { reverse<T>(m, n, src, lds, dst, ldd); }           \
   MGBLAS_DECLARE_RANK2K_KERNEL(T) {                                                         \

@@ -9,9 +9,12 @@
 // work layout: [0, 64) counters (reset by the block that used them); [64, 128) scalars
 // passed between launches (the reflector's scale, the finish's alpha); [kPartials, ...)
 // the blocks' partial sums.
+#include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 
 #include <cstdint>
+#include <cstdlib>
+#include <type_traits>
 
 #include "core/detail/cuda_check.hpp"
 #include "kernels/cuda/common/device_scalar.cuh"
@@ -312,6 +315,178 @@ __global__ void __launch_bounds__(kThreads)
     w[r] = mul_add(alpha, v[r], w[r]);
 }
 
+// ---- one cooperative launch per column: finish(j-1) + reflector(j) ------------------
+// The four launches of latrd_finish + latrd_reflector cost ~40 us a column on an H200
+// whatever n (launch and tail latency, profile of n = 4096..16384); here one grid of
+// co-resident blocks runs them with grid-wide barriers where a sum over all rows is
+// needed. Blocks of 32 rows x 8 warps as above, looping over 32-row tiles. Sums over
+// blocks are done in block order (every block, or one block per column q of t), so the
+// result is the same bits on every device.
+namespace cg = cooperative_groups;
+
+struct StepArgs {
+  int64_t m, j, ldp, ldw, acc_len;
+  bool herm, finish, reflect;
+};
+
+template <typename D>
+__global__ void __launch_bounds__(kThreads)
+    step_kernel(StepArgs a, D* Pn, D* W, real_t<D>* d, real_t<D>* e, D* tau, D* t, const D* p,
+                D* acc, unsigned char* work) {
+  using R = real_t<D>;
+  cg::grid_group grid = cg::this_grid();
+  const int64_t m = a.m, j = a.j, ldp = a.ldp, ldw = a.ldw;
+  const unsigned G = gridDim.x;
+  extern __shared__ unsigned char smem_raw[];
+  D* sm = reinterpret_cast<D*>(smem_raw);  // [0, 2j): t of column j-1 or row j; [2j, 4j): block sums of t
+  __shared__ D bcast;
+  D* partA = reinterpret_cast<D*>(work + kPartials);
+  R* partB = reinterpret_cast<R*>(work + kPartials + std::size_t{G} * sizeof(D));
+  D* partC = reinterpret_cast<D*>(work + kPartials + std::size_t{G} * (sizeof(D) + 16));
+  const auto tiles = [&](int64_t first_row, auto&& body) {
+    for (int64_t r0 = first_row + int64_t{blockIdx.x} * kLanes; r0 < m; r0 += int64_t{G} * kLanes)
+      body(r0 + threadIdx.x);
+  };
+  // Sum over the blocks' partials, in every block (block order), into bcast.
+  const auto all_blocks_sum = [&](const auto* part) {
+    using S = std::remove_cv_t<std::remove_pointer_t<decltype(part)>>;
+    Sum<D> s{make<D>(0)};
+    for (unsigned b = flat_thread(); b < G; b += kThreads) {
+      if constexpr (std::is_same_v<S, D>) s = s + Sum<D>{__ldcg(part + b)};
+      else s = s + Sum<D>{make<D>(__ldcg(part + b))};
+    }
+    s = block_sum(s);
+    if (flat_thread() == 0) bcast = s.v;
+    __syncthreads();
+    return bcast;
+  };
+
+  if (a.finish) {  // latrd_finish of column jj = j - 1, rows [j, m)
+    const int64_t jj = j - 1;
+    for (int64_t q = flat_thread(); q < 2 * jj; q += kThreads) sm[q] = t[q];
+    __syncthreads();
+    const D tj = tau[jj];
+    const D* v = Pn + jj * ldp;
+    D* w = W + jj * ldw;
+    D dot = make<D>(0);
+    tiles(j, [&](int64_t r) {
+      const D corr = across_warps(r < m ? panel_row_sum(r, jj, Pn, ldp, W, ldw, sm) : make<D>(0));
+      if (threadIdx.y == 0 && r < m) {
+        const D s = mul(tj, sub(p[r - jj - 1], corr));
+        w[r] = s;
+        dot = mul_add(conj(s), v[r], dot);
+      }
+    });
+    const Sum<D> bt = block_sum(Sum<D>{dot});
+    if (flat_thread() == 0) partA[blockIdx.x] = bt.v;
+    grid.sync();
+    const D alpha = mul(make<D>(-0.5), mul(tj, all_blocks_sum(partA)));
+    tiles(j, [&](int64_t r) {
+      if (threadIdx.y == 0 && r < m) w[r] = mul_add(alpha, v[r], w[r]);
+    });
+    grid.sync();  // W(:, j-1) complete: row j of it is read by every block below
+  }
+  if (!a.reflect) return;
+
+  // latrd_reflector of column j: the update and the norm, rows [j, m).
+  for (int64_t l = flat_thread(); l < j; l += kThreads) {
+    sm[l] = conj(W[j + l * ldw]);
+    sm[j + l] = conj(Pn[j + l * ldp]);
+  }
+  __syncthreads();
+  D* col = Pn + j * ldp;
+  R sumsq = 0;
+  tiles(j, [&](int64_t r) {
+    const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, sm) : make<D>(0));
+    if (threadIdx.y == 0 && r < m) {
+      D v = sub(col[r], upd);
+      if (a.herm && r == j) v = make<D>(real_of(v));
+      col[r] = v;
+      if (r >= j + 2) sumsq += abs2(v);
+    }
+  });
+  const R bs = block_sum(sumsq);
+  if (flat_thread() == 0) partB[blockIdx.x] = bs;
+  grid.sync();
+  const R ss = real_of(all_blocks_sum(partB));
+  if (j + 1 >= m) {
+    if (blockIdx.x == 0 && flat_thread() == 0) d[j] = real_of(__ldcg(col + j));
+    return;
+  }
+  // beta, tau and the scale of v, the same in every block.
+  const D alpha = __ldcg(col + j + 1);
+  const R ar = real_of(alpha), ai = imag_of(alpha);
+  D scale = make<D>(1), tj = make<D>(0);
+  R beta = ar;
+  if (!(ss == R(0) && ai == R(0))) {
+    beta = -copysign(sqrt(ar * ar + ai * ai + ss), ar);
+    tj = make<D>((beta - ar) / beta, -ai / beta);
+    const R zr = ar - beta, zi = ai, z2 = zr * zr + zi * zi;
+    scale = make<D>(zr / z2, -zi / z2);
+  }
+  if (blockIdx.x == 0 && flat_thread() == 0) {
+    d[j] = real_of(__ldcg(col + j));
+    e[j] = beta;
+    tau[j] = tj;
+  }
+  // v scaled (row j+1 is 1), the accumulator zeroed, the block's sums of t.
+  D* blockC = sm + 2 * j;
+  for (int64_t q = flat_thread(); q < 2 * j; q += kThreads) blockC[q] = make<D>(0);
+  for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < a.acc_len;
+       i += int64_t{G} * kThreads)
+    acc[i] = make<D>(0);
+  using WarpReduce = cub::WarpReduce<Sum<D>>;
+  __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
+  __syncthreads();
+  tiles(j + 1, [&](int64_t r) {
+    const D vr = r < m ? (r == j + 1 ? make<D>(1) : mul(__ldcg(col + r), scale)) : make<D>(0);
+    __syncthreads();  // every warp has read the unscaled row before warp 0 stores it
+    if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = vr;
+    for (int64_t q = threadIdx.y; q < 2 * j; q += kWarps) {
+      const D* c = q < j ? W + q * ldw : Pn + (q - j) * ldp;
+      const D x = r < m ? mul(conj(c[r]), vr) : make<D>(0);
+      const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{x});
+      __syncwarp();
+      if (threadIdx.x == 0) blockC[q] = add(blockC[q], s.v);
+    }
+  });
+  __syncthreads();
+  for (int64_t q = flat_thread(); q < 2 * j; q += kThreads)
+    partC[int64_t{blockIdx.x} * 2 * j + q] = blockC[q];
+  grid.sync();
+  if (blockIdx.x == 0 && flat_thread() == 0) col[j + 1] = make<D>(1);  // all have read alpha
+  // t[q] = the blocks' sums in order; block b takes the columns q = b, b + G, ...
+  for (int64_t q = blockIdx.x; q < 2 * j; q += G) {
+    Sum<D> s{make<D>(0)};
+    for (unsigned b = flat_thread(); b < G; b += kThreads)
+      s = s + Sum<D>{__ldcg(partC + int64_t{b} * 2 * j + q)};
+    s = block_sum(s);
+    if (flat_thread() == 0) t[q] = s.v;
+  }
+}
+
+// The co-resident grid for step_kernel on the current device (0: cooperative launch not
+// possible), cached per device ordinal.
+template <typename D>
+int step_grid_limit() {
+  static int limit[64] = {};
+  static bool known[64] = {};
+  int dev = 0;
+  MGBLAS_CHECK_CUDA(cudaGetDevice(&dev));
+  if (dev >= 64) return 0;
+  if (!known[dev]) {
+    int coop = 0, sms = 0, per_sm = 0;
+    MGBLAS_CHECK_CUDA(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
+    MGBLAS_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    MGBLAS_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, step_kernel<D>, kThreads, 6 * kLatrdMaxPanel * sizeof(D)));
+    // Two blocks per SM at most: more blocks add to every grid-wide sum.
+    limit[dev] = coop ? sms * std::min(per_sm, 2) : 0;
+    known[dev] = true;
+  }
+  return limit[dev];
+}
+
 // ---- store: the panel back into the owner's columns ---------------------------------
 // blockIdx.y: column j; threads over rows r in [j, m).
 template <typename D>
@@ -385,6 +560,40 @@ void finish(const Device& dev, cudaStream_t stream, int64_t m, int64_t j, const 
 }
 
 template <Scalar T>
+void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t j, bool fin,
+          bool reflect, T* Pn, int64_t ldp, T* W, int64_t ldw, real_type_t<T>* d,
+          real_type_t<T>* e, T* tau, T* t, const T* p, T* acc, int64_t acc_len, void* work) {
+  using D = device_t<T>;
+  fin = fin && j > 0;
+  dev.make_current();
+  const int limit = step_grid_limit<D>();
+  const int64_t rows = m - j;  // the longest row range of the phases
+  const unsigned G = static_cast<unsigned>(std::min<int64_t>(limit, ceil_div(rows, kLanes)));
+  const std::size_t need = kPartials + std::size_t{G} * (2 * sizeof(D) + 16) +
+                           std::size_t{G} * 2 * j * sizeof(D);
+  if (G == 0 || need > kLatrdWorkBytes || std::getenv("MGBLAS_LATRD_NO_COOP")) {
+    // The separate launches (no co-residency guarantee, or forced for comparison).
+    if (fin) finish<T>(dev, stream, m, j - 1, Pn, ldp, W, ldw, tau, t, p, work);
+    if (reflect) reflector<T>(dev, stream, herm, m, j, Pn, ldp, W, ldw, d, e, tau, t, acc, acc_len, work);
+    return;
+  }
+  StepArgs args{m, j, ldp, ldw, acc_len, herm, fin, reflect};
+  D* Pd = device_ptr(Pn);
+  D* Wd = device_ptr(W);
+  D* taud = device_ptr(tau);
+  D* td = device_ptr(t);
+  const D* pd = device_ptr(p);
+  D* accd = device_ptr(acc);
+  unsigned char* wk = static_cast<unsigned char*>(work);
+  void* params[] = {&args, &Pd, &Wd, &d, &e, &taud, &td, &pd, &accd, &wk};
+  const std::size_t smem = 4 * static_cast<std::size_t>(std::max<int64_t>(j, 1)) * sizeof(D);
+  MGBLAS_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&step_kernel<D>),
+                                                dim3(G), dim3(kLanes, kWarps), params, smem,
+                                                stream));
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+template <Scalar T>
 void store(const Device& dev, cudaStream_t stream, int64_t m, int64_t b, const T* Pn,
            int64_t ldp, const real_type_t<T>* e, T* A, int64_t lda) {
   if (m <= 0 || b <= 0) return;
@@ -414,6 +623,10 @@ void reverse(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, const
   }                                                                                    \
   MGBLAS_DECLARE_LATRD_FINISH_KERNEL(T) {                                              \
     finish<T>(dev, stream, m, j, Pn, ldp, W, ldw, tau, t, p, work);                    \
+  }                                                                                    \
+  MGBLAS_DECLARE_LATRD_STEP_KERNEL(T) {                                                \
+    step<T>(dev, stream, herm, m, j, finish, reflect, Pn, ldp, W, ldw, d, e, tau, t, p, acc,  \
+            acc_len, work);                                                            \
   }                                                                                    \
   MGBLAS_DECLARE_LATRD_STORE_KERNEL(T) { store<T>(dev, stream, m, b, Pn, ldp, e, A, lda); } \
   MGBLAS_DECLARE_LATRD_REVERSE_KERNEL(T) {                                             \
