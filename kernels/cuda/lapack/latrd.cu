@@ -108,7 +108,7 @@ __device__ D panel_row_sum(int64_t r, int64_t j, const D* A, int64_t lda, const 
   const int64_t chunk = (j + kWarps - 1) / kWarps;
   const int64_t l0 = threadIdx.y * chunk, l1 = l0 + chunk < j ? l0 + chunk : j;
   D sa = make<D>(0), sb = make<D>(0);
-#pragma unroll 4
+#pragma unroll 8
   for (int64_t l = l0; l < l1; ++l) {
     sa = mul_add(A[r + l * lda], s[l], sa);
     sb = mul_add(B[r + l * ldb], s[j + l], sb);
@@ -431,25 +431,39 @@ __global__ void __launch_bounds__(kThreads)
   }
   // v scaled (row j+1 is 1), the accumulator zeroed, the block's sums of t.
   D* blockC = sm + 2 * j;
-  for (int64_t q = flat_thread(); q < 2 * j; q += kThreads) blockC[q] = make<D>(0);
   for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < a.acc_len;
        i += int64_t{G} * kThreads)
     acc[i] = make<D>(0);
-  using WarpReduce = cub::WarpReduce<Sum<D>>;
-  __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
-  __syncthreads();
+  // Warp y takes the columns q = y + 8 i of [W | V]; each lane keeps its sums over the
+  // tiles in registers (kMaxQ loads in flight per row) and the warp sums once at the end.
+  constexpr int kMaxQ = 2 * kLatrdMaxPanel / kWarps;
+  D part[kMaxQ];
+#pragma unroll
+  for (int i = 0; i < kMaxQ; ++i) part[i] = make<D>(0);
   tiles(j + 1, [&](int64_t r) {
     const D vr = r < m ? (r == j + 1 ? make<D>(1) : mul(__ldcg(col + r), scale)) : make<D>(0);
     __syncthreads();  // every warp has read the unscaled row before warp 0 stores it
     if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = vr;
-    for (int64_t q = threadIdx.y; q < 2 * j; q += kWarps) {
-      const D* c = q < j ? W + q * ldw : Pn + (q - j) * ldp;
-      const D x = r < m ? mul(conj(c[r]), vr) : make<D>(0);
-      const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{x});
-      __syncwarp();
-      if (threadIdx.x == 0) blockC[q] = add(blockC[q], s.v);
+    if (r >= m) return;
+#pragma unroll
+    for (int i = 0; i < kMaxQ; ++i) {
+      const int64_t q = threadIdx.y + int64_t{i} * kWarps;
+      if (q < 2 * j) {
+        const D* c = q < j ? W + q * ldw : Pn + (q - j) * ldp;
+        part[i] = mul_add(conj(c[r]), vr, part[i]);
+      }
     }
   });
+  using WarpReduce = cub::WarpReduce<Sum<D>>;
+  __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
+#pragma unroll
+  for (int i = 0; i < kMaxQ; ++i) {
+    const int64_t q = threadIdx.y + int64_t{i} * kWarps;
+    if (q >= 2 * j) break;  // the same for the whole warp
+    const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{part[i]});
+    __syncwarp();
+    if (threadIdx.x == 0) blockC[q] = s.v;
+  }
   __syncthreads();
   for (int64_t q = flat_thread(); q < 2 * j; q += kThreads)
     partC[int64_t{blockIdx.x} * 2 * j + q] = blockC[q];
