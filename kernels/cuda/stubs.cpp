@@ -6,6 +6,7 @@
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
+#include "kernels/stebz_kernels.hpp"
 #include "kernels/symv_kernels.hpp"
 
 namespace mgblas::kernels::cuda {
@@ -43,6 +44,7 @@ MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_FINISH_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_STEP_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_STORE_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_REVERSE_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_STEBZ_KERNEL)
 
 #undef MGBLAS_CUDA_STUBS_
 #undef MGBLAS_CUDA_STUB_

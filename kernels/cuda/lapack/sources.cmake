@@ -3,3 +3,4 @@
 # included by kernels/cuda/CMakeLists.txt.
 list(APPEND MGBLAS_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/latrd.cu)
+list(APPEND MGBLAS_CUDA_SOURCES ${CMAKE_CURRENT_LIST_DIR}/stebz.cu)

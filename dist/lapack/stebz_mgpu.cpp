@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "dist/lapack/stebz_mgpu.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "core/communicator.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "dist/detail/mgpu_common.hpp"
+#include "kernels/lapack.hpp"
+#include "layouts/row_tiling.hpp"
+
+namespace mgblas {
+namespace {
+
+// BadArgument raised as the public entry `what` (a string literal), in the wording of
+// MGBLAS_CHECK_ARG, from inside the agreement's check.
+template <typename... Rule>
+void require(bool ok, const char* what, const char* name, int64_t value, const Rule&... rule) {
+  if (!ok)
+    throw BadArgument(__FILE__, __LINE__, what,
+                      detail::concat("argument '", name, "' = ", value, ": must be ", rule...));
+}
+void require_ptr(const void* p, const char* what, const char* name, bool needed) {
+  if (needed && p == nullptr)
+    throw BadArgument(__FILE__, __LINE__, what,
+                      detail::concat("argument '", name,
+                                     "' is a null pointer but must be readable/writable for "
+                                     "these sizes"));
+}
+
+// e_len: entries the caller's e holds, or -1 when unknown (a raw pointer).
+template <typename R>
+void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, const R* e,
+                      int64_t e_len, R* w) {
+  const Communicator& comm = ctx.comm();
+  const int64_t signature = detail::call_signature({n, static_cast<int64_t>(sizeof(R))});
+  detail::agree_on_arguments(comm, what, signature, [&] {
+    require(n >= 0, what, "n", n, ">= 0");
+    const int64_t e_need = std::max<int64_t>(0, n - 1);
+    if (e_len >= 0 && e_len < e_need)
+      throw DimensionMismatch(__FILE__, __LINE__, what,
+                              detail::concat("argument 'e' has ", e_len,
+                                             " entries but T of order n = ", n, " needs ",
+                                             e_need));
+    require_ptr(d, what, "d", n > 0);
+    require_ptr(e, what, "e", n > 1);
+    require_ptr(w, what, "w", n > 0);
+  });
+  if (n == 0) return;
+
+  // Index slices by global device; every value of `joined` outside this rank's slices stays
+  // zero, so the all-reduce below only places values (x + 0 = x exactly).
+  const RowTiling split(n, ctx.global_num_devices());
+  std::vector<R> joined(static_cast<std::size_t>(n), R(0));
+  all_or_nothing(comm, what, [&] {
+    const int nd = ctx.num_devices();
+    std::vector<DeviceBuffer<R>> dd(nd), ed(nd), wd(nd);
+    // Queue every GPU's copies and launch before collecting any result, so the devices
+    // work at the same time; a host device runs its slice to completion here.
+    for (int l = 0; l < nd; ++l) {
+      const Device& dev = ctx.device(l);
+      const int g = ctx.device_offset() + l;
+      const int64_t il = split.row_begin(g), iu = split.row_end(g);
+      if (il == iu) continue;
+      if (!dev.is_gpu()) {
+        tridiag_eigenvalues<R>(dev, n, d, e, il, iu, joined.data() + il);
+        continue;
+      }
+      dev.make_current();
+      dd[l] = DeviceBuffer<R>(dev, static_cast<std::size_t>(n));
+      ed[l] = DeviceBuffer<R>(dev, static_cast<std::size_t>(n - 1));
+      wd[l] = DeviceBuffer<R>(dev, static_cast<std::size_t>(iu - il));
+      copy_vector(dev, n, d, dd[l].data(), /*async=*/true);
+      copy_vector(dev, n - 1, e, ed[l].data(), /*async=*/true);
+      tridiag_eigenvalues<R>(dev, n, dd[l].data(), ed[l].data(), il, iu, wd[l].data());
+    }
+    for (int l = 0; l < nd; ++l) {
+      if (wd[l].data() == nullptr) continue;
+      const Device& dev = ctx.device(l);
+      const int64_t il = split.row_begin(ctx.device_offset() + l);
+      dev.make_current();
+      copy_vector(dev, static_cast<int64_t>(wd[l].size()), wd[l].data(), joined.data() + il);
+    }
+  });
+  comm.allreduce_sum(joined.data(), n);
+  // Each slice is ascending and the slices follow each other; the sort only matters where
+  // engines of different kinds round the members of a cluster differently.
+  std::sort(joined.begin(), joined.end());
+  std::copy(joined.begin(), joined.end(), w);
+}
+
+}  // namespace
+
+template <Scalar T>
+void tridiag_eigenvalues_mgpu(Context& ctx, int64_t n, const real_type_t<T>* d,
+                              const real_type_t<T>* e, real_type_t<T>* w) {
+  eigenvalues_mgpu<real_type_t<T>>(ctx, "tridiag_eigenvalues_mgpu", n, d, e, -1, w);
+}
+
+template <typename R>
+  requires(std::is_same_v<R, float> || std::is_same_v<R, double>)
+std::vector<R> tridiag_eigenvalues_mgpu(Context& ctx, const std::vector<R>& d,
+                                        const std::vector<R>& e) {
+  const auto n = static_cast<int64_t>(d.size());
+  std::vector<R> w(d.size());
+  eigenvalues_mgpu<R>(ctx, "tridiag_eigenvalues_mgpu", n, d.data(), e.data(),
+                      static_cast<int64_t>(e.size()), w.data());
+  return w;
+}
+
+#define MGBLAS_INSTANTIATE(T)                                                              \
+  template void tridiag_eigenvalues_mgpu<T>(Context&, int64_t, const real_type_t<T>*,      \
+                                            const real_type_t<T>*, real_type_t<T>*);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
+#undef MGBLAS_INSTANTIATE
+template std::vector<float> tridiag_eigenvalues_mgpu<float>(Context&, const std::vector<float>&,
+                                                            const std::vector<float>&);
+template std::vector<double> tridiag_eigenvalues_mgpu<double>(Context&,
+                                                              const std::vector<double>&,
+                                                              const std::vector<double>&);
+
+}  // namespace mgblas

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Public single-device LAPACK-style entries (kernels/lapack.hpp): validate every
+// argument, take the documented quick returns, then run the engine of the queue's device.
+#include "kernels/lapack.hpp"
+
+#include <cstdint>
+
+#include "core/error.hpp"
+#include "kernels/detail/dispatch.hpp"
+#include "kernels/stebz_kernels.hpp"
+
+namespace mgblas {
+
+// ---- Tridiagonal eigenvalues --------------------------------------------------------
+
+template <Scalar T>
+void tridiag_eigenvalues(const Queue& q, int64_t n, const real_type_t<T>* d,
+                         const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w) {
+  if (q.device == nullptr)
+    MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
+  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_ARG(il >= 0 && il <= n, "il", il, "in [0, n] = [0, ", n, "]");
+  MGBLAS_CHECK_ARG(iu >= il && iu <= n, "iu", iu, "in [il, n] = [", il, ", ", n, "]");
+  const bool any = iu > il;
+  MGBLAS_CHECK_PTR(d, "d", any);
+  MGBLAS_CHECK_PTR(e, "e", any && n > 1);
+  MGBLAS_CHECK_PTR(w, "w", any);
+  if (!any) return;
+  MGBLAS_DISPATCH(q, tridiag_eigenvalues<T>, n, d, e, il, iu, w);
+}
+
+#define MGBLAS_INSTANTIATE_(T)                                                          \
+  template void tridiag_eigenvalues<T>(const Queue&, int64_t, const real_type_t<T>*,    \
+                                       const real_type_t<T>*, int64_t, int64_t,         \
+                                       real_type_t<T>*);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
+#undef MGBLAS_INSTANTIATE_
+
+}  // namespace mgblas
