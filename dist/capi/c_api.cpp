@@ -13,6 +13,7 @@
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
+#include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -422,5 +423,16 @@ MGBLAS_C_DEFINE_HETRD_(mgblas_dsytrd_mgpu, double, double)
 MGBLAS_C_DEFINE_HETRD_(mgblas_chetrd_mgpu, mgblas_complex_float, float)
 MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
 #undef MGBLAS_C_DEFINE_HETRD_
+
+#define MGBLAS_C_DEFINE_STEBZ_(NAME, R)                                                      \
+  mgblas_status_t NAME(mgblas_context_t ctx, int64_t n, const R* d, const R* e, R* w) {    \
+    return guard([&] {                                                                       \
+      MGBLAS_CHECK_PTR(ctx, "ctx", true);                                                    \
+      mgblas::tridiag_eigenvalues_mgpu<R>(*ctx->ctx, n, d, e, w);                            \
+    });                                                                                      \
+  }
+MGBLAS_C_DEFINE_STEBZ_(mgblas_sstebz_mgpu, float)
+MGBLAS_C_DEFINE_STEBZ_(mgblas_dstebz_mgpu, double)
+#undef MGBLAS_C_DEFINE_STEBZ_
 
 }  // extern "C"

@@ -190,6 +190,15 @@ mgblas_status_t mgblas_chetrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, float*
 mgblas_status_t mgblas_zhetrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, double* d, double* e,
                                    mgblas_complex_double* tau);
 
+/* Eigenvalues of the real symmetric tridiagonal matrix with diagonal d (n entries) and
+ * off-diagonal e (n - 1), by bisection over every device of every rank of ctx
+ * (collective; host arrays, the same on every rank): w receives all n eigenvalues in
+ * ascending order on every rank. */
+mgblas_status_t mgblas_sstebz_mgpu(mgblas_context_t ctx, int64_t n, const float* d,
+                                   const float* e, float* w);
+mgblas_status_t mgblas_dstebz_mgpu(mgblas_context_t ctx, int64_t n, const double* d,
+                                   const double* e, double* w);
+
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_LEVEL2)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_LEVEL3)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DECLARE_DIST)

@@ -226,6 +226,15 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
   EXPECT_TRUE(td::everywhere(*ctx, ea.residual < 20 && ea.orthogonal < 20 && ez_.residual < 20 &&
                                        ez_.orthogonal < 20,
                              "C API sytrd/hetrd residuals"));
+  // T's eigenvalues through the C bisection entry, against LAPACK's of T.
+  std::vector<double> w(n), ref(d);
+  ASSERT_EQ(mgblas_dstebz_mgpu(cctx, n, d.data(), e.data(), w.data()), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  tl::sterf<double>(n, ref, e);
+  double worst = 0;
+  for (int64_t i = 0; i < n; ++i) worst = std::max(worst, std::abs(w[i] - ref[i]));
+  EXPECT_TRUE(td::everywhere(*ctx, worst <= 100 * n * mt::eps<double>() * tl::norm1(n, A),
+                             "C stebz eigenvalues against ?sterf"));
   mgblas_matrix_destroy(dA);
   mgblas_matrix_destroy(dZ);
   mgblas_context_destroy(cctx);
