@@ -42,6 +42,7 @@
 #include "dist/lapack/her2k_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
+#include "dist/lapack/unmtr_mgpu.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"
 #include "dist/tsgemm_mgpu.hpp"

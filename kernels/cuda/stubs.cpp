@@ -5,6 +5,7 @@
 #include "kernels/batched_kernels.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/gemv_kernels.hpp"
+#include "kernels/larfb_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
 #include "kernels/stebz_kernels.hpp"
 #include "kernels/symv_kernels.hpp"
@@ -45,6 +46,8 @@ MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_STEP_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_STORE_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LATRD_REVERSE_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_STEBZ_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LARFB_FORM_V_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LARFT_KERNEL)
 
 #undef MGBLAS_CUDA_STUBS_
 #undef MGBLAS_CUDA_STUB_

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// unmtr_mgpu: Q of hetrd_mgpu (lower) applied to a block-cyclic C, one block of
+// reflectors at a time (see the header). Per block: one explicit-V kernel on the owner,
+// one broadcast, and on every device holding columns of C one larft and three gemms.
+#include "dist/lapack/unmtr_mgpu.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "dist/detail/device_collectives.hpp"
+#include "dist/detail/mgpu_common.hpp"
+#include "kernels/blas.hpp"
+#include "kernels/larfb_kernels.hpp"
+
+namespace mgblas {
+namespace {
+
+/// The block width: `requested`, else the largest divisor of nb that is <= 64, so that a
+/// block never straddles two block columns of A (one owner per block).
+int64_t block_width(int64_t nb, int64_t requested) {
+  if (requested > 0) return requested;
+  for (int64_t w = std::min<int64_t>(nb, 64); w > 1; --w)
+    if (nb % w == 0) return w;
+  return 1;
+}
+
+// One local device's buffers: the block's V (m x b, contiguous: the broadcast's unit),
+// its T, W = V^H C and T W (b x the device's columns of C), tau when it came from the host.
+template <Scalar T>
+struct BlockSpace {
+  DeviceBuffer<T> V, Tm, W, TW, tau;
+};
+
+template <Scalar T>
+class Unmtr {
+ public:
+  Unmtr(const DistMatrix<T>& A, DistMatrix<T>& C, int64_t kb, bool host_tau)
+      : A_(A), C_(C), ctx_(A.context()), L_(A.layout()), n_(L_.n()), kb_(kb),
+        space_(ctx_.num_devices()) {
+    const auto nref = static_cast<std::size_t>(std::max<int64_t>(0, n_ - 1));
+    for (int dd = 0; dd < ctx_.num_devices(); ++dd) {
+      const Device& dev = ctx_.device(dd);
+      const auto cols = static_cast<std::size_t>(C_.local_n(dd) * kb_);
+      BlockSpace<T>& s = space_[dd];
+      s.V = DeviceBuffer<T>(dev, nref * static_cast<std::size_t>(kb_));
+      s.Tm = DeviceBuffer<T>(dev, static_cast<std::size_t>(kb_ * kb_));
+      s.W = DeviceBuffer<T>(dev, cols);
+      s.TW = DeviceBuffer<T>(dev, cols);
+      if (host_tau) s.tau = DeviceBuffer<T>(dev, nref);
+    }
+  }
+
+  /// Copies the host tau (n - 1 entries) to every device; returns the device pointers.
+  std::vector<const T*> stage_tau(const T* tau) {
+    std::vector<const T*> out;
+    for (int dd = 0; dd < ctx_.num_devices(); ++dd) {
+      const Device& dev = ctx_.device(dd);
+      dev.make_current();
+      copy_vector(dev, n_ - 1, tau, space_[dd].tau.data());
+      out.push_back(space_[dd].tau.data());
+    }
+    return out;
+  }
+
+  /// C := op(Q) C with tau[dd]: n - 1 entries in memory of local device dd.
+  void run(Op op, const std::vector<const T*>& tau, ReducerKind transport) {
+    detail::DeviceCollectives coll(ctx_, transport);
+    std::vector<T*> V;
+    for (auto& s : space_) V.push_back(s.V.data());
+    const int64_t nref = n_ - 1, blocks = (nref + kb_ - 1) / kb_, lda = A_.ld(), ldc = C_.ld();
+    // Q = B(0) B(1) ... with B(k) = I - V_k T_k V_k^H: Q C takes the last block first,
+    // Q^H C = ... B(1)^H B(0)^H C the first.
+    const Op opt = op == Op::N ? Op::N : Op::C;
+    for (int64_t s = 0; s < blocks; ++s) {
+      const int64_t blk = op == Op::N ? blocks - 1 - s : s;
+      const int64_t k0 = blk * kb_, b = std::min(kb_, nref - k0), m = n_ - 1 - k0;
+      const int owner = L_.owner(k0), ol = ctx_.local_index_of(owner);
+      if (ol >= 0)  // reflector k0 + j starts at row k0 + j + 1: V(j, j) = 1 replaces e
+        kernels::larfb_form_v<T>(ctx_.device(ol), m, b,
+                                 A_.local(ol) + L_.local_col(k0) * lda + k0 + 1, lda, V[ol], m);
+      coll.broadcast<T>(V, m * b, owner);
+      for (int dd = 0; dd < ctx_.num_devices(); ++dd) {
+        const int64_t cols = C_.local_n(dd);
+        if (cols == 0) continue;
+        const Device& dev = ctx_.device(dd);
+        BlockSpace<T>& w = space_[dd];
+        T* Cr = C_.local(dd) + k0 + 1;  // rows k0 + 1 .. n - 1 of the device's columns
+        kernels::larft<T>(dev, m, b, V[dd], m, tau[dd] + k0, w.Tm.data(), kb_);
+        gemm<T>(dev, Op::C, Op::N, b, cols, m, T(1), V[dd], m, Cr, ldc, T(0), w.W.data(), b);
+        gemm<T>(dev, opt, Op::N, b, cols, b, T(1), w.Tm.data(), kb_, w.W.data(), b, T(0),
+                w.TW.data(), b);
+        gemm<T>(dev, Op::N, Op::N, m, cols, b, T(-1), V[dd], m, w.TW.data(), b, T(1), Cr, ldc);
+      }
+    }
+    coll.wait();
+  }
+
+ private:
+  const DistMatrix<T>& A_;
+  DistMatrix<T>& C_;
+  Context& ctx_;
+  const BlockCyclic1D& L_;
+  int64_t n_, kb_;
+  std::vector<BlockSpace<T>> space_;
+};
+
+// Checks every argument but tau on this rank; the caller agrees on the outcome.
+template <Scalar T>
+void check_unmtr(const Context& ctx, Op op, const DistMatrix<T>& A, const DistMatrix<T>& C,
+                 int64_t kb) {
+  const BlockCyclic1D& L = A.layout();
+  const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
+  MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
+                   is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
+  if (L.m() != L.n())
+    MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(),
+                 ": unmtr_mgpu needs the square matrix hetrd_mgpu reduced");
+  detail::check_matrix(ctx, A);
+  if (&C.context() != &ctx)
+    MGBLAS_THROW(BadArgument, "argument 'C' lives on another Context than A");
+  if (C.layout().num_devices() != ctx.global_num_devices())
+    MGBLAS_THROW(DimensionMismatch, "argument 'C': layout over P = ", C.layout().num_devices(),
+                 " devices, but the context has ", ctx.global_num_devices());
+  if (C.m() != L.n())
+    MGBLAS_THROW(DimensionMismatch, "argument 'C' has ", C.m(), " rows, but A is ", L.n(),
+                 " x ", L.n());
+  MGBLAS_CHECK_ARG(kb >= 1 && kb <= kernels::kLarftMaxBlock && L.nb() % kb == 0, "opts.panel",
+                   kb, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
+                   "], or 0 (automatic)");
+}
+
+int64_t signature(Op op, const BlockCyclic1D& LA, const BlockCyclic1D& LC, std::size_t elem,
+                  int64_t kb, ReducerKind transport, int64_t form) {
+  return detail::call_signature({'Q', static_cast<char>(op), LA.m(), LA.n(), LA.nb(), LA.first(),
+                                 LA.num_devices(), LC.m(), LC.n(), LC.nb(), LC.first(),
+                                 static_cast<int64_t>(elem), kb, static_cast<int64_t>(transport),
+                                 form});
+}
+
+}  // namespace
+
+template <Scalar T>
+void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMatrix<T>& C,
+                const UnmtrOptions& opts) {
+  Context& ctx = A.context();
+  const BlockCyclic1D& L = A.layout();
+  const int64_t kb = block_width(L.nb(), opts.panel);
+  std::unique_ptr<Unmtr<T>> job;
+  // The buffers are made inside the agreement, so a failed allocation on one rank raises
+  // on every rank.
+  detail::agree_on_arguments(
+      ctx.comm(), "unmtr_mgpu", signature(op, L, C.layout(), sizeof(T), kb, opts.transport, 1),
+      [&] {
+        check_unmtr(ctx, op, A, C, kb);
+        const int64_t len = std::max<int64_t>(0, L.n() - 1);
+        if (&tau.context() != &ctx)
+          MGBLAS_THROW(BadArgument, "argument 'tau' lives on another Context than A");
+        if (tau.kind() != VectorLayout::Replicated)
+          MGBLAS_THROW(BadArgument, "argument 'tau' must be a replicated DistVector");
+        if (tau.n() != len)
+          MGBLAS_THROW(DimensionMismatch, "argument 'tau' has length ", tau.n(), ", expected ",
+                       len);
+        if (L.n() > 1 && C.n() > 0) job = std::make_unique<Unmtr<T>>(A, C, kb, false);
+      });
+  if (!job) return;  // n <= 1 (Q = I) or K = 0, alike on every rank
+  std::vector<const T*> tv;
+  for (int dd = 0; dd < ctx.num_devices(); ++dd) tv.push_back(tau.local(dd));
+  job->run(op, tv, opts.transport);
+}
+
+template <Scalar T>
+void unmtr_mgpu(Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
+                const UnmtrOptions& opts) {
+  Context& ctx = A.context();
+  const BlockCyclic1D& L = A.layout();
+  const int64_t kb = block_width(L.nb(), opts.panel);
+  std::unique_ptr<Unmtr<T>> job;
+  detail::agree_on_arguments(
+      ctx.comm(), "unmtr_mgpu", signature(op, L, C.layout(), sizeof(T), kb, opts.transport, 0),
+      [&] {
+        check_unmtr(ctx, op, A, C, kb);
+        const bool work = L.n() > 1 && C.n() > 0;
+        MGBLAS_CHECK_PTR(tau, "tau", work);
+        if (work) job = std::make_unique<Unmtr<T>>(A, C, kb, true);
+      });
+  if (!job) return;
+  job->run(op, job->stage_tau(tau), opts.transport);
+}
+
+#define MGBLAS_INSTANTIATE(T)                                                                \
+  template void unmtr_mgpu<T>(Op, const DistMatrix<T>&, const DistVector<T>&, DistMatrix<T>&, \
+                              const UnmtrOptions&);                                          \
+  template void unmtr_mgpu<T>(Op, const DistMatrix<T>&, const T*, DistMatrix<T>&,           \
+                              const UnmtrOptions&);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
+#undef MGBLAS_INSTANTIATE
+
+}  // namespace mgblas

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Application of the unitary (real: orthogonal) Q of a tridiagonal reduction to a block of
+// vectors, LAPACK's ?unmtr / ?ormtr with side Left and uplo Lower, over every device of
+// every rank: the step that turns the eigenvectors of T into those of A.
+//
+// Q = H(0) H(1) ... H(n-2) is taken as hetrd_mgpu leaves it in A. The reflectors are
+// applied in blocks of `panel` (compact WY, I - V T V^H): per block, its owner makes V
+// explicit and broadcasts it (NCCL on GPUs, host + MPI otherwise), every device forms T
+// and updates its own columns of C with three gemms. C's columns are never moved.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "core/types.hpp"
+#include "dist/reducer.hpp"
+#include "layouts/dist_matrix.hpp"
+
+namespace mgblas {
+
+/// Tuning and transport of unmtr_mgpu / ormtr_mgpu.
+struct UnmtrOptions {
+  /// Reflectors per block: a divisor of A's nb, at most 128 (kernels::kLarftMaxBlock); 0
+  /// picks the largest divisor of nb that is <= 64, as hetrd_mgpu does for its panels
+  /// (any divisor is valid whatever panel the reduction used).
+  int64_t panel = 0;
+  /// How each block of reflectors is broadcast: Auto is NCCL when every device is a
+  /// distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host staging.
+  ReducerKind transport = ReducerKind::Auto;
+};
+
+/// C := op(Q) C, with Q = H(0) H(1) ... H(n-2), H(i) = I - tau[i] v_i v_i^H, the Q of
+/// hetrd_mgpu(Uplo::Lower, A, ...): v_i(0:i+1) = 0, v_i(i+1) = 1 (not stored), v_i(i+2:n)
+/// in A(i+2:n, i).
+///
+/// op N applies the blocks of reflectors last to first (Q C = H(0) (H(1) (... C))), op C
+/// first to last; a block of reflectors k0 .. k0+b-1 is I - V T V^H (op C: I - V T^H V^H)
+/// on rows k0+1 .. n-1 of C: W = V^H C, W = T W (T^H W), C -= V W.
+///
+/// @param[in] op       Op::N: C = Q C; Op::C: C = Q^H C (real T: Op::T is accepted as
+///                     Op::C).
+/// @param[in] A        n x n, BlockCyclic1D over every device of its context, as
+///                     hetrd_mgpu(Lower) left it. Only its strict lower triangle below the
+///                     subdiagonal is read (d, e and the upper triangle are not).
+/// @param[in] tau      replicated DistVector of length max(0, n - 1) on A's context (as
+///                     hetrd_mgpu returns it).
+/// @param[in,out] C    n x K on A's context, with its own BlockCyclic1D over the K
+///                     columns (any nb, any first device); each device updates its own
+///                     columns. K = 0 or n <= 1: C is not touched (Q = I for n = 1).
+/// @param[in] opts     block width and transport (see UnmtrOptions).
+///
+/// Collective over the ranks of A's context; every rank passes the same arguments.
+/// Errors, raised on every rank (the others RemoteError) before C is written:
+/// BadArgument for op, a C or tau on another context, a block-cyclic tau or a panel
+/// that is not a divisor of nb in [1, 128]; DimensionMismatch for a non-square A, C with
+/// other than n rows, a layout over other devices, or tau of other than n - 1 entries.
+/// On GPUs nothing in the loop waits for the host; the call returns when C is complete.
+/// Flops: about 2 n^2 K (real), 4x that for complex, plus about b n^2 (b the panel) for
+/// the blocks' T on every device that holds columns of C.
+template <Scalar T>
+void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMatrix<T>& C,
+                const UnmtrOptions& opts = {});
+
+/// unmtr_mgpu with tau in host memory: max(0, n - 1) entries, the same on every rank (as
+/// the host-output hetrd_mgpu returns them); may be null when n <= 1 or K = 0.
+template <Scalar T>
+void unmtr_mgpu(Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
+                const UnmtrOptions& opts = {});
+
+/// The real names of unmtr_mgpu (LAPACK ?ormtr), for float and double.
+template <Scalar T>
+  requires(!is_complex_v<T>)
+void ormtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMatrix<T>& C,
+                const UnmtrOptions& opts = {}) {
+  unmtr_mgpu<T>(op, A, tau, C, opts);
+}
+template <Scalar T>
+  requires(!is_complex_v<T>)
+void ormtr_mgpu(Op op, const DistMatrix<T>& A, const std::type_identity_t<T>* tau,
+                DistMatrix<T>& C, const UnmtrOptions& opts = {}) {
+  unmtr_mgpu<T>(op, A, tau, C, opts);
+}
+
+}  // namespace mgblas

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Host engine of the block-reflector steps (kernels/larfb_kernels.hpp): LAPACKE ?larft
+// for the triangular factor, a plain copy for the explicit V.
+#include <complex>
+#include <type_traits>
+
+#include "kernels/host/detail/cblas.hpp"
+#include "kernels/larfb_kernels.hpp"
+
+// LAPACKE's complex types as std::complex (layout-compatible), before lapacke.h.
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <lapacke.h>
+
+namespace mgblas::kernels::host {
+namespace {
+
+using detail::to_blas_int;
+
+template <Scalar T>
+void form_v(int64_t m, int64_t b, const T* A, int64_t lda, T* V, int64_t ldv) {
+  for (int64_t j = 0; j < b; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      V[i + j * ldv] = i > j ? A[i + j * lda] : (i == j ? T(1) : T(0));
+}
+
+template <Scalar T>
+void larft_host(int64_t m, int64_t b, const T* V, int64_t ldv, const T* tau, T* Tm,
+                int64_t ldt) {
+  const auto n = static_cast<lapack_int>(to_blas_int("larft", "m", m));
+  const auto k = static_cast<lapack_int>(to_blas_int("larft", "b", b));
+  const auto lv = static_cast<lapack_int>(to_blas_int("larft", "ldv", ldv));
+  const auto lt = static_cast<lapack_int>(to_blas_int("larft", "ldt", ldt));
+  // The _work entries: no NaN scan of V on every call (the driver's data are its own).
+  if constexpr (std::is_same_v<T, float>)
+    LAPACKE_slarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, lv, tau, Tm, lt);
+  else if constexpr (std::is_same_v<T, double>)
+    LAPACKE_dlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, lv, tau, Tm, lt);
+  else if constexpr (std::is_same_v<T, scomplex>)
+    LAPACKE_clarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, lv, tau, Tm, lt);
+  else
+    LAPACKE_zlarft_work(LAPACK_COL_MAJOR, 'F', 'C', n, k, V, lv, tau, Tm, lt);
+  // ?larft leaves the strict lower triangle as it was; the driver's gemm reads it.
+  for (int64_t j = 0; j < b; ++j)
+    for (int64_t i = j + 1; i < b; ++i) Tm[i + j * ldt] = T(0);
+}
+
+}  // namespace
+
+#define MGBLAS_HOST_LARFB_(T)                                                              \
+  MGBLAS_DECLARE_LARFB_FORM_V_KERNEL(T) { form_v<T>(m, b, A, lda, V, ldv); }               \
+  MGBLAS_DECLARE_LARFT_KERNEL(T) { larft_host<T>(m, b, V, ldv, tau, Tm, ldt); }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_LARFB_)
+#undef MGBLAS_HOST_LARFB_
+
+}  // namespace mgblas::kernels::host

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// unmtr_mgpu on the GPUs of every rank (the CUDA engine's explicit-V and larft kernels,
+// cuBLAS products, NCCL or host transport of the blocks): the checks of the host test
+// (tests/dist/unmtr_cases.hpp) on a CUDA context, plus a larger size.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "core/context.hpp"
+#include "tests/dist/unmtr_cases.hpp"
+
+namespace {
+
+using namespace mgblas;
+namespace mt = mgblas::testing;
+namespace td = mgblas::testing::dist;
+
+class GpuContext : public ::testing::Environment {
+ public:
+  static std::shared_ptr<Context>& get() {
+    static std::shared_ptr<Context> ctx;
+    if (!ctx) {
+      ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);  // multicast off (shared/DEVICE.md)
+      ContextOptions opts;
+      opts.backend = BackendChoice::Cuda;
+      ctx = Context::create(opts);
+    }
+    return ctx;
+  }
+  void TearDown() override { get().reset(); }
+};
+[[maybe_unused]] ::testing::Environment* const gpu_context =
+    ::testing::AddGlobalTestEnvironment(new GpuContext);
+
+const std::vector<std::pair<int64_t, int64_t>> kLayouts = {{1, 5}, {7, 37}, {32, 1}};
+
+template <typename T>
+class Unmtr_Gpu : public ::testing::Test {};
+TYPED_TEST_SUITE(Unmtr_Gpu, mt::TestScalars, mt::PrecisionName);
+
+TYPED_TEST(Unmtr_Gpu, SizesAndBlockings) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (int64_t nb : {1, 16, 64})
+    for (int64_t n : {1, 2, 17, 64, 65, 200})
+      EXPECT_TRUE(td::unmtr_and_check<T>(ctx, n, nb, kLayouts, n % 2 == 1));
+}
+
+TYPED_TEST(Unmtr_Gpu, PanelsAndTransports) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 517, 64, {{32, 37}}, false, 32));
+  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 517, 128, {{7, 5}}, true, 128));
+  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 260, 64, kLayouts, false, 0, ReducerKind::Host));
+  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 600, 256, {{64, 600}}, true));
+}
+
+}  // namespace
