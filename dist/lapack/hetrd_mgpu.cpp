@@ -15,21 +15,13 @@
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/detail/symv_share.hpp"
 #include "dist/lapack/detail/rank2k_columns.hpp"
+#include "dist/lapack/detail/panel_width.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
 
 namespace mgblas {
 namespace {
-
-/// The panel width: `requested`, else the largest divisor of nb that is <= 64, so that
-/// a panel never straddles two block columns (one owner per panel).
-int64_t panel_width(int64_t nb, int64_t requested) {
-  if (requested > 0) return requested;
-  for (int64_t w = std::min<int64_t>(nb, 64); w > 1; --w)
-    if (nb % w == 0) return w;
-  return 1;
-}
 
 // One local device's copy of the panel and its scratch. The upper reduction also keeps
 // the reflector in the matrix's row order (x), the SYMV result in it (y), the panel
@@ -348,7 +340,7 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
   const auto start = std::chrono::steady_clock::now();
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   detail::agree_on_arguments(
       ctx.comm(), "hetrd_mgpu", signature('H', uplo, L, sizeof(T), kb, opts.transport, 1), [&] {
         check_hetrd(ctx, uplo, A, kb);
@@ -378,7 +370,7 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* 
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t n = L.n(), n1 = std::max<int64_t>(0, n - 1);
-  const int64_t kb = panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   // The device outputs are made inside the agreement, so a failed allocation on one rank
   // raises on every rank.
   std::unique_ptr<DistVector<R>> dd, ed;

@@ -12,20 +12,12 @@
 #include "core/memory.hpp"
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/detail/panel_width.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/larfb_kernels.hpp"
 
 namespace mgblas {
 namespace {
-
-/// The block width: `requested`, else the largest divisor of nb that is <= 64, so that a
-/// block never straddles two block columns of A (one owner per block).
-int64_t block_width(int64_t nb, int64_t requested) {
-  if (requested > 0) return requested;
-  for (int64_t w = std::min<int64_t>(nb, 64); w > 1; --w)
-    if (nb % w == 0) return w;
-  return 1;
-}
 
 // One local device's buffers: the block's V (m x b, contiguous: the broadcast's unit),
 // its T, W = V^H C and T W (b x the device's columns of C), tau when it came from the host.
@@ -147,7 +139,7 @@ void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMat
                 const UnmtrOptions& opts) {
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = block_width(L.nb(), opts.panel);
+  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
   // The buffers are made inside the agreement, so a failed allocation on one rank raises
   // on every rank.
@@ -176,7 +168,7 @@ void unmtr_mgpu(Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
                 const UnmtrOptions& opts) {
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = block_width(L.nb(), opts.panel);
+  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
   detail::agree_on_arguments(
       ctx.comm(), "unmtr_mgpu", signature(op, L, C.layout(), sizeof(T), kb, opts.transport, 0),
