@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "tests/dist/gpu_context.hpp"
 #include "core/error.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"
@@ -29,26 +30,9 @@ namespace mt = mgblas::testing;
 namespace td = mgblas::testing::dist;
 using td::raises;
 
-// One GPU context for the whole run (Context::create and the first NCCL use are
-// collective), released before MPI_Finalize.
-class GpuContext : public ::testing::Environment {
- public:
-  static std::shared_ptr<Context>& get() {
-    static std::shared_ptr<Context> ctx;
-    if (!ctx) {
-      // NVLink multicast stays off on the lent machines (shared/DEVICE.md), however the
-      // test is started; an explicit setting wins.
-      ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);
-      ContextOptions opts;
-      opts.backend = BackendChoice::Cuda;
-      ctx = Context::create(opts);
-    }
-    return ctx;
-  }
-  void TearDown() override { get().reset(); }
-};
-[[maybe_unused]] ::testing::Environment* const gpu_context =
-    ::testing::AddGlobalTestEnvironment(new GpuContext);
+// One GPU context for the whole run (tests/dist/gpu_context.hpp: Context::create and the
+// first NCCL use are collective), released before MPI_Finalize.
+using td::GpuContext;
 
 // The reducers every case runs through: NCCL (whole, and pipelined in 3 chunks) when
 // NCCL can take the context, and the host reducer.

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "core/context.hpp"
+#include "tests/dist/gpu_context.hpp"
 #include "tests/dist/hetrd_cases.hpp"
 
 namespace {
@@ -16,22 +17,7 @@ using namespace mgblas;
 namespace mt = mgblas::testing;
 namespace td = mgblas::testing::dist;
 
-class GpuContext : public ::testing::Environment {
- public:
-  static std::shared_ptr<Context>& get() {
-    static std::shared_ptr<Context> ctx;
-    if (!ctx) {
-      ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);  // multicast off (shared/DEVICE.md)
-      ContextOptions opts;
-      opts.backend = BackendChoice::Cuda;
-      ctx = Context::create(opts);
-    }
-    return ctx;
-  }
-  void TearDown() override { get().reset(); }
-};
-[[maybe_unused]] ::testing::Environment* const gpu_context =
-    ::testing::AddGlobalTestEnvironment(new GpuContext);
+using td::GpuContext;
 
 template <typename T>
 class Hetrd_Gpu : public ::testing::Test {};

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "tests/dist/gpu_context.hpp"
 #include "tests/dist/unmtr_cases.hpp"
 
 namespace {
@@ -18,22 +19,7 @@ using namespace mgblas;
 namespace mt = mgblas::testing;
 namespace td = mgblas::testing::dist;
 
-class GpuContext : public ::testing::Environment {
- public:
-  static std::shared_ptr<Context>& get() {
-    static std::shared_ptr<Context> ctx;
-    if (!ctx) {
-      ::setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);  // multicast off (shared/DEVICE.md)
-      ContextOptions opts;
-      opts.backend = BackendChoice::Cuda;
-      ctx = Context::create(opts);
-    }
-    return ctx;
-  }
-  void TearDown() override { get().reset(); }
-};
-[[maybe_unused]] ::testing::Environment* const gpu_context =
-    ::testing::AddGlobalTestEnvironment(new GpuContext);
+using td::GpuContext;
 
 const std::vector<std::pair<int64_t, int64_t>> kLayouts = {{1, 5}, {7, 37}, {32, 1}};
 
