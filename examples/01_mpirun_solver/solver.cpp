@@ -55,7 +55,7 @@
 //   --tol defaults to 1e-10 in double and 1e-4 in single precision.
 //   The exit status is non-zero if any case fails.
 //   On a small machine with several ranks per core set OMP_NUM_THREADS=1 (see
-//   02_tridiagonal_reduction: OpenMP and OpenBLAS threads spin against each other).
+//   02_eigensolver: OpenMP and OpenBLAS threads spin against each other).
 
 #include <CLI/CLI.hpp>
 #include <mgblas/mgblas.hpp>
