@@ -314,17 +314,6 @@ void check_hetrd(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t 
                    "], or 0 (automatic)");
 }
 
-template <Scalar R>
-void check_out(const Context& ctx, const DistVector<R>& v, const char* name, int64_t len) {
-  if (&v.context() != &ctx)
-    MGBLAS_THROW(BadArgument, "argument '", name, "' lives on another Context than A");
-  if (v.kind() != VectorLayout::Replicated)
-    MGBLAS_THROW(BadArgument, "argument '", name, "' must be a replicated DistVector");
-  if (v.n() != len)
-    MGBLAS_THROW(DimensionMismatch, "argument '", name, "' has length ", v.n(), ", expected ",
-                 len);
-}
-
 int64_t signature(char what, Uplo uplo, const BlockCyclic1D& L, std::size_t elem, int64_t kb,
                   ReducerKind transport, int64_t form) {
   return detail::call_signature({what, static_cast<char>(uplo), L.m(), L.n(), L.nb(), L.first(),
@@ -345,9 +334,9 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
       ctx.comm(), "hetrd_mgpu", signature('H', uplo, L, sizeof(T), kb, opts.transport, 1), [&] {
         check_hetrd(ctx, uplo, A, kb);
         const int64_t n = L.n();
-        check_out(ctx, d, "d", n);
-        check_out(ctx, e, "e", std::max<int64_t>(0, n - 1));
-        check_out(ctx, tau, "tau", std::max<int64_t>(0, n - 1));
+        detail::check_dist_vector(ctx, d, "d", n, nullptr);
+        detail::check_dist_vector(ctx, e, "e", std::max<int64_t>(0, n - 1), nullptr);
+        detail::check_dist_vector(ctx, tau, "tau", std::max<int64_t>(0, n - 1), nullptr);
       });
   std::vector<real_type_t<T>*> dv, ev;
   std::vector<T*> tv;

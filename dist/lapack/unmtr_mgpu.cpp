@@ -147,14 +147,7 @@ void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMat
       ctx.comm(), "unmtr_mgpu", signature(op, L, C.layout(), sizeof(T), kb, opts.transport, 1),
       [&] {
         check_unmtr(ctx, op, A, C, kb);
-        const int64_t len = std::max<int64_t>(0, L.n() - 1);
-        if (&tau.context() != &ctx)
-          MGBLAS_THROW(BadArgument, "argument 'tau' lives on another Context than A");
-        if (tau.kind() != VectorLayout::Replicated)
-          MGBLAS_THROW(BadArgument, "argument 'tau' must be a replicated DistVector");
-        if (tau.n() != len)
-          MGBLAS_THROW(DimensionMismatch, "argument 'tau' has length ", tau.n(), ", expected ",
-                       len);
+        detail::check_dist_vector(ctx, tau, "tau", std::max<int64_t>(0, L.n() - 1), nullptr);
         if (L.n() > 1 && C.n() > 0) job = std::make_unique<Unmtr<T>>(A, C, kb, false);
       });
   if (!job) return;  // n <= 1 (Q = I) or K = 0, alike on every rank
