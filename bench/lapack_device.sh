@@ -6,7 +6,8 @@
 #   bench/lapack_device.sh [tests|bench|all]   (default all)
 #   env SRC=dir    build this source tree (e.g. a clean export of HEAD carried along)
 #   env CTEST_ARGS extra ctest selection (default: -L gpu)
-#   env BENCH      tester_hetrd arguments (default: the sizes of bench/hetrd_device.sh)
+#   env BENCHES    which reductions to benchmark, of "hetrd gebrd" (default: both); each
+#                  runs bench/<name>_device.sh with its CASES (env HETRD_CASES, GEBRD_CASES)
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
 mode=${1:-all}
@@ -31,7 +32,12 @@ if [ "$mode" != bench ]; then
   grep -E "tests passed|Test +#|Failed|\*\*\*" "$out/ctest.log" | tail -40
   stamp "tests done"
 fi
-if [ "$mode" != tests ] && [ -x "$build/tests/testers/tester_hetrd" ]; then
-  BIN=$build/tests/testers/tester_hetrd bash "$root/bench/hetrd_device.sh" 2>&1 | tee "$out/bench.log" | tail -40
-  stamp "bench done"
+if [ "$mode" != tests ]; then
+  for b in ${BENCHES:-hetrd gebrd}; do
+    [ -x "$build/tests/testers/tester_$b" ] || continue
+    cases_var=${b^^}_CASES
+    CASES=${!cases_var:-one} BIN=$build/tests/testers/tester_$b bash "$root/bench/${b}_device.sh" 2>&1 |
+      tee "$out/bench-$b.log" | grep -v "^\[" | tail -40
+    stamp "bench $b done"
+  done
 fi

@@ -16,6 +16,7 @@
 #include "dist/detail/symv_share.hpp"
 #include "dist/lapack/detail/rank2k_columns.hpp"
 #include "dist/lapack/detail/panel_width.hpp"
+#include "dist/lapack/detail/phase_clock.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
@@ -33,31 +34,6 @@ struct PanelSpace {
   DeviceBuffer<std::byte> work;
   DeviceBuffer<T> x, y, back, Vg, Wg, tau_rev;
   DeviceBuffer<real_type_t<T>> d_rev, e_rev;
-};
-
-// Charges the wall time since the last mark to one phase of a HetrdProfile, after waiting
-// for the devices (a no-op without a profile).
-class PhaseClock {
- public:
-  PhaseClock(const Context& ctx, HetrdProfile* profile) : ctx_(ctx), profile_(profile) {}
-  void charge(double HetrdProfile::*phase) {
-    if (!profile_) return;
-    ctx_.synchronize();
-    const auto now = std::chrono::steady_clock::now();
-    profile_->*phase += std::chrono::duration<double>(now - last_).count();
-    last_ = now;
-  }
-  /// Starts the first phase now (after the set-up).
-  void restart() {
-    if (!profile_) return;
-    ctx_.synchronize();
-    last_ = std::chrono::steady_clock::now();
-  }
-
- private:
-  const Context& ctx_;
-  HetrdProfile* profile_;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 template <Scalar T>
@@ -296,7 +272,7 @@ class Hetrd {
   detail::DeviceCollectives coll_;
   std::vector<PanelSpace<T>> space_;
   std::vector<T*> P_;
-  PhaseClock clock_;
+  detail::PhaseClock<HetrdProfile> clock_;
 };
 
 // Checks every argument on this rank; the caller agrees on the outcome over the ranks.

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gebrd_mgpu on the GPUs of every rank (the CUDA engine's small panel kernels and
+// products, NCCL or host transport): the same checks as the host test
+// (tests/dist/gebrd_cases.hpp), at sizes around the blocking and a larger one.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "core/context.hpp"
+#include "tests/dist/gebrd_cases.hpp"
+#include "tests/dist/gpu_context.hpp"
+
+namespace {
+
+using namespace mgblas;
+namespace mt = mgblas::testing;
+namespace td = mgblas::testing::dist;
+
+using td::GpuContext;
+
+template <typename T>
+class Gebrd_Gpu : public ::testing::Test {};
+TYPED_TEST_SUITE(Gebrd_Gpu, mt::TestScalars, mt::PrecisionName);
+
+TYPED_TEST(Gebrd_Gpu, SizesAndBlockings) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (int64_t nb : {16, 64, 256})
+    for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{300}}) {
+      EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n, n, nb, 0, n % 2 == 0));
+      EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n + 13, n, nb, 0, n % 2 == 1));
+      EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n, n + 11, nb, 0, n % 2 == 0));
+    }
+}
+
+TYPED_TEST(Gebrd_Gpu, PanelsAndLargerSizes) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 517, 400, 64, 32, false));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 400, 517, 128, 128, true));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 1000, 1000, 256, 0, false));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 1200, 600, 256, 0, true));
+}
+
+}  // namespace

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gebrd_mgpu on host devices and MPI ranks (the CI side; the GPU side is
+// tests/dist/test_gebrd_gpu.cpp): A = Q B P^H with Q and P formed by LAPACK from the
+// reflectors left in A, their orthogonality, B's singular values against LAPACK's of A,
+// and bad arguments raising on every rank with A left as it was.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "core/context.hpp"
+#include "dist/lapack/gebrd_mgpu.hpp"
+#include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/gebrd_cases.hpp"
+#include "tests/dist/host_contexts.hpp"
+
+namespace {
+
+using namespace mgblas;
+namespace mt = mgblas::testing;
+namespace td = mgblas::testing::dist;
+namespace tl = mgblas::testing::lapack;
+using td::HostContexts;
+
+template <typename T>
+class Gebrd_Host : public ::testing::Test {};
+TYPED_TEST_SUITE(Gebrd_Host, mt::TestScalars, mt::PrecisionName);
+
+// Tall, square and wide (upper and lower bidiagonal) at the sizes around the blocking.
+TYPED_TEST(Gebrd_Host, SizesAndBlockings) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (int64_t nb : {1, 16, 64})
+      for (int64_t n : {int64_t{1}, int64_t{2}, nb - 1, nb, nb + 1, 3 * nb + 5, int64_t{120}}) {
+        if (n < 1 || (nb == 1 && n == 120 && ctx->num_devices() > 1)) continue;
+        EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n, n, nb, 0, n % 2 == 0));
+        EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n + 7, n, nb, 0, n % 2 == 1));
+        EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n, n + 9, nb, 0, n % 2 == 0));
+      }
+}
+
+TYPED_TEST(Gebrd_Host, PanelNarrowerThanBlock) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all()) {
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 90, 70, 16, 8, false));
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 70, 90, 16, 8, true));
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 150, 133, 64, 16, true));
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 50, 50, 6, 3, false));
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 41, 60, 6, 2, false));
+  }
+}
+
+// Known singular values spread over 1e-12 .. 1: B's must match them to working accuracy
+// relative to ||A||.
+TYPED_TEST(Gebrd_Host, GradedSingularValues) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  auto ctx = HostContexts::all()[1];
+  for (auto [m, n] : {std::pair<int64_t, int64_t>{80, 60}, {60, 80}}) {
+    std::mt19937_64 rng(mt::test_seed() + static_cast<uint64_t>(m));
+    const int64_t k = std::min(m, n);
+    std::vector<R> S(k);
+    for (int64_t i = 0; i < k; ++i) S[i] = R(std::pow(10.0, -12.0 * double(i) / double(k - 1)));
+    std::vector<T> A = tl::matrix_with_singular_values<T>(m, n, S, rng);
+    ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
+    EXPECT_TRUE(td::gebrd_and_check<T>(ctx, A, m, n, 16, 0, false));
+  }
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  A bad argument raises on every rank (the others: RemoteError or the same      |
+//  |  error) and leaves A and the outputs as they were.                             |
+//  +-------------------------------------------------------------------------------+
+TYPED_TEST(Gebrd_Host, BadArgumentsRaiseEverywhere) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  auto ctx = HostContexts::all()[1];
+  auto rng = mt::make_rng();
+  const int64_t m = 40, n = 30;
+  std::vector<T> A = tl::random_general<T>(m, n, rng);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
+  DistMatrix<T> dA(ctx, BlockCyclic1D(m, n, 8, ctx->global_num_devices()));
+  dA.distribute(A.data(), m, 0);
+  std::vector<R> d(n, R(3)), e(n - 1, R(3));
+  std::vector<T> tq(n, T(3)), tp(n, T(3));
+  const auto unchanged = [&] {
+    std::vector<T> out(A.size());
+    dA.collect(out.data(), m, -1);
+    bool same = out == A;
+    for (R v : d) same = same && v == R(3);
+    for (R v : e) same = same && v == R(3);
+    for (T v : tq) same = same && v == T(3);
+    for (T v : tp) same = same && v == T(3);
+    return same;
+  };
+  GebrdOptions bad;
+  bad.panel = 3;  // does not divide nb = 8
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    gebrd_mgpu<T>(dA, d.data(), e.data(), tq.data(), tp.data(), bad);
+  }), "panel"));
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    gebrd_mgpu<T>(dA, d.data(), e.data(), nullptr, tp.data());
+  }), "null tauq"));
+  // One rank alone passes a bad panel: no rank starts the reduction.
+  GebrdOptions mine;
+  mine.panel = ctx->rank() == ctx->nranks() - 1 ? 5 : 4;
+  bool raised = false;
+  try {
+    gebrd_mgpu<T>(dA, d.data(), e.data(), tq.data(), tp.data(), mine);
+  } catch (const Error&) {
+    raised = true;
+  }
+  EXPECT_TRUE(td::everywhere(*ctx, raised, "one rank's bad panel"));
+  DistVector<R> short_d(ctx, n - 1), ed(ctx, n - 1);
+  DistVector<T> qd(ctx, n), pd(ctx, n);
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<DimensionMismatch>([&] {
+    gebrd_mgpu<T>(dA, short_d, ed, qd, pd);
+  }), "short d"));
+  EXPECT_TRUE(td::everywhere(*ctx, unchanged(), "A and outputs unchanged"));
+}
+
+TEST(Gebrd_Host, ProfileAccountsForTheCall) {
+  auto ctx = HostContexts::all()[1];
+  auto rng = mt::make_rng();
+  const int64_t m = 150, n = 120;
+  std::vector<double> A = tl::random_general<double>(m, n, rng);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  DistMatrix<double> dA(ctx, BlockCyclic1D(m, n, 16, ctx->global_num_devices()));
+  dA.distribute(A.data(), m, 0);
+  std::vector<double> d(n), e(n - 1), tq(n), tp(n);
+  GebrdProfile prof;
+  GebrdOptions opts;
+  opts.profile = &prof;
+  gebrd_mgpu<double>(dA, d.data(), e.data(), tq.data(), tp.data(), opts);
+  const double phases = prof.products + prof.panel + prof.comm + prof.update;
+  EXPECT_TRUE(td::everywhere(*ctx,
+                             prof.total > 0 && prof.products > 0 && prof.panel > 0 &&
+                                 prof.update > 0 && prof.comm >= 0 && phases <= prof.total,
+                             "profile phases within the total"));
+}
+
+}  // namespace
