@@ -33,6 +33,8 @@ struct PanelSpace {
   DeviceBuffer<T> P;     // the panel A(i:m, i:i+b), ld m - i: column reflectors
   DeviceBuffer<T> X;     // the panel's X, rows i..m-1, same ld
   DeviceBuffer<T> Y;     // the panel's Y, one row per local column of A, ld ldy
+  DeviceBuffer<T> Ut;    // U^H: the panel's row reflectors as columns, ld ldy (so every
+                         // product with U is a tall one, and runs at the GEMV's speed)
   DeviceBuffer<T> sums;  // the per-column sum (see Gebrd::Sums)
   DeviceBuffer<T> coef;  // [0, kb]: conj(Y(h, :)); [kb+1, 2kb+2): U(:, h) with its head 1
   DeviceBuffer<T> w;     // [0, kb): conj of a row of P or X; [kb, 3kb): small products
@@ -54,6 +56,7 @@ class Gebrd {
       s.P = DeviceBuffer<T>(dev, rows * kbs);
       s.X = DeviceBuffer<T>(dev, rows * kbs);
       s.Y = DeviceBuffer<T>(dev, static_cast<std::size_t>(ldy) * kbs);
+      s.Ut = DeviceBuffer<T>(dev, static_cast<std::size_t>(ldy) * kbs);
       s.sums = DeviceBuffer<T>(dev, 2 * rows + 4 * kbs + 4);
       s.coef = DeviceBuffer<T>(dev, 2 * kbs + 2);
       s.w = DeviceBuffer<T>(dev, 3 * kbs);
@@ -210,7 +213,7 @@ class Gebrd {
       T* y = s.Y.data() + q0 + j * ldy;
       mv(dev, Op::C, mr, nq, T(1), at(dd, i + rr, q0), ld_, v, 1, T(0), y, 1);
       mv(dev, Op::N, nq, j, T(-1), s.Y.data() + q0, ldy, s1, 1, T(1), y, 1);
-      mv(dev, Op::C, jx, nq, T(-1), at(dd, i, q0), ld_, s2, 1, T(1), y, 1);
+      mv(dev, Op::N, nq, jx, T(-1), s.Ut.data() + q0, ldy, s2, 1, T(1), y, 1);
       kernels::labrd_scal<T>(dev, nq, tauq_[dd] + c, y, 1);
     }
     clock_.charge(&GebrdProfile::products);
@@ -240,7 +243,7 @@ class Gebrd {
       kernels::labrd_copy<T>(dev, S.jy, s.P.data() + j, m, w1, 1, true);
       mv(dev, Op::N, ny, S.jy, T(-1), s.Y.data() + qy, ldy, w1, 1, T(1), rowy, ld_);
       kernels::labrd_copy<T>(dev, S.ju, s.X.data() + j, m, w1, 1, true);
-      mv(dev, Op::C, S.ju, ny, T(-1), at(dd, i, qy), ld_, w1, 1, T(1), rowy, ld_);
+      mv(dev, Op::N, ny, S.ju, T(-1), s.Ut.data() + qy, ldy, w1, 1, T(1), rowy, ld_);
       // This device's shares, with r = the row beyond the head.
       T* sm = s.sums.data();
       dev.make_current();
@@ -248,7 +251,7 @@ class Gebrd {
       const T* r = at(dd, c, qx);
       mv(dev, Op::N, S.m1, nx, T(1), at(dd, c + 1, qx), ld_, r, ld_, T(1), sm + S.z(), 1);
       mv(dev, Op::C, nx, S.jy, T(1), s.Y.data() + qx, ldy, r, ld_, T(1), sm + S.q1(), 1);
-      mv(dev, Op::N, S.ju, nx, T(1), at(dd, i, qx), ld_, r, ld_, T(1), sm + S.q2(), 1);
+      mv(dev, Op::C, nx, S.ju, T(1), s.Ut.data() + qx, ldy, r, ld_, T(1), sm + S.q2(), 1);
       kernels::labrd_sumsq<T>(dev, nx, r, ld_, sm + S.ss());
       if (dd == oh) {
         const int64_t q = L_.local_col(h);
@@ -284,9 +287,12 @@ class Gebrd {
       mv(dev, Op::N, S.m1, S.jy, T(-1), s.P.data() + j + 1, m, sm + S.y1(), 1, T(1), x, 1);
       mv(dev, Op::N, S.m1, S.ju, T(-1), s.X.data() + j + 1, m, sm + S.u1(), 1, T(1), x, 1);
       kernels::labrd_scal<T>(dev, S.m1, taup_[dd] + c, x, 1);
-      // The row itself: u's tail on the owners of its columns, conjugated back.
-      const int64_t qy = lbegin(dd, h), qx = lbegin(dd, h + 1);
+      // The row itself: u's tail on the owners of its columns, into U^H's column j
+      // (the row is conj(U(j, :)) until it is conjugated back).
+      const int64_t qy = lbegin(dd, h), qx = lbegin(dd, h + 1), ldy = std::max<int64_t>(1, nloc(dd));
       kernels::labrd_scal<T>(dev, nloc(dd) - qx, scalars + 1, at(dd, c, qx), ld_);
+      kernels::labrd_copy<T>(dev, nloc(dd) - qy, at(dd, c, qy), ld_, s.Ut.data() + qy + j * ldy,
+                             1, false);
       kernels::labrd_lacgv<T>(dev, nloc(dd) - qy, at(dd, c, qy), ld_);
     }
     clock_.charge(&GebrdProfile::panel);
@@ -303,10 +309,10 @@ class Gebrd {
       const int64_t q0 = lbegin(dd, i + b), nq = nloc(dd) - q0, ldy = std::max<int64_t>(1, nloc(dd));
       if (mt > 0 && nq > 0) {
         T* C = at(dd, i + b, q0);
-        gemm<T>(dev, Op::N, Op::C, mt, nq, b, T(-1), s.P.data() + b, m,
-                         s.Y.data() + q0, ldy, T(1), C, ld_);
-        gemm<T>(dev, Op::N, Op::N, mt, nq, b, T(-1), s.X.data() + b, m, at(dd, i, q0),
-                         ld_, T(1), C, ld_);
+        gemm<T>(dev, Op::N, Op::C, mt, nq, b, T(-1), s.P.data() + b, m, s.Y.data() + q0, ldy,
+                T(1), C, ld_);
+        gemm<T>(dev, Op::N, Op::C, mt, nq, b, T(-1), s.X.data() + b, m, s.Ut.data() + q0, ldy,
+                T(1), C, ld_);
       }
     }
     const int ol = owner_local(i);

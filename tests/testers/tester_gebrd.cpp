@@ -188,8 +188,8 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
       opts.profile = &prof;
       gebrd_mgpu<T>(A, d.data(), e.data(), tq.data(), tp.data(), opts);
     }
-    double ref = 0;
-    if (o.ref && root && ctx->device(0).is_gpu())
+    double ref = 0;  // cusolverDn<t>gebrd supports m >= n only
+    if (o.ref && root && ctx->device(0).is_gpu() && m >= n)
       ref = cusolver_seconds<T>(ctx->device(0), m, n, seed, o.niter);
     if (root) {
       const double big = static_cast<double>(std::max(m, n)), kk = static_cast<double>(k);
