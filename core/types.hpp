@@ -7,6 +7,13 @@
 #include <string>
 #include <type_traits>
 
+// Functions that device code calls too (layout arithmetic, kernel argument helpers).
+#if defined(__CUDACC__)
+#define MGBLAS_HD __host__ __device__
+#else
+#define MGBLAS_HD
+#endif
+
 namespace mgblas {
 
 using scomplex = std::complex<float>;

@@ -12,12 +12,7 @@
 #include <cstdint>
 
 #include "core/error.hpp"
-
-#if defined(__CUDACC__)
-#define MGBLAS_HD __host__ __device__
-#else
-#define MGBLAS_HD
-#endif
+#include "core/types.hpp"
 
 namespace mgblas {
 

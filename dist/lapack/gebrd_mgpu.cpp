@@ -34,11 +34,11 @@ struct PanelSpace {
   DeviceBuffer<T> X;     // the panel's X, rows i..m-1, same ld
   DeviceBuffer<T> Y;     // the panel's Y, one row per local column of A, ld ldy
   DeviceBuffer<T> Ut;    // U^H: the panel's row reflectors as columns, ld ldy (so every
-                         // product with U is a tall one, and runs at the GEMV's speed)
-  DeviceBuffer<T> sums;  // the per-column sum (see Gebrd::Sums)
+                         // product with U is a tall one)
+  DeviceBuffer<T> sums;  // the per-column sum (kernels::LabrdSums)
   DeviceBuffer<T> coef;  // [0, kb]: conj(Y(h, :)); [kb+1, 2kb+2): U(:, h) with its head 1
-  DeviceBuffer<T> w;     // [0, kb): conj of a row of P or X; [kb, 3kb): small products
-  DeviceBuffer<T> s;     // scalars: [0] column scale, [1] row scale, [2] sum of squares
+  DeviceBuffer<T> s;     // Y's corrections of the last column: V^H v, X^H v
+  DeviceBuffer<std::byte> work;
 };
 
 template <Scalar T>
@@ -57,10 +57,13 @@ class Gebrd {
       s.X = DeviceBuffer<T>(dev, rows * kbs);
       s.Y = DeviceBuffer<T>(dev, static_cast<std::size_t>(ldy) * kbs);
       s.Ut = DeviceBuffer<T>(dev, static_cast<std::size_t>(ldy) * kbs);
-      s.sums = DeviceBuffer<T>(dev, 2 * rows + 4 * kbs + 4);
+      s.sums = DeviceBuffer<T>(
+          dev, static_cast<std::size_t>(kernels::LabrdSums::capacity(m_, kb)));
       s.coef = DeviceBuffer<T>(dev, 2 * kbs + 2);
-      s.w = DeviceBuffer<T>(dev, 3 * kbs);
-      s.s = DeviceBuffer<T>(dev, 4);
+      s.s = DeviceBuffer<T>(dev, 2 * kbs + 2);
+      s.work = DeviceBuffer<std::byte>(dev, kernels::kLabrdWorkBytes);
+      dev.make_current();
+      memset_bytes(dev, s.work.data(), 0, kernels::kLabrdWorkBytes, /*async=*/true);
     }
   }
 
@@ -86,23 +89,6 @@ class Gebrd {
   }
 
  private:
-  // Offsets into PanelSpace::sums for the column c (m1 = m - c - 1 rows below it; jy, ju
-  // columns of Y and rows of U in the corrections): the devices' shares of A u (z), of
-  // Y^H u (q1), of U u (q2), of |row|^2 (ss) and, from the owner of the head column h
-  // alone, the row's alpha, h's column (a1), conj(Y(h, :)) (y1) and U(:, h) (u1).
-  struct Sums {
-    int64_t m1, jy, ju;
-    int64_t z() const { return 0; }
-    int64_t q1() const { return m1; }
-    int64_t q2() const { return m1 + jy; }
-    int64_t ss() const { return q2() + ju; }
-    int64_t alpha() const { return ss() + 1; }
-    int64_t a1() const { return alpha() + 1; }
-    int64_t y1() const { return a1() + m1; }
-    int64_t u1() const { return y1() + jy; }
-    int64_t size() const { return u1() + ju + 1; }
-  };
-
   int devices() const { return ctx_.num_devices(); }
   int global(int dd) const { return ctx_.device_offset() + dd; }
   bool upper() const { return m_ >= n_; }
@@ -125,9 +111,9 @@ class Gebrd {
     const int64_t out = op == Op::N ? rows : cols, inner = op == Op::N ? cols : rows;
     if (out <= 0) return;
     if (inner <= 0) {
-      if (beta == T(0)) {
+      if (beta == T(0)) {  // only contiguous outputs are ever zeroed here
         dev.make_current();
-        for (int64_t r = 0; r < out; ++r) memset_bytes(dev, y + r * incy, 0, sizeof(T), true);
+        memset_bytes(dev, y, 0, static_cast<std::size_t>(out) * sizeof(T), true);
       }
       return;
     }
@@ -154,146 +140,102 @@ class Gebrd {
     for (int64_t j = 0; j < b; ++j) {
       const int64_t c = i + j;
       if (upper()) {
-        column_reflector(i, j, m);
+        column_step(i, j, m);
         if (c + 1 < n_) {
-          products_y(i, j, m);
-          row_reflector(i, j, m);
+          product_y(i, j, m);
+          row_step(i, j, m, /*fix=*/j);
         }
       } else {
-        row_reflector(i, j, m);
+        row_step(i, j, m, /*fix=*/j - 1);
         if (c + 1 < m_) {
-          column_reflector(i, j, m);
-          products_y(i, j, m);
+          column_step(i, j, m);
+          product_y(i, j, m);
         }
+      }
+    }
+    // Lower: the last column's Y is finished here (the others by the next row step).
+    if (!upper() && i + b < m_) {
+      const int64_t c = i + b - 1;
+      for (int dd = 0; dd < devices(); ++dd) {
+        PanelSpace<T>& s = space_[dd];
+        const int64_t q0 = lbegin(dd, c + 1), ldy = std::max<int64_t>(1, nloc(dd));
+        kernels::labrd_row<T>(ctx_.device(dd), nloc(dd) - q0, s.Y.data() + q0, s.Ut.data() + q0,
+                              ldy, b - 1, b, s.s.data(), tauq_[dd] + c, false, {}, nullptr, 1,
+                              nullptr, 1, nullptr, ld_, false, nullptr, s.sums.data(),
+                              s.work.data());
       }
     }
     update(i, b, m);
   }
 
-  // Column c = i + j of the panel (P's column j) on every device: its update with the
-  // panel's earlier reflectors, then H(c) from it (v in P, tauq[c], d[c] or e[c]), then
-  // the small products s1 = V^H v and s2 = X^H v of Y's corrections (in w).
-  // Upper: rows c.. (ZLABRD "Update A(i:m,i)"); lower: rows c+1.. ("Update A(i+1:m,i)").
-  void column_reflector(int64_t i, int64_t j, int64_t m) {
-    const int64_t c = i + j, rr = upper() ? j : j + 1, mr = m - rr;
+  // Column c = i + j of the panel (P's column j) on every device, from row c (upper) or
+  // c + 1 (lower): its update with the panel's earlier steps, H(c) (v in P, tauq[c] and
+  // d[c] or e[c]), and Y's corrections V^H v and X^H v (ZLABRD "Update A(i:m,i)" and
+  // "Generate reflection Q(i)").
+  void column_step(int64_t i, int64_t j, int64_t m) {
+    const int64_t c = i + j, rr = upper() ? j : j + 1;
     const int64_t jx = upper() ? j : j + 1;  // columns of X in the update
     for (int dd = 0; dd < devices(); ++dd) {
-      const Device& dev = ctx_.device(dd);
       PanelSpace<T>& s = space_[dd];
-      T* v = s.P.data() + rr + j * m;
-      const T* ycoef = s.coef.data();
-      const T* ucoef = s.coef.data() + kb_ + 1;
-      // a -= V(rr:m, 0:j) conj(Y(c, 0:j)) + X(rr:m, 0:jx) U(0:jx, c)
-      mv(dev, Op::N, mr, j, T(-1), s.P.data() + rr, m, ycoef, 1, T(1), v, 1);
-      mv(dev, Op::N, mr, jx, T(-1), s.X.data() + rr, m, ucoef, 1, T(1), v, 1);
-      // H(c): beta into d (upper) or e (lower); v(0) = 1.
-      T* scalars = s.s.data();
-      kernels::labrd_sumsq<T>(dev, mr - 1, v + 1, 1, scalars + 2);
-      kernels::labrd_reflector<T>(dev, v, scalars + 2, (upper() ? d_ : e_)[dd] + c,
-                                  tauq_[dd] + c, scalars, v, nullptr);
-      kernels::labrd_scal<T>(dev, mr - 1, scalars, v + 1, 1);
+      kernels::labrd_column<T>(ctx_.device(dd), m - rr, j, jx, s.P.data() + rr, m,
+                               s.X.data() + rr, m, s.coef.data(), s.coef.data() + kb_ + 1,
+                               (upper() ? d_ : e_)[dd] + c, tauq_[dd] + c, s.s.data(),
+                               s.work.data());
     }
     clock_.charge(&GebrdProfile::panel);
   }
 
-  // Y(c+1:n, j) = tauq[c] (A(rows, c+1:n)^H v - Y(c+1:n, 0:j) s1 - U(0:jx, c+1:n)^H s2),
-  // rows = c.. (upper) or c+1.. (lower): each device on its own columns after c.
-  void products_y(int64_t i, int64_t j, int64_t m) {
-    const int64_t c = i + j, rr = upper() ? j : j + 1, mr = m - rr;
-    const int64_t jx = upper() ? j : j + 1;
+  // The raw Y(c+1:n, j) = A(rows, c+1:n)^H v, rows c.. (upper) or c+1.. (lower), each
+  // device on its own columns after c; the row step finishes it.
+  void product_y(int64_t i, int64_t j, int64_t m) {
+    const int64_t c = i + j, rr = upper() ? j : j + 1;
     for (int dd = 0; dd < devices(); ++dd) {
-      const Device& dev = ctx_.device(dd);
       PanelSpace<T>& s = space_[dd];
-      const T* v = s.P.data() + rr + j * m;
-      T* s1 = s.w.data() + kb_;
-      T* s2 = s1 + kb_;
-      mv(dev, Op::C, mr, j, T(1), s.P.data() + rr, m, v, 1, T(0), s1, 1);
-      mv(dev, Op::C, mr, jx, T(1), s.X.data() + rr, m, v, 1, T(0), s2, 1);
-      const int64_t q0 = lbegin(dd, c + 1), nq = nloc(dd) - q0, ldy = std::max<int64_t>(1, nloc(dd));
-      T* y = s.Y.data() + q0 + j * ldy;
-      mv(dev, Op::C, mr, nq, T(1), at(dd, i + rr, q0), ld_, v, 1, T(0), y, 1);
-      mv(dev, Op::N, nq, j, T(-1), s.Y.data() + q0, ldy, s1, 1, T(1), y, 1);
-      mv(dev, Op::N, nq, jx, T(-1), s.Ut.data() + q0, ldy, s2, 1, T(1), y, 1);
-      kernels::labrd_scal<T>(dev, nq, tauq_[dd] + c, y, 1);
+      const int64_t q0 = lbegin(dd, c + 1), ldy = std::max<int64_t>(1, nloc(dd));
+      mv(ctx_.device(dd), Op::C, m - rr, nloc(dd) - q0, T(1), at(dd, i + rr, q0), ld_,
+         s.P.data() + rr + j * m, 1, T(0), s.Y.data() + q0 + j * ldy, 1);
     }
     clock_.charge(&GebrdProfile::products);
   }
 
-  // Row c of A from its head column h (c + 1 upper, c lower) on: its update with the
-  // panel's reflectors on each device's own columns, the devices' shares of A u and of
-  // the corrections summed in one collective, then G(c) (taup[c], e[c] or d[c]) and the
-  // panel's column X(c+1:m, j) on every device (ZLABRD "Update A(i,i+1:n)", "Generate
-  // reflection P(i)", "Compute X(i+1:m,i)"). The row is held conjugated meanwhile, as
-  // ZLABRD does.
-  void row_reflector(int64_t i, int64_t j, int64_t m) {
+  // Row c of A from its head column h (c + 1 upper, c lower) on: Y's column `fix`
+  // finished, the row updated with the panel's steps on each device's own columns, the
+  // devices' shares of A u and of the corrections summed in one collective, then G(c)
+  // (taup[c], e[c] or d[c]) and the panel's column X(c+1:m, j) on every device (ZLABRD
+  // "Update A(i,i+1:n)", "Generate reflection P(i)", "Compute X(i+1:m,i)").
+  void row_step(int64_t i, int64_t j, int64_t m, int64_t fix) {
     const int64_t c = i + j, h = upper() ? c + 1 : c;
-    const Sums S{m_ - c - 1, upper() ? j + 1 : j, j};
+    const kernels::LabrdSums S{m_ - c - 1, upper() ? j + 1 : j, j};
     const int oh = owner_local(h);
     std::vector<T*> sums;
     for (int dd = 0; dd < devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
       PanelSpace<T>& s = space_[dd];
       const int64_t ldy = std::max<int64_t>(1, nloc(dd));
-      const int64_t qy = lbegin(dd, h), ny = nloc(dd) - qy;      // row entries h..n-1
-      const int64_t qx = lbegin(dd, h + 1), nx = nloc(dd) - qx;  // beyond the head
-      T* rowy = at(dd, c, qy);  // row c from the head on, stride ld
-      T* w1 = s.w.data();
-      kernels::labrd_lacgv<T>(dev, ny, rowy, ld_);
-      // row -= Y(h:n, 0:jy) conj(V(c, 0:jy)) + U(0:ju, h:n)^H conj(X(c, 0:ju))
-      kernels::labrd_copy<T>(dev, S.jy, s.P.data() + j, m, w1, 1, true);
-      mv(dev, Op::N, ny, S.jy, T(-1), s.Y.data() + qy, ldy, w1, 1, T(1), rowy, ld_);
-      kernels::labrd_copy<T>(dev, S.ju, s.X.data() + j, m, w1, 1, true);
-      mv(dev, Op::N, ny, S.ju, T(-1), s.Ut.data() + qy, ldy, w1, 1, T(1), rowy, ld_);
-      // This device's shares, with r = the row beyond the head.
+      const int64_t qy = lbegin(dd, h), ny = nloc(dd) - qy;  // the row from the head on
+      const bool owns = dd == oh;
+      const int64_t qx = qy + (owns ? 1 : 0), nx = nloc(dd) - qx;
       T* sm = s.sums.data();
-      dev.make_current();
-      memset_bytes(dev, sm, 0, static_cast<std::size_t>(S.size()) * sizeof(T), true);
-      const T* r = at(dd, c, qx);
-      mv(dev, Op::N, S.m1, nx, T(1), at(dd, c + 1, qx), ld_, r, ld_, T(1), sm + S.z(), 1);
-      mv(dev, Op::C, nx, S.jy, T(1), s.Y.data() + qx, ldy, r, ld_, T(1), sm + S.q1(), 1);
-      mv(dev, Op::C, nx, S.ju, T(1), s.Ut.data() + qx, ldy, r, ld_, T(1), sm + S.q2(), 1);
-      kernels::labrd_sumsq<T>(dev, nx, r, ld_, sm + S.ss());
-      if (dd == oh) {
-        const int64_t q = L_.local_col(h);
-        kernels::labrd_copy<T>(dev, 1, at(dd, c, q), 1, sm + S.alpha(), 1, false);
-        kernels::labrd_copy<T>(dev, S.m1, at(dd, c + 1, q), 1, sm + S.a1(), 1, false);
-        kernels::labrd_copy<T>(dev, S.jy, s.Y.data() + q, ldy, sm + S.y1(), 1, true);
-        kernels::labrd_copy<T>(dev, S.ju, at(dd, i, q), 1, sm + S.u1(), 1, false);
-      }
+      const T* tau_fix = fix >= 0 ? tauq_[dd] + (i + fix) : nullptr;
+      kernels::labrd_row<T>(dev, ny, s.Y.data() + qy, s.Ut.data() + qy, ldy, fix, j, s.s.data(),
+                            tau_fix, true, S, s.P.data() + j, m, s.X.data() + j, m,
+                            at(dd, c, qy), ld_, owns, owns ? at(dd, c + 1, qy) : nullptr, sm,
+                            s.work.data());
+      mv(dev, Op::N, S.m1, nx, T(1), at(dd, c + 1, qx), ld_, at(dd, c, qx), ld_, T(0),
+         sm + S.z(), 1);
       sums.push_back(sm);
     }
     clock_.charge(&GebrdProfile::products);
     if (L_.num_devices() > 1) coll_.allreduce_sum<T>(sums, S.size());
     clock_.charge(&GebrdProfile::comm);
     for (int dd = 0; dd < devices(); ++dd) {
-      const Device& dev = ctx_.device(dd);
       PanelSpace<T>& s = space_[dd];
-      T* sm = s.sums.data();
-      T* scalars = s.s.data();
-      T* head = dd == oh ? at(dd, c, L_.local_col(h)) : nullptr;
-      kernels::labrd_reflector<T>(dev, sm + S.alpha(), sm + S.ss(), (upper() ? e_ : d_)[dd] + c,
-                                  taup_[dd] + c, scalars + 1, head, sm + S.u1() + S.ju);
-      // The next column's update coefficients: conj(Y(h, 0:jy)) and U(0:ju+1, h).
-      T* coef = s.coef.data();
-      kernels::labrd_copy<T>(dev, S.jy, sm + S.y1(), 1, coef, 1, false);
-      kernels::labrd_copy<T>(dev, S.ju + 1, sm + S.u1(), 1, coef + kb_ + 1, 1, false);
-      // u = (1, scale r): A u = a1 + scale z, Y^H u = y1 + scale q1, U u = u1 + scale q2.
-      T* x = s.X.data() + (j + 1) + j * m;
-      kernels::labrd_copy<T>(dev, S.m1, sm + S.a1(), 1, x, 1, false);
-      kernels::labrd_axpy<T>(dev, S.m1, scalars + 1, sm + S.z(), x);
-      kernels::labrd_axpy<T>(dev, S.jy, scalars + 1, sm + S.q1(), sm + S.y1());
-      kernels::labrd_axpy<T>(dev, S.ju, scalars + 1, sm + S.q2(), sm + S.u1());
-      // X(c+1:m, j) = taup (A u - V(c+1:m, 0:jy) Y^H u - X(c+1:m, 0:ju) U u)
-      mv(dev, Op::N, S.m1, S.jy, T(-1), s.P.data() + j + 1, m, sm + S.y1(), 1, T(1), x, 1);
-      mv(dev, Op::N, S.m1, S.ju, T(-1), s.X.data() + j + 1, m, sm + S.u1(), 1, T(1), x, 1);
-      kernels::labrd_scal<T>(dev, S.m1, taup_[dd] + c, x, 1);
-      // The row itself: u's tail on the owners of its columns, into U^H's column j
-      // (the row is conj(U(j, :)) until it is conjugated back).
-      const int64_t qy = lbegin(dd, h), qx = lbegin(dd, h + 1), ldy = std::max<int64_t>(1, nloc(dd));
-      kernels::labrd_scal<T>(dev, nloc(dd) - qx, scalars + 1, at(dd, c, qx), ld_);
-      kernels::labrd_copy<T>(dev, nloc(dd) - qy, at(dd, c, qy), ld_, s.Ut.data() + qy + j * ldy,
-                             1, false);
-      kernels::labrd_lacgv<T>(dev, nloc(dd) - qy, at(dd, c, qy), ld_);
+      const int64_t qy = lbegin(dd, h), ldy = std::max<int64_t>(1, nloc(dd));
+      kernels::labrd_finish<T>(ctx_.device(dd), S, s.sums.data(), (upper() ? e_ : d_)[dd] + c,
+                               taup_[dd] + c, s.coef.data(), kb_ + 1, s.P.data() + j + 1, m,
+                               s.X.data() + j + 1, m, s.X.data() + (j + 1) + j * m,
+                               nloc(dd) - qy, dd == oh, at(dd, c, qy), ld_,
+                               s.Ut.data() + qy + j * ldy);
     }
     clock_.charge(&GebrdProfile::panel);
   }

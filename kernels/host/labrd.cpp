@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Host engine of the bidiagonal reduction's small panel steps (kernels/labrd_kernels.hpp):
-// plain loops over host memory; the products of the reduction go to CBLAS through the
-// engine's gemv and gemm.
+// Host engine of the bidiagonal reduction's panel steps (kernels/labrd_kernels.hpp):
+// plain loops over host memory in a fixed order, the reference for the CUDA engine.
 #include <cmath>
 #include <complex>
+#include <vector>
 
 #include "kernels/labrd_kernels.hpp"
 
@@ -11,56 +11,140 @@ namespace mgblas::kernels::host {
 namespace {
 
 template <Scalar T>
-T conj_if(T a, bool c) {
-  if constexpr (is_complex_v<T>) return c ? std::conj(a) : a;
+T cj(T a) {
+  if constexpr (is_complex_v<T>) return std::conj(a);
   else return a;
 }
 
+// beta, tau and 1 / (alpha - beta) of ?larfg from alpha and s = ||x||^2.
 template <Scalar T>
-void reflector(const T* alpha, const T* sumsq, real_type_t<T>* beta_out, T* tau_out,
-               T* scale_out, T* head1, T* head2) {
+void reflector_scalars(T alpha, real_type_t<T> s, real_type_t<T>& beta, T& tau, T& scale) {
   using R = real_type_t<T>;
-  const T a = *alpha;
-  const R s = std::real(*sumsq), ar = std::real(a), ai = std::imag(a);
+  const R ar = std::real(alpha), ai = std::imag(alpha);
   if (s == R(0) && ai == R(0)) {  // H = I
-    *beta_out = ar;
-    *tau_out = T(0);
-    *scale_out = T(1);
-  } else {
-    const R beta = -std::copysign(std::sqrt(ar * ar + ai * ai + s), ar);
-    *beta_out = beta;
-    if constexpr (is_complex_v<T>) *tau_out = T((beta - ar) / beta, -ai / beta);
-    else *tau_out = (beta - ar) / beta;
-    *scale_out = T(1) / (a - T(beta));
+    beta = ar;
+    tau = T(0);
+    scale = T(1);
+    return;
   }
-  if (head1) *head1 = T(1);
-  if (head2) *head2 = T(1);
+  beta = -std::copysign(std::sqrt(ar * ar + ai * ai + s), ar);
+  if constexpr (is_complex_v<T>) tau = T((beta - ar) / beta, -ai / beta);
+  else tau = (beta - ar) / beta;
+  scale = T(1) / (alpha - T(beta));
+}
+
+template <Scalar T>
+void column_step(int64_t mr, int64_t j, int64_t jx, T* P, int64_t ldp, const T* X, int64_t ldx,
+            const T* ycoef, const T* ucoef, real_type_t<T>* beta_out, T* tau_out, T* s) {
+  using R = real_type_t<T>;
+  T* a = P + j * ldp;
+  for (int64_t r = 0; r < mr; ++r) {
+    T u = T(0);
+    for (int64_t l = 0; l < j; ++l) u += P[r + l * ldp] * ycoef[l];
+    for (int64_t l = 0; l < jx; ++l) u += X[r + l * ldx] * ucoef[l];
+    a[r] -= u;
+  }
+  R ss = 0;
+  for (int64_t r = 1; r < mr; ++r) ss += std::norm(a[r]);
+  R beta;
+  T tau, scale;
+  reflector_scalars<T>(a[0], ss, beta, tau, scale);
+  *beta_out = beta;
+  *tau_out = tau;
+  a[0] = T(1);
+  for (int64_t r = 1; r < mr; ++r) a[r] *= scale;
+  for (int64_t l = 0; l < j + jx; ++l) {
+    const T* c = l < j ? P + l * ldp : X + (l - j) * ldx;
+    T t = T(0);
+    for (int64_t r = 0; r < mr; ++r) t += cj(c[r]) * a[r];
+    s[l] = t;
+  }
+}
+
+template <Scalar T>
+void row_step(int64_t nq, T* Y, T* Ut, int64_t ldy, int64_t fix, int64_t jxf, const T* s,
+         const T* tau_y, bool do_row, LabrdSums S, const T* vrow, int64_t ldv, const T* xrow,
+         int64_t ldxr, T* rw, int64_t lda, bool owns_head, const T* a1, T* sums) {
+  using R = real_type_t<T>;
+  if (fix >= 0)
+    for (int64_t q = 0; q < nq; ++q) {
+      T y = Y[q + fix * ldy];
+      for (int64_t l = 0; l < fix; ++l) y -= Y[q + l * ldy] * s[l];
+      for (int64_t l = 0; l < jxf; ++l) y -= Ut[q + l * ldy] * s[fix + l];
+      Y[q + fix * ldy] = *tau_y * y;
+    }
+  if (!do_row) return;
+  for (int64_t q = 0; q < nq; ++q) {
+    T r = cj(rw[q * lda]);
+    for (int64_t l = 0; l < S.jy; ++l) r -= Y[q + l * ldy] * cj(vrow[l * ldv]);
+    for (int64_t l = 0; l < S.ju; ++l) r -= Ut[q + l * ldy] * cj(xrow[l * ldxr]);
+    rw[q * lda] = r;
+  }
+  const int64_t q0 = owns_head ? 1 : 0;
+  for (int64_t l = 0; l < S.jy; ++l) {
+    T t = T(0);
+    for (int64_t q = q0; q < nq; ++q) t += cj(Y[q + l * ldy]) * rw[q * lda];
+    sums[S.q1() + l] = t;
+  }
+  for (int64_t l = 0; l < S.ju; ++l) {
+    T t = T(0);
+    for (int64_t q = q0; q < nq; ++q) t += cj(Ut[q + l * ldy]) * rw[q * lda];
+    sums[S.q2() + l] = t;
+  }
+  R ss = 0;
+  for (int64_t q = q0; q < nq; ++q) ss += std::norm(rw[q * lda]);
+  sums[S.ss()] = T(ss);
+  sums[S.alpha()] = owns_head ? rw[0] : T(0);
+  for (int64_t i = 0; i < S.m1; ++i) sums[S.a1() + i] = owns_head ? a1[i] : T(0);
+  for (int64_t l = 0; l < S.jy; ++l) sums[S.y1() + l] = owns_head ? cj(Y[l * ldy]) : T(0);
+  for (int64_t l = 0; l < S.ju; ++l) sums[S.u1() + l] = owns_head ? cj(Ut[l * ldy]) : T(0);
+}
+
+template <Scalar T>
+void finish_step(LabrdSums S, const T* sums, real_type_t<T>* beta_out, T* tau_out, T* coef,
+            int64_t jy0, const T* P, int64_t ldp, T* X, int64_t ldx, T* x, int64_t nq,
+            bool owns_head, T* rw, int64_t lda, T* ut_col) {
+  real_type_t<T> beta;
+  T tau, sc;
+  reflector_scalars<T>(sums[S.alpha()], std::real(sums[S.ss()]), beta, tau, sc);
+  *beta_out = beta;
+  *tau_out = tau;
+  std::vector<T> yu(static_cast<std::size_t>(S.jy)), uu(static_cast<std::size_t>(S.ju));
+  for (int64_t l = 0; l < S.jy; ++l) {
+    coef[l] = sums[S.y1() + l];
+    yu[l] = sums[S.y1() + l] + sc * sums[S.q1() + l];
+  }
+  for (int64_t l = 0; l < S.ju; ++l) {
+    coef[jy0 + l] = sums[S.u1() + l];
+    uu[l] = sums[S.u1() + l] + sc * sums[S.q2() + l];
+  }
+  coef[jy0 + S.ju] = T(1);
+  for (int64_t i = 0; i < S.m1; ++i) {
+    T v = sums[S.a1() + i] + sc * sums[S.z() + i];
+    for (int64_t l = 0; l < S.jy; ++l) v -= P[i + l * ldp] * yu[l];
+    for (int64_t l = 0; l < S.ju; ++l) v -= X[i + l * ldx] * uu[l];
+    x[i] = tau * v;
+  }
+  for (int64_t q = 0; q < nq; ++q) {
+    const T u = owns_head && q == 0 ? T(1) : sc * rw[q * lda];
+    ut_col[q] = u;
+    rw[q * lda] = cj(u);
+  }
 }
 
 }  // namespace
 
 #define MGBLAS_HOST_LABRD_(T)                                                              \
-  MGBLAS_DECLARE_LABRD_LACGV_KERNEL(T) {                                                   \
-    for (int64_t i = 0; i < n; ++i) x[i * incx] = conj_if(x[i * incx], true);              \
+  MGBLAS_DECLARE_LABRD_COLUMN_KERNEL(T) {                                                  \
+    column_step<T>(mr, j, jx, P, ldp, X, ldx, ycoef, ucoef, beta_out, tau_out, s);              \
   }                                                                                        \
-  MGBLAS_DECLARE_LABRD_COPY_KERNEL(T) {                                                    \
-    for (int64_t i = 0; i < n; ++i) y[i * incy] = conj_if(x[i * incx], conjugate);         \
+  MGBLAS_DECLARE_LABRD_ROW_KERNEL(T) {                                                     \
+    row_step<T>(nq, Y, Ut, ldy, fix, jxf, s, tau_y, do_row, S, vrow, ldv, xrow, ldxr, row, lda, \
+           owns_head, a1, sums);                                                           \
   }                                                                                        \
-  MGBLAS_DECLARE_LABRD_SUMSQ_KERNEL(T) {                                                   \
-    real_type_t<T> s = 0;                                                                  \
-    for (int64_t i = 0; i < n; ++i) s += std::norm(x[i * incx]);                           \
-    *out = T(s);                                                                           \
-  }                                                                                        \
-  MGBLAS_DECLARE_LABRD_REFLECTOR_KERNEL(T) {                                               \
-    reflector<T>(alpha, sumsq, beta_out, tau_out, scale_out, head1, head2);                \
-  }                                                                                        \
-  MGBLAS_DECLARE_LABRD_SCAL_KERNEL(T) {                                                    \
-    const T f = *s;                                                                        \
-    for (int64_t i = 0; i < n; ++i) x[i * incx] *= f;                                      \
-  }                                                                                        \
-  MGBLAS_DECLARE_LABRD_AXPY_KERNEL(T) {                                                    \
-    const T f = *s;                                                                        \
-    for (int64_t i = 0; i < n; ++i) y[i] += f * x[i];                                      \
+  MGBLAS_DECLARE_LABRD_FINISH_KERNEL(T) {                                                  \
+    finish_step<T>(S, sums, beta_out, tau_out, coef, jy0, P, ldp, X, ldx, x, nq, owns_head, row, \
+              lda, ut_col);                                                                \
   }                                                                                        \
   MGBLAS_DECLARE_LABRD_STORE_KERNEL(T) {                                                   \
     for (int64_t l = 0; l < b; ++l)                                                        \

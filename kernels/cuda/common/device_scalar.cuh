@@ -91,6 +91,32 @@ __device__ inline cuDoubleComplex mul_add(cuDoubleComplex a, cuDoubleComplex b,
   return {fma(a.x, b.x, fma(-a.y, b.y, c.x)), fma(a.x, b.y, fma(a.y, b.x, c.y))};
 }
 
+// ---- parts and construction ----------------------------------------------------------
+
+template <typename D> struct DeviceReal { using type = D; };
+template <> struct DeviceReal<cuFloatComplex> { using type = float; };
+template <> struct DeviceReal<cuDoubleComplex> { using type = double; };
+/// The real type of a device scalar.
+template <typename D> using device_real_t = typename DeviceReal<D>::type;
+
+__device__ inline float real_part(float a) { return a; }
+__device__ inline double real_part(double a) { return a; }
+__device__ inline float real_part(cuFloatComplex a) { return a.x; }
+__device__ inline double real_part(cuDoubleComplex a) { return a.x; }
+__device__ inline float imag_part(float) { return 0.0f; }
+__device__ inline double imag_part(double) { return 0.0; }
+__device__ inline float imag_part(cuFloatComplex a) { return a.y; }
+__device__ inline double imag_part(cuDoubleComplex a) { return a.y; }
+/// re + i im as the device scalar D (im dropped for real D).
+template <typename D> __device__ inline D make_scalar(device_real_t<D> re, device_real_t<D> im = 0) {
+  if constexpr (std::is_same_v<D, device_real_t<D>>) return re;
+  else return D{re, im};
+}
+/// |a|^2.
+template <typename D> __device__ inline device_real_t<D> abs_sq(D a) {
+  return real_part(a) * real_part(a) + imag_part(a) * imag_part(a);
+}
+
 // ---- launch arithmetic --------------------------------------------------------------
 
 __host__ __device__ constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }

@@ -17,6 +17,7 @@
 #include <type_traits>
 
 #include "core/detail/cuda_check.hpp"
+#include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
@@ -56,49 +57,11 @@ template <typename D> __device__ inline real_t<D> abs2(D a) {
   return real_of(a) * real_of(a) + imag_of(a) * imag_of(a);
 }
 
-// Sums of T with CUB (complex as two reals in one pass: a struct with operator+).
-template <typename D> struct Sum {
-  D v;
-  __device__ Sum operator+(const Sum& o) const { return {add(v, o.v)}; }
-};
-
-// Whether this block is the last of the grid to reach this point; the other blocks'
-// writes before it are then visible to it. Resets the counter for the next launch.
-__device__ inline bool last_block(unsigned* counter) {
-  __shared__ bool last;
-  __syncthreads();
-  if (threadIdx.x == 0 && threadIdx.y == 0) {
-    __threadfence();
-    last = atomicAdd(counter, 1u) == gridDim.x - 1;
-    if (last) *counter = 0;
-  }
-  __syncthreads();
-  if (last) __threadfence();
-  return last;
-}
-
 // The kernels' blocks are kLanes x kWarps threads: the lanes of a warp take consecutive
 // rows (coalesced loads of a column), the warps split the other dimension (the panel's
 // columns), so that every thread has only a few independent loads to wait for. A loop of
 // j dependent load pairs per row thread was latency-bound: ~50 us per column at any n.
-constexpr int kLanes = 32, kWarps = kThreads / kLanes;
-
-__device__ inline int flat_thread() { return threadIdx.x + kLanes * threadIdx.y; }
-
-// Sum of one value per thread of the block, in thread 0 (fixed order: deterministic).
-template <typename S>
-__device__ S block_sum(S v) {
-  using WarpReduce = cub::WarpReduce<S>;
-  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
-  __shared__ S warp_total[kWarps];
-  const S w = WarpReduce(tmp[threadIdx.y]).Sum(v);
-  if (threadIdx.x == 0) warp_total[threadIdx.y] = w;
-  __syncthreads();
-  S total = warp_total[0];
-  for (int i = 1; i < kWarps; ++i) total = total + warp_total[i];
-  __syncthreads();  // warp_total may be reused by the caller's next sum
-  return total;
-}
+static_assert(kThreads == kBlockThreads);
 
 // sum_l A(r, l) s[l] + B(r, l) s[j + l] over this warp's share of l < j, for row r:
 // the warps of a block split [0, j) into kWarps chunks. Summed over the warps in `red`.
@@ -114,19 +77,6 @@ __device__ D panel_row_sum(int64_t r, int64_t j, const D* A, int64_t lda, const 
     sb = mul_add(B[r + l * ldb], s[j + l], sb);
   }
   return add(sa, sb);
-}
-
-// Sums each lane's value over the block's warps: the total in the threads of warp 0.
-template <typename D>
-__device__ D across_warps(D v) {
-  __shared__ D red[kWarps][kLanes];
-  red[threadIdx.y][threadIdx.x] = v;
-  __syncthreads();
-  D total = make<D>(0);
-  if (threadIdx.y == 0)
-    for (int i = 0; i < kWarps; ++i) total = add(total, red[i][threadIdx.x]);
-  __syncthreads();
-  return total;
 }
 
 // ---- step 1 + 2: the column update and the reflector's norm --------------------------
