@@ -25,6 +25,8 @@
 namespace mgblas::kernels {
 /// Scratch bytes per device the steps need (counters and block partial sums).
 inline constexpr std::size_t kLabrdWorkBytes = std::size_t{4} << 20;
+/// Widest panel the steps take (a column's corrections reach 2 x 64 - 1 products).
+inline constexpr int64_t kLabrdMaxPanel = 64;
 
 /// Where the row step puts its results, and the finish step reads them after the sum over
 /// the devices: offsets into one buffer `sums` for a row with m1 entries of A u below it,

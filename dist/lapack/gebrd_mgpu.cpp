@@ -19,13 +19,11 @@
 #include "dist/lapack/detail/phase_clock.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/labrd_kernels.hpp"
-#include "kernels/latrd_kernels.hpp"
 
 namespace mgblas {
 namespace {
 
-/// Widest panel (the same bound as the tridiagonal reduction's).
-constexpr int64_t kMaxPanel = kernels::kLatrdMaxPanel;
+constexpr int64_t kMaxPanel = kernels::kLabrdMaxPanel;
 
 // One local device's panel copy and scratch.
 template <Scalar T>
@@ -214,16 +212,19 @@ class Gebrd {
       const int64_t ldy = std::max<int64_t>(1, nloc(dd));
       const int64_t qy = lbegin(dd, h), ny = nloc(dd) - qy;  // the row from the head on
       const bool owns = dd == oh;
-      const int64_t qx = qy + (owns ? 1 : 0), nx = nloc(dd) - qx;
       T* sm = s.sums.data();
       const T* tau_fix = fix >= 0 ? tauq_[dd] + (i + fix) : nullptr;
       kernels::labrd_row<T>(dev, ny, s.Y.data() + qy, s.Ut.data() + qy, ldy, fix, j, s.s.data(),
                             tau_fix, true, S, s.P.data() + j, m, s.X.data() + j, m,
                             at(dd, c, qy), ld_, owns, owns ? at(dd, c + 1, qy) : nullptr, sm,
                             s.work.data());
-      mv(dev, Op::N, S.m1, nx, T(1), at(dd, c + 1, qx), ld_, at(dd, c, qx), ld_, T(0),
-         sm + S.z(), 1);
       sums.push_back(sm);
+    }
+    clock_.charge(&GebrdProfile::panel);
+    for (int dd = 0; dd < devices(); ++dd) {
+      const int64_t qx = lbegin(dd, h) + (dd == oh ? 1 : 0), nx = nloc(dd) - qx;
+      mv(ctx_.device(dd), Op::N, S.m1, nx, T(1), at(dd, c + 1, qx), ld_, at(dd, c, qx), ld_,
+         T(0), sums[dd] + S.z(), 1);
     }
     clock_.charge(&GebrdProfile::products);
     if (L_.num_devices() > 1) coll_.allreduce_sum<T>(sums, S.size());

@@ -30,8 +30,8 @@ namespace mgblas {
 /// when GebrdOptions::profile points at one; the devices are then synchronised at every
 /// phase boundary).
 struct GebrdProfile {
-  double products = 0;  ///< the devices' A^H v and A u on their trailing columns
-  double panel = 0;     ///< reflectors and the panel's small corrections
+  double products = 0;  ///< the two large products per column, A^H v and A u (GEMVs)
+  double panel = 0;     ///< everything else of a column: reflectors, corrections, row update
   double comm = 0;      ///< per-column sums and panel broadcasts
   double update = 0;    ///< the trailing GEMMs and the panel store
   double total = 0;     ///< the whole call, argument agreement included
@@ -39,7 +39,7 @@ struct GebrdProfile {
 
 /// Tuning and transport of gebrd_mgpu.
 struct GebrdOptions {
-  /// Columns per panel: a divisor of A's nb, at most 128; 0 picks the largest divisor of
+  /// Columns per panel: a divisor of A's nb, at most 64; 0 picks the largest divisor of
   /// nb that is <= 64.
   int64_t panel = 0;
   /// How per-column sums and panel broadcasts travel: Auto is NCCL when every device is a

@@ -99,6 +99,12 @@ TYPED_TEST(Gebrd_Host, BadArgumentsRaiseEverywhere) {
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
     gebrd_mgpu<T>(dA, d.data(), e.data(), tq.data(), tp.data(), bad);
   }), "panel"));
+  DistMatrix<T> wide_nb(ctx, BlockCyclic1D(m, n, 256, ctx->global_num_devices()));
+  GebrdOptions too_wide;
+  too_wide.panel = 128;  // divides nb = 256 but is beyond the widest panel, 64
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    gebrd_mgpu<T>(wide_nb, d.data(), e.data(), tq.data(), tp.data(), too_wide);
+  }), "panel beyond 64"));
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
     gebrd_mgpu<T>(dA, d.data(), e.data(), nullptr, tp.data());
   }), "null tauq"));

@@ -28,7 +28,7 @@ constexpr std::size_t kScalars = 64, kPartials = 4096;
 constexpr int kColumnCounter = 0, kDotsCounter = 1, kRowCounter = 2;
 // Rows per block and tile of the dots kernel; the widest panel (columns per warp).
 constexpr int kRowsPerLane = 4, kDotRows = kLanes * kRowsPerLane, kMaxPerWarp = 16;
-static_assert(kMaxPerWarp * kWarps >= 128, "panels up to 128 columns");
+static_assert(kMaxPerWarp * kWarps >= 2 * kLabrdMaxPanel, "a warp's share of 2 kb columns");
 
 template <typename D> __device__ inline D minus(D a, D b) {
   return make_scalar<D>(real_part(a) - real_part(b), imag_part(a) - imag_part(b));
@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                const D* xrow, int64_t ldxr, D* row, int64_t lda, bool owns_head, const D* a1,
                D* sums, void* work) {
   using R = device_real_t<D>;
-  __shared__ D cv[128], cx[128], rbuf[kBlockThreads];
+  __shared__ D cv[kLabrdMaxPanel], cx[kLabrdMaxPanel], rbuf[kBlockThreads];
   const int flat = flat_thread();
   const int64_t nl = S.jy + S.ju;
   if (do_row)
@@ -275,7 +275,7 @@ __global__ void __launch_bounds__(kBlockThreads)
                   int64_t nq, bool owns_head, D* row, int64_t lda, D* ut_col,
                   unsigned xblocks) {
   using R = device_real_t<D>;
-  __shared__ D cu[256];  // [0, jy): Y^H u; [jy, jy + ju): U u
+  __shared__ D cu[2 * kLabrdMaxPanel];  // [0, jy): Y^H u; [jy, jy + ju): U u
   __shared__ D scal[2];  // tau, 1 / (alpha - beta)
   __shared__ R beta_s;
   const int flat = flat_thread();
