@@ -27,7 +27,7 @@ constexpr std::size_t kScalars = 64, kPartials = 4096;
 // Counters of the kernels that finish in their last block.
 constexpr int kColumnCounter = 0, kDotsCounter = 1, kRowCounter = 2;
 // Rows per block and tile of the dots kernel; the widest panel (columns per warp).
-constexpr int kRowsPerLane = 4, kDotRows = kLanes * kRowsPerLane, kMaxPerWarp = 16;
+constexpr int kRowsPerLane = 1, kDotRows = kLanes * kRowsPerLane, kMaxPerWarp = 16;
 static_assert(kMaxPerWarp * kWarps >= 2 * kLabrdMaxPanel, "a warp's share of 2 kb columns");
 
 template <typename D> __device__ inline D minus(D a, D b) {
@@ -166,8 +166,19 @@ __global__ void __launch_bounds__(kBlockThreads)
 }
 
 // ---- row: Y's finish, the row's update, its sums --------------------------------------
-// Tiles of kBlockThreads columns, one per thread; then warp y sums the tile's r against
-// the columns l = y, y + 8, ... of [Y(:, 0:jy) | Ut(:, 0:ju)] (coalesced over q).
+// Tiles of 32 columns (q = lane); the warps split each column's products (fix + jxf for
+// Y's finish, jy + ju for the row) and then the sums against r (warp y: the columns l =
+// y, y + 8, ... of [Y(:, 0:jy) | Ut(:, 0:ju)], each lane accumulating its own q's).
+template <typename D>
+__device__ D split_products(int64_t q, int64_t n1, const D* A, int64_t n2, const D* B,
+                            int64_t ld, const D* c) {
+  const int64_t n = n1 + n2, chunk = (n + kWarps - 1) / kWarps, l0 = threadIdx.y * chunk;
+  const int64_t l1 = l0 + chunk < n ? l0 + chunk : n;
+  D part = make_scalar<D>(0);
+  for (int64_t l = l0; l < l1; ++l) part = mul_add(l < n1 ? A[q + l * ld] : B[q + (l - n1) * ld], c[l], part);
+  return part;
+}
+
 template <typename D>
 __global__ void __launch_bounds__(kBlockThreads)
     row_kernel(int64_t nq, D* Y, D* Ut, int64_t ldy, int64_t fix, int64_t jxf, const D* s,
@@ -175,14 +186,16 @@ __global__ void __launch_bounds__(kBlockThreads)
                const D* xrow, int64_t ldxr, D* row, int64_t lda, bool owns_head, const D* a1,
                D* sums, void* work) {
   using R = device_real_t<D>;
-  __shared__ D cv[kLabrdMaxPanel], cx[kLabrdMaxPanel], rbuf[kBlockThreads];
+  __shared__ D cf[2 * kLabrdMaxPanel];  // Y's finish: s; the row: (conj vrow, conj xrow)
+  __shared__ D cr[2 * kLabrdMaxPanel];
+  __shared__ D rbuf[kLanes];
   const int flat = flat_thread();
   const int64_t nl = S.jy + S.ju;
+  if (fix >= 0)
+    for (int64_t l = flat; l < fix + jxf; l += kBlockThreads) cf[l] = s[l];
   if (do_row)
-    for (int64_t l = flat; l < nl; l += kBlockThreads) {
-      if (l < S.jy) cv[l] = conj(vrow[l * ldv]);
-      else cx[l - S.jy] = conj(xrow[(l - S.jy) * ldxr]);
-    }
+    for (int64_t l = flat; l < nl; l += kBlockThreads)
+      cr[l] = l < S.jy ? conj(vrow[l * ldv]) : conj(xrow[(l - S.jy) * ldxr]);
   const D tau = fix >= 0 ? *tau_y : make_scalar<D>(0);
   __syncthreads();
   const int64_t q0 = owns_head ? 1 : 0;
@@ -190,37 +203,33 @@ __global__ void __launch_bounds__(kBlockThreads)
 #pragma unroll
   for (int k = 0; k < kMaxPerWarp; ++k) acc[k] = make_scalar<D>(0);
   R ss = 0;
-  for (int64_t t = blockIdx.x; t * kBlockThreads < nq; t += gridDim.x) {
-    const int64_t q = t * kBlockThreads + flat;
-    D r = make_scalar<D>(0);
-    if (q < nq) {
-      if (fix >= 0) {
-        D y = Y[q + fix * ldy];
-        for (int64_t l = 0; l < fix; ++l) y = minus(y, mul(Y[q + l * ldy], s[l]));
-        for (int64_t l = 0; l < jxf; ++l) y = minus(y, mul(Ut[q + l * ldy], s[fix + l]));
-        Y[q + fix * ldy] = mul(tau, y);
-      }
-      if (do_row) {
-        r = conj(row[q * lda]);
-        for (int64_t l = 0; l < S.jy; ++l) r = minus(r, mul(Y[q + l * ldy], cv[l]));
-        for (int64_t l = 0; l < S.ju; ++l) r = minus(r, mul(Ut[q + l * ldy], cx[l]));
-        row[q * lda] = r;
-        if (q == 0 && owns_head) sums[S.alpha()] = r;
-        if (q >= q0) ss += abs_sq(r);
-      }
+  for (int64_t t = blockIdx.x; t * kLanes < nq; t += gridDim.x) {
+    const int64_t q = t * kLanes + threadIdx.x;
+    const bool in = q < nq;
+    if (fix >= 0) {
+      const D part = across_warps(in ? split_products(q, fix, Y, jxf, Ut, ldy, cf) : make_scalar<D>(0));
+      if (threadIdx.y == 0 && in) Y[q + fix * ldy] = mul(tau, minus(Y[q + fix * ldy], part));
+      __syncthreads();  // Y(:, fix) of this tile visible to every warp
     }
     if (!do_row) continue;
-    rbuf[flat] = q < nq && q >= q0 ? r : make_scalar<D>(0);
-    __syncthreads();  // rbuf and this tile's Y(:, fix) visible to the whole block
+    const D part = across_warps(in ? split_products(q, S.jy, Y, S.ju, Ut, ldy, cr) : make_scalar<D>(0));
+    if (threadIdx.y == 0) {
+      D r = make_scalar<D>(0);
+      if (in) {
+        r = minus(conj(row[q * lda]), part);
+        row[q * lda] = r;
+        if (q == 0 && owns_head) sums[S.alpha()] = r;
+      }
+      rbuf[threadIdx.x] = in && q >= q0 ? r : make_scalar<D>(0);
+    }
+    __syncthreads();
+    const D rq = rbuf[threadIdx.x];
+    if (threadIdx.y == 0) ss += abs_sq(rq);
 #pragma unroll
     for (int k = 0; k < kMaxPerWarp; ++k) {
       const int64_t l = threadIdx.y + int64_t{kWarps} * k;
       if (l >= nl) break;
-      const D* col = l < S.jy ? Y + l * ldy : Ut + (l - S.jy) * ldy;
-      for (int64_t i = threadIdx.x; i < kBlockThreads; i += kLanes) {
-        const int64_t qg = t * kBlockThreads + i;
-        if (qg < nq) acc[k] = mul_add(conj(col[qg]), rbuf[i], acc[k]);
-      }
+      if (in) acc[k] = mul_add(conj(l < S.jy ? Y[q + l * ldy] : Ut[q + (l - S.jy) * ldy]), rq, acc[k]);
     }
     __syncthreads();  // rbuf reused by the next tile
   }
@@ -230,7 +239,6 @@ __global__ void __launch_bounds__(kBlockThreads)
        i += int64_t{gridDim.x} * kBlockThreads)
     sums[S.a1() + i] = owns_head ? a1[i] : make_scalar<D>(0);
   if (blockIdx.x == 0) {
-    __syncthreads();
     for (int64_t l = flat; l < nl; l += kBlockThreads) {
       if (l < S.jy) sums[S.y1() + l] = owns_head ? conj(Y[l * ldy]) : make_scalar<D>(0);
       else sums[S.u1() + l - S.jy] = owns_head ? conj(Ut[(l - S.jy) * ldy]) : make_scalar<D>(0);
@@ -369,7 +377,7 @@ void row(const Device& dev, cudaStream_t stream, int64_t nq, T* Y, T* Ut, int64_
   using D = device_t<T>;
   if (!do_row && (fix < 0 || nq == 0)) return;
   dev.make_current();
-  row_kernel<D><<<grid_dim(nq, kBlockThreads, kMaxGrid), kBlock2d, 0, stream>>>(
+  row_kernel<D><<<grid_dim(nq, kLanes, kMaxGrid), kBlock2d, 0, stream>>>(
       nq, device_ptr(Y), device_ptr(Ut), ldy, fix, jxf, device_ptr(s), device_ptr(tau_y), do_row,
       S, device_ptr(vrow), ldv, device_ptr(xrow), ldxr, device_ptr(rw), lda, owns_head,
       device_ptr(a1), device_ptr(sums), work);
