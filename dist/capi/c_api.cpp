@@ -12,6 +12,7 @@
 #include "core/config.hpp"
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
+#include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/blas.hpp"
@@ -423,6 +424,18 @@ MGBLAS_C_DEFINE_HETRD_(mgblas_dsytrd_mgpu, double, double)
 MGBLAS_C_DEFINE_HETRD_(mgblas_chetrd_mgpu, mgblas_complex_float, float)
 MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
 #undef MGBLAS_C_DEFINE_HETRD_
+
+#define MGBLAS_C_DEFINE_GEBRD_(NAME, T, R)                                                    \
+  mgblas_status_t NAME(mgblas_matrix_t A, R* d, R* e, T* tauq, T* taup) {                     \
+    return guard([&] {                                                                        \
+      mgblas::gebrd_mgpu<cpp_t<T>>(matrix_as<cpp_t<T>>(A), d, e, ptr(tauq), ptr(taup));       \
+    });                                                                                       \
+  }
+MGBLAS_C_DEFINE_GEBRD_(mgblas_sgebrd_mgpu, float, float)
+MGBLAS_C_DEFINE_GEBRD_(mgblas_dgebrd_mgpu, double, double)
+MGBLAS_C_DEFINE_GEBRD_(mgblas_cgebrd_mgpu, mgblas_complex_float, float)
+MGBLAS_C_DEFINE_GEBRD_(mgblas_zgebrd_mgpu, mgblas_complex_double, double)
+#undef MGBLAS_C_DEFINE_GEBRD_
 
 #define MGBLAS_C_DEFINE_STEBZ_(NAME, R)                                                      \
   mgblas_status_t NAME(mgblas_context_t ctx, int64_t n, const R* d, const R* e, R* w) {    \

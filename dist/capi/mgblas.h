@@ -190,6 +190,20 @@ mgblas_status_t mgblas_chetrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, float*
 mgblas_status_t mgblas_zhetrd_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, double* d, double* e,
                                    mgblas_complex_double* tau);
 
+/* Bidiagonal reduction (collective), LAPACK's ?gebrd on a distributed m x n matrix:
+ * Q^H A P = B, upper bidiagonal when m >= n, lower when m < n. On return every rank
+ * holds B's diagonal d (min(m, n) entries), off-diagonal e (min(m, n) - 1) and the
+ * scalars tauq and taup of Q's and P's reflectors (min(m, n) each; host memory), and A
+ * holds the reflectors as LAPACK's ?gebrd leaves them. */
+mgblas_status_t mgblas_sgebrd_mgpu(mgblas_matrix_t A, float* d, float* e, float* tauq,
+                                   float* taup);
+mgblas_status_t mgblas_dgebrd_mgpu(mgblas_matrix_t A, double* d, double* e, double* tauq,
+                                   double* taup);
+mgblas_status_t mgblas_cgebrd_mgpu(mgblas_matrix_t A, float* d, float* e,
+                                   mgblas_complex_float* tauq, mgblas_complex_float* taup);
+mgblas_status_t mgblas_zgebrd_mgpu(mgblas_matrix_t A, double* d, double* e,
+                                   mgblas_complex_double* tauq, mgblas_complex_double* taup);
+
 /* Eigenvalues of the real symmetric tridiagonal matrix with diagonal d (n entries) and
  * off-diagonal e (n - 1), by bisection over every device of every rank of ctx
  * (collective; host arrays, the same on every rank): w receives all n eigenvalues in

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/context.hpp"
+#include "dist/capi/mgblas.h"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/gebrd_cases.hpp"
@@ -144,6 +145,53 @@ TEST(Gebrd_Host, ProfileAccountsForTheCall) {
                              prof.total > 0 && prof.products > 0 && prof.panel > 0 &&
                                  prof.update > 0 && prof.comm >= 0 && phases <= prof.total,
                              "profile phases within the total"));
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  The C names: mgblas_dgebrd_mgpu (tall) and mgblas_cgebrd_mgpu (wide) give a     |
+//  |  correct reduction; a NULL output on one rank only is an error on every rank.   |
+//  +-------------------------------------------------------------------------------+
+TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
+  mgblas_context_t cctx = nullptr;
+  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
+  auto rng = mt::make_rng();
+  const int64_t m = 47, n = 33;  // A is m x n, C is n x m
+  std::vector<double> A = tl::random_general<double>(m, n, rng);
+  std::vector<scomplex> C = tl::random_general<scomplex>(n, m, rng);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  ctx->comm().bcast(C.data(), C.size() * sizeof(scomplex), 0);
+  mgblas_matrix_t dA = nullptr, dC = nullptr;
+  ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_D, m, n, 8, &dA), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_C, n, m, 16, &dC), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(dA, A.data(), m, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(dC, C.data(), n, 0), MGBLAS_SUCCESS);
+  std::vector<double> d(n), e(n - 1), tq(n), tp(n);
+  std::vector<float> dc(n), ec(n - 1);
+  std::vector<scomplex> tqc(n), tpc(n);
+  const mgblas_status_t bad =
+      mgblas_dgebrd_mgpu(dA, d.data(), e.data(), ctx->rank() == 0 ? nullptr : tq.data(), tp.data());
+  EXPECT_TRUE(td::everywhere(*ctx, bad != MGBLAS_SUCCESS, "one rank's NULL tauq"));
+  ASSERT_EQ(mgblas_dgebrd_mgpu(dA, d.data(), e.data(), tq.data(), tp.data()), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  ASSERT_EQ(mgblas_cgebrd_mgpu(dC, dc.data(), ec.data(),
+                               reinterpret_cast<mgblas_complex_float*>(tqc.data()),
+                               reinterpret_cast<mgblas_complex_float*>(tpc.data())),
+            MGBLAS_SUCCESS) << mgblas_last_error();
+  std::vector<double> outA(A.size());
+  std::vector<scomplex> outC(C.size());
+  ASSERT_EQ(mgblas_matrix_collect(dA, outA.data(), m, -1), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_collect(dC, outC.data(), n, -1), MGBLAS_SUCCESS);
+  const auto ea = tl::check_bidiagonal<double>(m, n, A, outA, d, e, tq, tp);
+  const auto ec_ = tl::check_bidiagonal<scomplex>(n, m, C, outC, dc, ec, tqc, tpc);
+  EXPECT_TRUE(td::everywhere(*ctx, ea.lapack_ok && ec_.lapack_ok && ea.residual < 30 &&
+                                       ea.singular < 30 && ec_.residual < 30 &&
+                                       ec_.orth_q < 30 && ec_.orth_p < 30,
+                             "C API gebrd residuals"));
+  mgblas_matrix_destroy(dA);
+  mgblas_matrix_destroy(dC);
+  mgblas_context_destroy(cctx);
 }
 
 }  // namespace
