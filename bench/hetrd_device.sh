@@ -6,6 +6,8 @@
 #   one    1 GPU: d and s at n = 4096, 8192, 16384, 32768; c, z at 16384; upper d at 8192
 #   quick  1 GPU: d at 4096, 8192, 16384 (and the profile)
 #   two    2 GPUs as 1 rank x 2 and 2 ranks x 1: d at 16384, 32768
+#   eig    1 GPU: eigenvalues only (hetrd + tridiag_eigenvalues_mgpu) against
+#          cusolverDnXsyevd, d at 4096, 8192, 16384
 #   env BIN=path/to/tester_hetrd
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -21,6 +23,8 @@ case ${CASES:-one} in
     run "${mpi[@]}" -np 1 "$bin" -n 32768 --type d,s --niter 1 --warmup 1 --no-check --profile
     run "${mpi[@]}" -np 1 "$bin" -n 16384 --type c,z --niter 1 --warmup 1 --profile
     run "${mpi[@]}" -np 1 "$bin" -n 8192 --type d --uplo U --niter 3 ;;
+  eig)
+    run "${mpi[@]}" -np 1 "$bin" -n 4096,8192,16384 --type d --niter 1 --warmup 1 --no-check --eig ;;
   two)
     run "${mpi[@]}" -np 1 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check --profile
     run "${mpi[@]}" -np 2 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check --profile ;;

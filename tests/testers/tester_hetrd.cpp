@@ -4,7 +4,7 @@
 // in the same run.
 //
 //   mpirun -np R tester_hetrd -n 4096,8192 --type d,s [--nb 256] [--panel 0] [--uplo L]
-//          [--niter 3] [--profile] [--check-max-n 2048] [--no-ref] [--csv FILE]
+//          [--niter 3] [--profile] [--eig] [--check-max-n 2048] [--no-ref] [--csv FILE]
 //
 // The matrix: entry (i, j) of A is a function of (seed, i + j n) only (tester_dist_fill),
 // so each device fills its own block columns and the cuSOLVER copy is filled whole, with
@@ -13,7 +13,9 @@
 // ranks), the matrix refilled before each; GFLOP/s counts (4/3) n^3 real flops (x4 for
 // complex); floor(s) is the SYMV/HEMV read floor, (n^3/6) sizeof(T) bytes at --peak-bw;
 // speedup = cuSOLVER time / mgblas time. With --profile one more call runs with
-// HetrdProfile and a '#' line gives its phases. --check (n <= --check-max-n) gathers A and
+// HetrdProfile and a '#' line gives its phases. --eig: the eigenvalues-only pipeline
+// (hetrd_mgpu, then tridiag_eigenvalues_mgpu on the host outputs) against
+// cusolverDnXsyevd (jobz N) on the same matrix, on a '#' line. --check (n <= --check-max-n) gathers A and
 // checks ||A - Q T Q^H|| and ||I - Q^H Q|| on rank 0 (tests/lapack/tridiag_check.hpp).
 #include <cusolverDn.h>
 #include <mpi.h>
@@ -24,6 +26,7 @@
 
 #include "core/context.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
+#include "dist/lapack/stebz_mgpu.hpp"
 #include "tests/lapack/tridiag_check.hpp"
 #include "tests/testers/tester_common.hpp"
 #include "tests/testers/tester_dist_fill.hpp"
@@ -47,7 +50,7 @@ struct Options : CommonOptions {
   std::vector<int64_t> nlist;
   int64_t nb = 256, panel = 0, check_max_n = 2048;
   std::string uplo = "L";
-  bool ref = true, profile = false;
+  bool ref = true, profile = false, eig = false;
   double peak_bw = 4530;  // GB/s: the H200's measured read ceiling (shared/DEVICE.md)
 };
 
@@ -135,6 +138,58 @@ double cusolver_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, 
   return median_of(t);
 }
 
+// cusolverDnXsyevd without vectors (jobz N) on rank 0's first GPU: median seconds (CUDA
+// events), the matrix refilled before each call; its eigenvalues into w.
+template <Scalar T>
+double syevd_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, int niter,
+                     std::vector<real_type_t<T>>& w) {
+  using R = real_type_t<T>;
+  dev.make_current();
+  const cudaDataType ta = std::is_same_v<T, float>    ? CUDA_R_32F
+                          : std::is_same_v<T, double> ? CUDA_R_64F
+                          : std::is_same_v<T, scomplex> ? CUDA_C_32F
+                                                        : CUDA_C_64F;
+  const cudaDataType tw = sizeof(R) == 8 ? CUDA_R_64F : CUDA_R_32F;
+  DeviceBuffer<T> A(dev, static_cast<std::size_t>(n * n));
+  DeviceBuffer<R> W(dev, static_cast<std::size_t>(n));
+  DeviceBuffer<int> info(dev, 1);
+  cusolverDnHandle_t h = nullptr;
+  cusolverDnParams_t params = nullptr;
+  CHECK_CUSOLVER(cusolverDnCreate(&h));
+  CHECK_CUSOLVER(cusolverDnSetStream(h, dev.stream()));
+  CHECK_CUSOLVER(cusolverDnCreateParams(&params));
+  const cublasFillMode_t u = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  CHECK_CUSOLVER(cusolverDnXsyevd_bufferSize(h, params, CUSOLVER_EIG_MODE_NOVECTOR, u, n, ta,
+                                             A.data(), n, tw, W.data(), ta, &dev_bytes,
+                                             &host_bytes));
+  DeviceBuffer<std::byte> dwork(dev, std::max<std::size_t>(dev_bytes, 1));
+  std::vector<std::byte> hwork(std::max<std::size_t>(host_bytes, 1));
+  std::vector<double> t;
+  for (int r = 0; r < niter; ++r) {
+    fill_matrix(dev, A.data(), n, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed);
+    cudaEvent_t a, b;
+    MGBLAS_CHECK_CUDA(cudaEventCreate(&a));
+    MGBLAS_CHECK_CUDA(cudaEventCreate(&b));
+    MGBLAS_CHECK_CUDA(cudaEventRecord(a, dev.stream()));
+    CHECK_CUSOLVER(cusolverDnXsyevd(h, params, CUSOLVER_EIG_MODE_NOVECTOR, u, n, ta, A.data(), n,
+                                    tw, W.data(), ta, dwork.data(), dev_bytes, hwork.data(),
+                                    host_bytes, info.data()));
+    MGBLAS_CHECK_CUDA(cudaEventRecord(b, dev.stream()));
+    MGBLAS_CHECK_CUDA(cudaEventSynchronize(b));
+    float ms = 0;
+    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1e-3);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  w.resize(static_cast<std::size_t>(n));
+  MGBLAS_CHECK_CUDA(cudaMemcpy(w.data(), W.data(), w.size() * sizeof(R), cudaMemcpyDeviceToHost));
+  cusolverDnDestroyParams(params);
+  cusolverDnDestroy(h);
+  return median_of(t);
+}
+
 template <Scalar T>
 void fill_dist(DistMatrix<T>& A, uint64_t seed) {
   Context& ctx = A.context();
@@ -195,6 +250,33 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
       opts.profile = &prof;
       hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts);
     }
+    // Eigenvalues only: hetrd_mgpu + tridiag_eigenvalues_mgpu against cusolverDnXsyevd.
+    double eig_s = 0, eig_ref = 0, eig_diff = -1;
+    std::vector<R> w(n), wref;
+    if (o.eig) {
+      std::vector<double> te;
+      for (int r = 0; r < o.warmup + o.niter; ++r) {
+        fill_dist(A, seed);
+        ctx->comm().barrier();
+        const auto t0 = std::chrono::steady_clock::now();
+        hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts);
+        tridiag_eigenvalues_mgpu<T>(*ctx, n, d.data(), e.data(), w.data());
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (r >= o.warmup) te.push_back(s);
+      }
+      const double mine_e = median_of(te);
+      MPI_Allreduce(&mine_e, &eig_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      if (o.ref && root && ctx->device(0).is_gpu()) {
+        eig_ref = syevd_seconds<T>(ctx->device(0), uplo, n, seed, o.niter, wref);
+        double big = 0;
+        eig_diff = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          big = std::max(big, std::abs(double(wref[i])));
+          eig_diff = std::max(eig_diff, std::abs(double(w[i]) - double(wref[i])));
+        }
+        eig_diff /= std::max(big, 1e-300);
+      }
+    }
     double ref = 0;
     if (o.ref && root && ctx->device(0).is_gpu())
       ref = cusolver_seconds<T>(ctx->device(0), uplo, n, seed, o.niter);
@@ -208,6 +290,10 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
                   o.uplo.c_str(), ctx->global_num_devices(), ctx->nranks(), secs,
                   flops / secs * 1e-9, floor_s, 100.0 * floor_s / secs, ref,
                   ref > 0 ? ref / secs : 0.0, resid, orth, ok ? "ok" : "FAILED");
+      if (o.eig)
+        std::printf("#   eigenvalues only: mgblas hetrd+stebz %.4f s, cusolverDnXsyevd(N) %.4f s, "
+                    "speedup %.2f, max|w - w_cusolver| / max|w| %.2e\n",
+                    eig_s, eig_ref, eig_ref > 0 ? eig_ref / eig_s : 0.0, eig_diff);
       if (o.profile)
         std::printf("#   phases (s): symv %.4f  panel %.4f  comm %.4f  update %.4f  total %.4f "
                     "(profiled call, devices synchronised per phase)\n",
@@ -242,6 +328,8 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--peak-bw", o.peak_bw, "read bandwidth for the SYMV floor, GB/s")->capture_default_str();
   app.add_flag("--ref,!--no-ref", o.ref, "time cuSOLVER on rank 0's first GPU")->capture_default_str();
   app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
+  app.add_flag("--eig", o.eig, "also time eigenvalues only (hetrd + tridiag_eigenvalues_mgpu) "
+               "against cusolverDnXsyevd without vectors");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
