@@ -102,17 +102,6 @@ struct BidiagErrors {
   bool lapack_ok = true;
 };
 
-template <Scalar T>
-double norm1(int64_t m, int64_t n, const std::vector<T>& A) {
-  double best = 0;
-  for (int64_t j = 0; j < n; ++j) {
-    double s = 0;
-    for (int64_t i = 0; i < m; ++i) s += std::abs(A[i + j * m]);
-    best = std::max(best, s);
-  }
-  return best;
-}
-
 ///  +-------------------------------------------------------------------------+
 ///  |  Q (m x k) = ungbr('Q', the column reflectors in A_out, tauq)            |
 ///  |  P^H (k x n) = ungbr('P', the row reflectors in A_out, taup)             |

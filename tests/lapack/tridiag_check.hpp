@@ -105,15 +105,20 @@ std::vector<T> full_from(Uplo uplo, int64_t n, const std::vector<T>& A) {
   return F;
 }
 
+/// ||A||_1 of the m x n column-major A (leading dimension m).
 template <Scalar T>
-double norm1(int64_t n, const std::vector<T>& A) {
+double norm1(int64_t m, int64_t n, const std::vector<T>& A) {
   double most = 0;
   for (int64_t j = 0; j < n; ++j) {
     double s = 0;
-    for (int64_t i = 0; i < n; ++i) s += std::abs(A[i + j * n]);
+    for (int64_t i = 0; i < m; ++i) s += std::abs(A[i + j * m]);
     most = std::max(most, s);
   }
   return most;
+}
+template <Scalar T>
+double norm1(int64_t n, const std::vector<T>& A) {
+  return norm1(n, n, A);
 }
 
 template <Scalar T>

@@ -27,18 +27,11 @@
 #include "core/context.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "tests/lapack/bidiag_check.hpp"
-#include "tests/testers/tester_common.hpp"
-#include "tests/testers/tester_dist_fill.hpp"
+#include "tests/testers/tester_mpi_lapack.hpp"
 
 namespace mgblas::testers {
 namespace {
 
-#define CHECK_CUSOLVER(expr)                                                             \
-  do {                                                                                   \
-    const cusolverStatus_t st_ = (expr);                                                 \
-    if (st_ != CUSOLVER_STATUS_SUCCESS)                                                  \
-      throw std::runtime_error(std::string(#expr) + " failed: " + std::to_string(st_));  \
-  } while (0)
 
 struct Options : CommonOptions {
   Options() {
@@ -108,35 +101,17 @@ double cusolver_seconds(const Device& dev, int64_t m, int64_t n, uint64_t seed, 
   CHECK_CUSOLVER(cusolverDnSetStream(h, dev.stream()));
   const int lw = buffer_size(h, mm, nn, A.data());
   DeviceBuffer<T> work(dev, static_cast<std::size_t>(std::max(lw, 1)));
-  std::vector<double> t;
-  for (int r = 0; r < niter; ++r) {
-    fill_matrix(dev, A.data(), lda, m, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed);
-    cudaEvent_t a, b;
-    MGBLAS_CHECK_CUDA(cudaEventCreate(&a));
-    MGBLAS_CHECK_CUDA(cudaEventCreate(&b));
-    MGBLAS_CHECK_CUDA(cudaEventRecord(a, dev.stream()));
-    brd(h, mm, nn, A.data(), lda, d.data(), e.data(), tq.data(), tp.data(), work.data(), lw,
-        info.data());
-    MGBLAS_CHECK_CUDA(cudaEventRecord(b, dev.stream()));
-    MGBLAS_CHECK_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1e-3);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
+  const double secs = event_median(
+      dev, niter,
+      [&] { fill_matrix(dev, A.data(), lda, m, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed); },
+      [&] {
+        brd(h, mm, nn, A.data(), lda, d.data(), e.data(), tq.data(), tp.data(), work.data(), lw,
+            info.data());
+      });
   cusolverDnDestroy(h);
-  return median_of(t);
+  return secs;
 }
 
-template <Scalar T>
-void fill_dist(DistMatrix<T>& A, uint64_t seed) {
-  Context& ctx = A.context();
-  for (int d = 0; d < ctx.num_devices(); ++d)
-    fill_block_cyclic(ctx.device(d), A.local(d), A.ld(), A.layout(), ctx.device_offset() + d,
-                      is_complex_v<T> ? 2 : 1, sizeof(real_type_t<T>) == 8, seed);
-  ctx.synchronize();
-}
 
 template <Scalar T>
 int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
@@ -237,12 +212,8 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--peak-bw", o.peak_bw, "read bandwidth for the floor, GB/s")->capture_default_str();
   app.add_flag("--ref,!--no-ref", o.ref, "time cuSOLVER on rank 0's first GPU")->capture_default_str();
   app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostringstream sink;
-    return world_rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
-  }
+  if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)
+    return status;
   if (o.niter < 1) o.niter = 1;
   std::vector<int64_t> ns = o.nlist.empty() ? std::vector<int64_t>{4096} : o.nlist;
   std::vector<int64_t> ms = o.mlist.empty() ? ns : o.mlist;
@@ -281,16 +252,5 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  int world_rank = 0;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  int status = 0;
-  try {
-    status = mgblas::testers::run(argc, argv, world_rank);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "[rank %d] tester_gebrd: %s\n", world_rank, e.what());
-    MPI_Abort(MPI_COMM_WORLD, 255);
-  }
-  MPI_Finalize();
-  return std::min(status, 255);
+  return mgblas::testers::mpi_tester_main("tester_gebrd", argc, argv, mgblas::testers::run);
 }

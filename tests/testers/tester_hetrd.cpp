@@ -28,18 +28,11 @@
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "tests/lapack/tridiag_check.hpp"
-#include "tests/testers/tester_common.hpp"
-#include "tests/testers/tester_dist_fill.hpp"
+#include "tests/testers/tester_mpi_lapack.hpp"
 
 namespace mgblas::testers {
 namespace {
 
-#define CHECK_CUSOLVER(expr)                                                             \
-  do {                                                                                   \
-    const cusolverStatus_t st_ = (expr);                                                 \
-    if (st_ != CUSOLVER_STATUS_SUCCESS)                                                  \
-      throw std::runtime_error(std::string(#expr) + " failed: " + std::to_string(st_));  \
-  } while (0)
 
 struct Options : CommonOptions {
   Options() {
@@ -118,24 +111,14 @@ double cusolver_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, 
   const cublasFillMode_t u = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const int lw = buffer_size(h, u, nn, A.data(), lda, d.data(), e.data(), tau.data());
   DeviceBuffer<T> work(dev, static_cast<std::size_t>(std::max(lw, 1)));
-  std::vector<double> t;
-  for (int r = 0; r < niter; ++r) {
-    fill_matrix(dev, A.data(), lda, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed);
-    cudaEvent_t a, b;
-    MGBLAS_CHECK_CUDA(cudaEventCreate(&a));
-    MGBLAS_CHECK_CUDA(cudaEventCreate(&b));
-    MGBLAS_CHECK_CUDA(cudaEventRecord(a, dev.stream()));
-    trd(h, u, nn, A.data(), lda, d.data(), e.data(), tau.data(), work.data(), lw, info.data());
-    MGBLAS_CHECK_CUDA(cudaEventRecord(b, dev.stream()));
-    MGBLAS_CHECK_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1e-3);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
+  const double secs = event_median(
+      dev, niter,
+      [&] { fill_matrix(dev, A.data(), lda, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed); },
+      [&] {
+        trd(h, u, nn, A.data(), lda, d.data(), e.data(), tau.data(), work.data(), lw, info.data());
+      });
   cusolverDnDestroy(h);
-  return median_of(t);
+  return secs;
 }
 
 // cusolverDnXsyevd without vectors (jobz N) on rank 0's first GPU: median seconds (CUDA
@@ -165,39 +148,21 @@ double syevd_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, int
                                              &host_bytes));
   DeviceBuffer<std::byte> dwork(dev, std::max<std::size_t>(dev_bytes, 1));
   std::vector<std::byte> hwork(std::max<std::size_t>(host_bytes, 1));
-  std::vector<double> t;
-  for (int r = 0; r < niter; ++r) {
-    fill_matrix(dev, A.data(), n, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed);
-    cudaEvent_t a, b;
-    MGBLAS_CHECK_CUDA(cudaEventCreate(&a));
-    MGBLAS_CHECK_CUDA(cudaEventCreate(&b));
-    MGBLAS_CHECK_CUDA(cudaEventRecord(a, dev.stream()));
-    CHECK_CUSOLVER(cusolverDnXsyevd(h, params, CUSOLVER_EIG_MODE_NOVECTOR, u, n, ta, A.data(), n,
-                                    tw, W.data(), ta, dwork.data(), dev_bytes, hwork.data(),
-                                    host_bytes, info.data()));
-    MGBLAS_CHECK_CUDA(cudaEventRecord(b, dev.stream()));
-    MGBLAS_CHECK_CUDA(cudaEventSynchronize(b));
-    float ms = 0;
-    MGBLAS_CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1e-3);
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-  }
+  const double secs = event_median(
+      dev, niter,
+      [&] { fill_matrix(dev, A.data(), n, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed); },
+      [&] {
+        CHECK_CUSOLVER(cusolverDnXsyevd(h, params, CUSOLVER_EIG_MODE_NOVECTOR, u, n, ta, A.data(),
+                                        n, tw, W.data(), ta, dwork.data(), dev_bytes,
+                                        hwork.data(), host_bytes, info.data()));
+      });
   w.resize(static_cast<std::size_t>(n));
   MGBLAS_CHECK_CUDA(cudaMemcpy(w.data(), W.data(), w.size() * sizeof(R), cudaMemcpyDeviceToHost));
   cusolverDnDestroyParams(params);
   cusolverDnDestroy(h);
-  return median_of(t);
+  return secs;
 }
 
-template <Scalar T>
-void fill_dist(DistMatrix<T>& A, uint64_t seed) {
-  Context& ctx = A.context();
-  for (int d = 0; d < ctx.num_devices(); ++d)
-    fill_block_cyclic(ctx.device(d), A.local(d), A.ld(), A.layout(), ctx.device_offset() + d,
-                      is_complex_v<T> ? 2 : 1, sizeof(real_type_t<T>) == 8, seed);
-  ctx.synchronize();
-}
 
 template <Scalar T>
 int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
@@ -330,12 +295,8 @@ int run(int argc, char** argv, int world_rank) {
   app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
   app.add_flag("--eig", o.eig, "also time eigenvalues only (hetrd + tridiag_eigenvalues_mgpu) "
                "against cusolverDnXsyevd without vectors");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostringstream sink;
-    return world_rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
-  }
+  if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)
+    return status;
   if (o.niter < 1) o.niter = 1;
   if (cuda_device_count() == 0) {
     if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
@@ -367,16 +328,5 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  int world_rank = 0;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  int status = 0;
-  try {
-    status = mgblas::testers::run(argc, argv, world_rank);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "[rank %d] tester_hetrd: %s\n", world_rank, e.what());
-    MPI_Abort(MPI_COMM_WORLD, 255);
-  }
-  MPI_Finalize();
-  return std::min(status, 255);
+  return mgblas::testers::mpi_tester_main("tester_hetrd", argc, argv, mgblas::testers::run);
 }

@@ -65,4 +65,21 @@ __device__ D across_warps(D v) {
   return total;
 }
 
+/// In the grid's last block (after last_block): for q < count, the sum over the grid's
+/// blocks b, in block order, of part[b * stride + q] (partials other blocks wrote: read
+/// past L1), handed to write(q, sum) in lane 0 of the warp that formed it. Warp y takes
+/// q = y, y + kWarps, ...; its lanes stride the blocks.
+template <typename D, typename Write>
+__device__ void sum_block_partials(const D* part, int64_t stride, int64_t count, Write&& write) {
+  using WarpReduce = cub::WarpReduce<Sum<D>>;
+  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
+  for (int64_t q = threadIdx.y; q < count; q += kWarps) {
+    D tot = make_scalar<D>(0);
+    for (int64_t b = threadIdx.x; b < gridDim.x; b += kLanes) tot = add(tot, __ldcg(part + b * stride + q));
+    const Sum<D> w = WarpReduce(tmp[threadIdx.y]).Sum(Sum<D>{tot});
+    __syncwarp();  // tmp is reused by the warp's next q
+    if (threadIdx.x == 0) write(q, w.v);
+  }
+}
+
 }  // namespace mgblas::kernels::cuda::device

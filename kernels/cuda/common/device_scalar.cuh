@@ -112,6 +112,10 @@ template <typename D> __device__ inline D make_scalar(device_real_t<D> re, devic
   if constexpr (std::is_same_v<D, device_real_t<D>>) return re;
   else return D{re, im};
 }
+/// a - b.
+template <typename D> __device__ inline D sub(D a, D b) {
+  return make_scalar<D>(real_part(a) - real_part(b), imag_part(a) - imag_part(b));
+}
 /// |a|^2.
 template <typename D> __device__ inline device_real_t<D> abs_sq(D a) {
   return real_part(a) * real_part(a) + imag_part(a) * imag_part(a);

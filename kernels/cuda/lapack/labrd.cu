@@ -30,10 +30,6 @@ constexpr int kColumnCounter = 0, kDotsCounter = 1, kRowCounter = 2;
 constexpr int kRowsPerLane = 1, kDotRows = kLanes * kRowsPerLane, kMaxPerWarp = 16;
 static_assert(kMaxPerWarp * kWarps >= 2 * kLabrdMaxPanel, "a warp's share of 2 kb columns");
 
-template <typename D> __device__ inline D minus(D a, D b) {
-  return make_scalar<D>(real_part(a) - real_part(b), imag_part(a) - imag_part(b));
-}
-
 __device__ unsigned* counter(void* work, int which) { return static_cast<unsigned*>(work) + which; }
 template <typename S> __device__ S* partials(void* work) {
   return reinterpret_cast<S*>(static_cast<unsigned char*>(work) + kPartials);
@@ -83,7 +79,7 @@ __global__ void __launch_bounds__(kBlockThreads)
         part = mul_add(l < j ? P[r + l * ldp] : X[r + (l - j) * ldx], coef[l], part);
     part = across_warps(part);
     if (threadIdx.y == 0 && r < mr) {
-      const D v = minus(a[r], part);
+      const D v = sub(a[r], part);
       a[r] = v;
       if (r >= 1) sumsq += abs_sq(v);
     }
@@ -156,13 +152,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (threadIdx.x == 0) part[blockIdx.x * nc + q] = w.v;
   }
   if (!last_block(counter(work, kDotsCounter))) return;
-  for (int64_t q = threadIdx.y; q < nc; q += kWarps) {
-    D tot = make_scalar<D>(0);
-    for (int64_t b = threadIdx.x; b < gridDim.x; b += kLanes) tot = add(tot, __ldcg(part + b * nc + q));
-    const Sum<D> w = WarpReduce(tmp[threadIdx.y]).Sum(Sum<D>{tot});
-    __syncwarp();
-    if (threadIdx.x == 0) s[q] = w.v;
-  }
+  sum_block_partials(part, nc, nc, [&](int64_t q, D v) { s[q] = v; });
 }
 
 // ---- row: Y's finish, the row's update, its sums --------------------------------------
@@ -208,7 +198,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     const bool in = q < nq;
     if (fix >= 0) {
       const D part = across_warps(in ? split_products(q, fix, Y, jxf, Ut, ldy, cf) : make_scalar<D>(0));
-      if (threadIdx.y == 0 && in) Y[q + fix * ldy] = mul(tau, minus(Y[q + fix * ldy], part));
+      if (threadIdx.y == 0 && in) Y[q + fix * ldy] = mul(tau, sub(Y[q + fix * ldy], part));
       __syncthreads();  // Y(:, fix) of this tile visible to every warp
     }
     if (!do_row) continue;
@@ -216,7 +206,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (threadIdx.y == 0) {
       D r = make_scalar<D>(0);
       if (in) {
-        r = minus(conj(row[q * lda]), part);
+        r = sub(conj(row[q * lda]), part);
         row[q * lda] = r;
         if (q == 0 && owns_head) sums[S.alpha()] = r;
       }
@@ -260,17 +250,11 @@ __global__ void __launch_bounds__(kBlockThreads)
   const R bss = block_sum(ss);
   if (flat == 0) part[blockIdx.x * np + nl] = make_scalar<D>(bss);
   if (!last_block(counter(work, kRowCounter))) return;
-  for (int64_t l = threadIdx.y; l < np; l += kWarps) {
-    D tot = make_scalar<D>(0);
-    for (int64_t b = threadIdx.x; b < gridDim.x; b += kLanes) tot = add(tot, __ldcg(part + b * np + l));
-    const Sum<D> w = WarpReduce(tmp[threadIdx.y]).Sum(Sum<D>{tot});
-    __syncwarp();
-    if (threadIdx.x == 0) {
-      if (l < S.jy) sums[S.q1() + l] = w.v;
-      else if (l < nl) sums[S.q2() + l - S.jy] = w.v;
-      else sums[S.ss()] = make_scalar<D>(real_part(w.v));
-    }
-  }
+  sum_block_partials(part, np, np, [&](int64_t l, D v) {
+    if (l < S.jy) sums[S.q1() + l] = v;
+    else if (l < nl) sums[S.q2() + l - S.jy] = v;
+    else sums[S.ss()] = make_scalar<D>(real_part(v));
+  });
 }
 
 // ---- finish: G's scalars, X's column, the row as u ------------------------------------
@@ -324,7 +308,7 @@ __global__ void __launch_bounds__(kBlockThreads)
           part = mul_add(l < S.jy ? P[r + l * ldp] : X[r + (l - S.jy) * ldx], cu[l], part);
       part = across_warps(part);
       if (threadIdx.y == 0 && r < S.m1)
-        x[r] = mul(tau, minus(mul_add(sc, sums[S.z() + r], sums[S.a1() + r]), part));
+        x[r] = mul(tau, sub(mul_add(sc, sums[S.z() + r], sums[S.a1() + r]), part));
     }
     return;
   }

@@ -33,30 +33,6 @@ constexpr int kThreads = 256;
 constexpr int kMaxBlocks = 65535;
 constexpr std::size_t kScalars = 64, kPartials = 4096;
 
-__device__ inline float real_of(float a) { return a; }
-__device__ inline double real_of(double a) { return a; }
-__device__ inline float real_of(cuFloatComplex a) { return a.x; }
-__device__ inline double real_of(cuDoubleComplex a) { return a.x; }
-__device__ inline float imag_of(float) { return 0.0f; }
-__device__ inline double imag_of(double) { return 0.0; }
-__device__ inline float imag_of(cuFloatComplex a) { return a.y; }
-__device__ inline double imag_of(cuDoubleComplex a) { return a.y; }
-
-template <typename D> struct Real { using type = D; };
-template <> struct Real<cuFloatComplex> { using type = float; };
-template <> struct Real<cuDoubleComplex> { using type = double; };
-template <typename D> using real_t = typename Real<D>::type;
-
-template <typename D> __device__ inline D make(real_t<D> re, real_t<D> im = 0) {
-  if constexpr (std::is_same_v<D, real_t<D>>) return re;
-  else return D{re, im};
-}
-template <typename D> __device__ inline D neg(D a) { return make<D>(-real_of(a), -imag_of(a)); }
-template <typename D> __device__ inline D sub(D a, D b) { return add(a, neg(b)); }
-template <typename D> __device__ inline real_t<D> abs2(D a) {
-  return real_of(a) * real_of(a) + imag_of(a) * imag_of(a);
-}
-
 // The kernels' blocks are kLanes x kWarps threads: the lanes of a warp take consecutive
 // rows (coalesced loads of a column), the warps split the other dimension (the panel's
 // columns), so that every thread has only a few independent loads to wait for. A loop of
@@ -70,7 +46,7 @@ __device__ D panel_row_sum(int64_t r, int64_t j, const D* A, int64_t lda, const 
                            int64_t ldb, const D* s) {
   const int64_t chunk = (j + kWarps - 1) / kWarps;
   const int64_t l0 = threadIdx.y * chunk, l1 = l0 + chunk < j ? l0 + chunk : j;
-  D sa = make<D>(0), sb = make<D>(0);
+  D sa = make_scalar<D>(0), sb = make_scalar<D>(0);
 #pragma unroll 8
   for (int64_t l = l0; l < l1; ++l) {
     sa = mul_add(A[r + l * lda], s[l], sa);
@@ -86,8 +62,8 @@ __device__ D panel_row_sum(int64_t r, int64_t j, const D* A, int64_t lda, const 
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
     reflector_kernel(bool herm, int64_t m, int64_t j, D* Pn, int64_t ldp, const D* W,
-                     int64_t ldw, real_t<D>* d, real_t<D>* e, D* tau, unsigned char* work) {
-  using R = real_t<D>;
+                     int64_t ldw, device_real_t<D>* d, device_real_t<D>* e, D* tau, unsigned char* work) {
+  using R = device_real_t<D>;
   extern __shared__ unsigned char smem_raw[];
   D* row = reinterpret_cast<D*>(smem_raw);  // [0, j): conj W(j, l); [j, 2j): conj V(j, l)
   for (int64_t l = flat_thread(); l < j; l += kThreads) {
@@ -97,13 +73,13 @@ __global__ void __launch_bounds__(kThreads)
   __syncthreads();
   D* a = Pn + j * ldp;
   const int64_t r = j + int64_t{blockIdx.x} * kLanes + threadIdx.x;
-  const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, row) : make<D>(0));
+  const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, row) : make_scalar<D>(0));
   R sumsq = 0;
   if (threadIdx.y == 0 && r < m) {
     D v = sub(a[r], upd);
-    if (herm && r == j) v = make<D>(real_of(v));
+    if (herm && r == j) v = make_scalar<D>(real_part(v));
     a[r] = v;
-    if (r >= j + 2) sumsq = abs2(v);
+    if (r >= j + 2) sumsq = abs_sq(v);
   }
   const R block_total = block_sum(sumsq);
   R* partial = reinterpret_cast<R*>(work + kPartials);
@@ -115,24 +91,24 @@ __global__ void __launch_bounds__(kThreads)
   s = block_sum(s);
   if (flat_thread() != 0) return;
   // Values other blocks wrote: read past the (incoherent) L1.
-  d[j] = real_of(__ldcg(a + j));
+  d[j] = real_part(__ldcg(a + j));
   if (j + 1 >= m) return;
   const D alpha = __ldcg(a + j + 1);
-  const R ar = real_of(alpha), ai = imag_of(alpha);
+  const R ar = real_part(alpha), ai = imag_part(alpha);
   D* scale = reinterpret_cast<D*>(work + kScalars);
   if (s == R(0) && ai == R(0)) {  // H = I
-    tau[j] = make<D>(0);
+    tau[j] = make_scalar<D>(0);
     e[j] = ar;
-    *scale = make<D>(1);
+    *scale = make_scalar<D>(1);
   } else {
     const R beta = -copysign(sqrt(ar * ar + ai * ai + s), ar);
-    tau[j] = make<D>((beta - ar) / beta, -ai / beta);
+    tau[j] = make_scalar<D>((beta - ar) / beta, -ai / beta);
     e[j] = beta;
     // 1 / (alpha - beta) = conj(z) / |z|^2 with z = alpha - beta.
     const R zr = ar - beta, zi = ai, z2 = zr * zr + zi * zi;
-    *scale = make<D>(zr / z2, -zi / z2);
+    *scale = make_scalar<D>(zr / z2, -zi / z2);
   }
-  a[j + 1] = make<D>(1);
+  a[j + 1] = make_scalar<D>(1);
 }
 
 // ---- step 2 (scaling) + 3 + 4: v, the panel's dot products, p = 0 ---------------------
@@ -154,7 +130,7 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
   for (int k = 0; k < kRowsPerLane; ++k) {
     const int64_t r = base + k * kLanes;
-    vr[k] = r < m ? (r >= j + 2 ? mul(v[r], scale) : v[r]) : make<D>(0);
+    vr[k] = r < m ? (r >= j + 2 ? mul(v[r], scale) : v[r]) : make_scalar<D>(0);
   }
   __syncthreads();  // every warp has read the unscaled v before warp 0 stores it
   if (threadIdx.y == 0)
@@ -165,7 +141,7 @@ __global__ void __launch_bounds__(kThreads)
     }
   for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < p_len;
        i += int64_t{gridDim.x} * kThreads)
-    p[i] = make<D>(0);
+    p[i] = make_scalar<D>(0);
   if (j == 0) return;
 
   using WarpReduce = cub::WarpReduce<Sum<D>>;
@@ -175,7 +151,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
     D acc[kQ];
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) acc[i] = make<D>(0);
+    for (int i = 0; i < kQ; ++i) acc[i] = make_scalar<D>(0);
 #pragma unroll
     for (int k = 0; k < kRowsPerLane; ++k) {
       const int64_t r = base + k * kLanes;
@@ -204,7 +180,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
     D acc[kQ];
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) acc[i] = make<D>(0);
+    for (int i = 0; i < kQ; ++i) acc[i] = make_scalar<D>(0);
     for (unsigned b = threadIdx.x; b < gridDim.x; b += kLanes)
 #pragma unroll
       for (int i = 0; i < kQ; ++i) {
@@ -235,8 +211,8 @@ __global__ void __launch_bounds__(kThreads)
   const D* v = Pn + j * ldp;
   D* w = W + j * ldw;
   const int64_t r = j + 1 + int64_t{blockIdx.x} * kLanes + threadIdx.x;
-  const D corr = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, ts) : make<D>(0));
-  D dot = make<D>(0);
+  const D corr = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, ts) : make_scalar<D>(0));
+  D dot = make_scalar<D>(0);
   if (threadIdx.y == 0 && r < m) {
     const D s = mul(tj, sub(p[r - j - 1], corr));
     w[r] = s;
@@ -246,11 +222,11 @@ __global__ void __launch_bounds__(kThreads)
   D* partial = reinterpret_cast<D*>(work + kPartials);
   if (flat_thread() == 0) partial[blockIdx.x] = block_total.v;
   if (!last_block(reinterpret_cast<unsigned*>(work) + 2)) return;
-  Sum<D> s{make<D>(0)};
+  Sum<D> s{make_scalar<D>(0)};
   for (int b = flat_thread(); b < gridDim.x; b += kThreads) s = s + Sum<D>{__ldcg(partial + b)};
   s = block_sum(s);
   if (flat_thread() == 0)
-    *reinterpret_cast<D*>(work + kScalars + 32) = mul(make<D>(-0.5), mul(tj, s.v));
+    *reinterpret_cast<D*>(work + kScalars + 32) = mul(make_scalar<D>(-0.5), mul(tj, s.v));
 }
 
 template <typename D>
@@ -281,9 +257,9 @@ struct StepArgs {
 
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
-    step_kernel(StepArgs a, D* Pn, D* W, real_t<D>* d, real_t<D>* e, D* tau, D* t, const D* p,
+    step_kernel(StepArgs a, D* Pn, D* W, device_real_t<D>* d, device_real_t<D>* e, D* tau, D* t, const D* p,
                 D* acc, unsigned char* work) {
-  using R = real_t<D>;
+  using R = device_real_t<D>;
   cg::grid_group grid = cg::this_grid();
   const int64_t m = a.m, j = a.j, ldp = a.ldp, ldw = a.ldw;
   const unsigned G = gridDim.x;
@@ -300,10 +276,10 @@ __global__ void __launch_bounds__(kThreads)
   // Sum over the blocks' partials, in every block (block order), into bcast.
   const auto all_blocks_sum = [&](const auto* part) {
     using S = std::remove_cv_t<std::remove_pointer_t<decltype(part)>>;
-    Sum<D> s{make<D>(0)};
+    Sum<D> s{make_scalar<D>(0)};
     for (unsigned b = flat_thread(); b < G; b += kThreads) {
       if constexpr (std::is_same_v<S, D>) s = s + Sum<D>{__ldcg(part + b)};
-      else s = s + Sum<D>{make<D>(__ldcg(part + b))};
+      else s = s + Sum<D>{make_scalar<D>(__ldcg(part + b))};
     }
     s = block_sum(s);
     if (flat_thread() == 0) bcast = s.v;
@@ -318,9 +294,9 @@ __global__ void __launch_bounds__(kThreads)
     const D tj = tau[jj];
     const D* v = Pn + jj * ldp;
     D* w = W + jj * ldw;
-    D dot = make<D>(0);
+    D dot = make_scalar<D>(0);
     tiles(j, [&](int64_t r) {
-      const D corr = across_warps(r < m ? panel_row_sum(r, jj, Pn, ldp, W, ldw, sm) : make<D>(0));
+      const D corr = across_warps(r < m ? panel_row_sum(r, jj, Pn, ldp, W, ldw, sm) : make_scalar<D>(0));
       if (threadIdx.y == 0 && r < m) {
         const D s = mul(tj, sub(p[r - jj - 1], corr));
         w[r] = s;
@@ -330,7 +306,7 @@ __global__ void __launch_bounds__(kThreads)
     const Sum<D> bt = block_sum(Sum<D>{dot});
     if (flat_thread() == 0) partA[blockIdx.x] = bt.v;
     grid.sync();
-    const D alpha = mul(make<D>(-0.5), mul(tj, all_blocks_sum(partA)));
+    const D alpha = mul(make_scalar<D>(-0.5), mul(tj, all_blocks_sum(partA)));
     tiles(j, [&](int64_t r) {
       if (threadIdx.y == 0 && r < m) w[r] = mul_add(alpha, v[r], w[r]);
     });
@@ -347,35 +323,35 @@ __global__ void __launch_bounds__(kThreads)
   D* col = Pn + j * ldp;
   R sumsq = 0;
   tiles(j, [&](int64_t r) {
-    const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, sm) : make<D>(0));
+    const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, sm) : make_scalar<D>(0));
     if (threadIdx.y == 0 && r < m) {
       D v = sub(col[r], upd);
-      if (a.herm && r == j) v = make<D>(real_of(v));
+      if (a.herm && r == j) v = make_scalar<D>(real_part(v));
       col[r] = v;
-      if (r >= j + 2) sumsq += abs2(v);
+      if (r >= j + 2) sumsq += abs_sq(v);
     }
   });
   const R bs = block_sum(sumsq);
   if (flat_thread() == 0) partB[blockIdx.x] = bs;
   grid.sync();
-  const R ss = real_of(all_blocks_sum(partB));
+  const R ss = real_part(all_blocks_sum(partB));
   if (j + 1 >= m) {
-    if (blockIdx.x == 0 && flat_thread() == 0) d[j] = real_of(__ldcg(col + j));
+    if (blockIdx.x == 0 && flat_thread() == 0) d[j] = real_part(__ldcg(col + j));
     return;
   }
   // beta, tau and the scale of v, the same in every block.
   const D alpha = __ldcg(col + j + 1);
-  const R ar = real_of(alpha), ai = imag_of(alpha);
-  D scale = make<D>(1), tj = make<D>(0);
+  const R ar = real_part(alpha), ai = imag_part(alpha);
+  D scale = make_scalar<D>(1), tj = make_scalar<D>(0);
   R beta = ar;
   if (!(ss == R(0) && ai == R(0))) {
     beta = -copysign(sqrt(ar * ar + ai * ai + ss), ar);
-    tj = make<D>((beta - ar) / beta, -ai / beta);
+    tj = make_scalar<D>((beta - ar) / beta, -ai / beta);
     const R zr = ar - beta, zi = ai, z2 = zr * zr + zi * zi;
-    scale = make<D>(zr / z2, -zi / z2);
+    scale = make_scalar<D>(zr / z2, -zi / z2);
   }
   if (blockIdx.x == 0 && flat_thread() == 0) {
-    d[j] = real_of(__ldcg(col + j));
+    d[j] = real_part(__ldcg(col + j));
     e[j] = beta;
     tau[j] = tj;
   }
@@ -383,15 +359,15 @@ __global__ void __launch_bounds__(kThreads)
   D* blockC = sm + 2 * j;
   for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < a.acc_len;
        i += int64_t{G} * kThreads)
-    acc[i] = make<D>(0);
+    acc[i] = make_scalar<D>(0);
   // Warp y takes the columns q = y + 8 i of [W | V]; each lane keeps its sums over the
   // tiles in registers (kMaxQ loads in flight per row) and the warp sums once at the end.
   constexpr int kMaxQ = 2 * kLatrdMaxPanel / kWarps;
   D part[kMaxQ];
 #pragma unroll
-  for (int i = 0; i < kMaxQ; ++i) part[i] = make<D>(0);
+  for (int i = 0; i < kMaxQ; ++i) part[i] = make_scalar<D>(0);
   tiles(j + 1, [&](int64_t r) {
-    const D vr = r < m ? (r == j + 1 ? make<D>(1) : mul(__ldcg(col + r), scale)) : make<D>(0);
+    const D vr = r < m ? (r == j + 1 ? make_scalar<D>(1) : mul(__ldcg(col + r), scale)) : make_scalar<D>(0);
     __syncthreads();  // every warp has read the unscaled row before warp 0 stores it
     if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = vr;
     if (r >= m) return;
@@ -418,10 +394,10 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t q = flat_thread(); q < 2 * j; q += kThreads)
     partC[int64_t{blockIdx.x} * 2 * j + q] = blockC[q];
   grid.sync();
-  if (blockIdx.x == 0 && flat_thread() == 0) col[j + 1] = make<D>(1);  // all have read alpha
+  if (blockIdx.x == 0 && flat_thread() == 0) col[j + 1] = make_scalar<D>(1);  // all have read alpha
   // t[q] = the blocks' sums in order; block b takes the columns q = b, b + G, ...
   for (int64_t q = blockIdx.x; q < 2 * j; q += G) {
-    Sum<D> s{make<D>(0)};
+    Sum<D> s{make_scalar<D>(0)};
     for (unsigned b = flat_thread(); b < G; b += kThreads)
       s = s + Sum<D>{__ldcg(partC + int64_t{b} * 2 * j + q)};
     s = block_sum(s);
@@ -455,11 +431,11 @@ int step_grid_limit() {
 // blockIdx.y: column j; threads over rows r in [j, m).
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
-    store_kernel(int64_t m, const D* Pn, int64_t ldp, const real_t<D>* e, D* A, int64_t lda) {
+    store_kernel(int64_t m, const D* Pn, int64_t ldp, const device_real_t<D>* e, D* A, int64_t lda) {
   const int64_t j = blockIdx.y;
   for (int64_t r = j + int64_t{blockIdx.x} * blockDim.x + threadIdx.x; r < m;
        r += int64_t{gridDim.x} * blockDim.x)
-    A[r + j * lda] = r == j + 1 ? make<D>(e[j]) : Pn[r + j * ldp];
+    A[r + j * lda] = r == j + 1 ? make_scalar<D>(e[j]) : Pn[r + j * ldp];
 }
 
 // blockIdx.y: columns j (grid-stride); threads over rows.
