@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Distributed GEMV/SYMV/HEMV on a machine of 2 or 4 GPUs: the GPU+MPI tests, then the
+# Distributed GEMV/SYMV/HEMV on a machine of 2, 4 or 8 GPUs: the GPU+MPI tests, then the
 # benchmark (tester_dist) in one rank driving k GPUs and in k ranks of one GPU each
-# (k = 2, and 4 where 4 GPUs are visible; 2 ranks x 2 GPUs too on 4), NCCL reducer
+# (k = 2, 4 and 8 as far as the GPUs go; 2 ranks x P/2 GPUs too on 4 or more), NCCL reducer
 # (whole and pipelined in 4 chunks; the host reducer on 2 GPUs). Every tester run also
 # times mgblas on one GPU in its own process: the speedups are over that. About 3-5
 # minutes.
@@ -13,7 +13,7 @@
 #     OUT_DIR    gets tests.log, bench.log (every command and its output),
 #                dist_bench.csv (all rows, with the placement), dist_bench.md (tables and
 #                commands), summary.txt (the short table printed last)
-#   env GPUS=n              GPUs to use (default: all visible, at most 4)
+#   env GPUS=n              GPUs to use (default: all visible, at most 8)
 #   env SIZES=8192,32768    sizes of the first pass (every placement)
 #   env BIG=65536           size of the second pass (the placements of the most GPUs),
 #                           run while the elapsed time is below BIG_BEFORE_S (default
@@ -38,11 +38,13 @@ big=${BIG-65536}
 mid=${MID:-32768}
 big_before=${BIG_BEFORE_S:-300}
 visible=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-gpus=${GPUS:-$((visible > 4 ? 4 : visible))}
+gpus=${GPUS:-$((visible > 8 ? 8 : visible))}
 [ "$gpus" -ge 1 ] || gpus=1
 # GPU counts of the multi-GPU placements
 counts=2
 [ "$gpus" -ge 4 ] && counts="2 4"
+[ "$gpus" -ge 8 ] && counts="2 4 8"
+half=$((gpus / 2))  # GPUs per rank of the 2-rank placement
 niter=${NITER:-10}
 warmup=${WARMUP:-3}
 start=$(date +%s)
@@ -130,10 +132,10 @@ if [ -z "${SKIP_TESTS:-}" ] && [ -x "$test_bin" ]; then
   test_results+=("$gpus ranks x 1 GPU: $(verdict $?)")
   stamp "  ${test_results[-1]}"
   if [ "$gpus" -ge 4 ]; then
-    stamp "test_dist_nccl, 2 ranks x 2 GPUs"
+    stamp "test_dist_nccl, 2 ranks x $half GPUs"
     mpi_cmd 2
     run "$tests_log" 300 "${MPI[@]}" "$test_bin"
-    test_results+=("2 ranks x 2 GPUs: $(verdict $?)")
+    test_results+=("2 ranks x $half GPUs: $(verdict $?)")
     stamp "  ${test_results[-1]}"
   fi
   unset CUDA_VISIBLE_DEVICES
@@ -145,7 +147,7 @@ tests_line=$(IFS=';'; echo "${test_results[*]}")
 # ---- benchmark -----------------------------------------------------------------------
 # bench PLACEMENT SIZES TYPE OPS [extra tester options]: one tester run, rows appended to
 # the CSV with the placement in front. Placements: 1gpu, 1rank_<k>gpu (one process, GPUs
-# 0..k-1), <k>rank_1gpu (mpirun, GPUs 0..k-1 visible, one per rank), 2rank_2gpu.
+# 0..k-1), <k>rank_1gpu (mpirun, GPUs 0..k-1 visible, one per rank), 2rank_<P/2>gpu.
 bench() {
   local placement=$1 n=$2 type=$3 ops=$4
   shift 4
@@ -161,14 +163,14 @@ bench() {
     1rank_*gpu)
       k=${placement#1rank_}; k=${k%gpu}
       MGBLAS_DEVICES=$(first_gpus "$k") run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
-    2rank_2gpu)
-      export CUDA_VISIBLE_DEVICES=0,1,2,3
-      mpi_cmd 2; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
-      unset CUDA_VISIBLE_DEVICES ;;
     *rank_1gpu)
       k=${placement%rank_1gpu}
       export CUDA_VISIBLE_DEVICES=$(first_gpus "$k")
       mpi_cmd "$k"; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
+      unset CUDA_VISIBLE_DEVICES ;;
+    2rank_*gpu)  # (after *rank_1gpu: 2rank_1gpu is one GPU per rank)
+      export CUDA_VISIBLE_DEVICES=$(first_gpus "$gpus")
+      mpi_cmd 2; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
       unset CUDA_VISIBLE_DEVICES ;;
   esac
   stamp "  $placement $type $ops n=$n: exit $rc"
@@ -182,7 +184,7 @@ bench() {
 
 placements=()
 for k in $counts; do placements+=("1rank_${k}gpu" "${k}rank_1gpu"); done
-[ "$gpus" -ge 4 ] && placements+=(2rank_2gpu)
+[ "$gpus" -ge 4 ] && placements+=("2rank_${half}gpu")
 most=${counts##* }
 if [ -n "${SKIP_BENCH:-}" ]; then
   stamp "SKIP_BENCH set: no benchmark"
@@ -227,7 +229,8 @@ python3 - "$csv" "$md" "$summary" "$tests_line" "$(elapsed)" "$gpus" <<'EOF'
 import csv, os, sys
 path, md, summary, tests, secs, gpus = sys.argv[1:7]
 rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
-order = ["1rank_2gpu", "2rank_1gpu", "1rank_4gpu", "4rank_1gpu", "2rank_2gpu"]
+order = ["1rank_2gpu", "2rank_1gpu", "1rank_4gpu", "4rank_1gpu", "2rank_2gpu", "1rank_8gpu",
+         "8rank_1gpu", "2rank_4gpu"]
 places = [p for p in order if any(r["placement"] == p for r in rows)]
 
 def f(v, spec):

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Scaling on one machine of P GPUs (P = 2, 4 or 8), for issue 15: builds once, then
+#   dist    distributed GEMV/SYMV/HEMV (bench/dist_device.sh): d, z at n = 32768 and
+#           65536 (131072 in the big pass) as 1 rank x k, k ranks x 1, 2 ranks x P/2,
+#           against mgblas on one GPU in the same process
+#   hetrd   the tridiagonal reduction, d, n = 32768, 65536: one GPU with cuSOLVER in the
+#           same run, then 1 rank x P and P ranks x 1 (tester_hetrd)
+#   gebrd   the bidiagonal reduction, d, n = 16384, 32768, the same way (tester_gebrd)
+#   tsgemm  the row-tiled tall-and-skinny GEMM at m = 2^26 (bench/tsgemm_device.sh scaling)
+# and prints a short table last. Each step has its own time limit; a failing step does not
+# stop the others. Results (logs, CSVs) under OUT_DIR; the tables for
+# bench/results/h200x<P>-*.md come from them.
+#
+#   bench/scaling_device.sh BUILD_DIR OUT_DIR [dist hetrd gebrd tsgemm]   (default: all)
+#   env SRC=dir   source tree to build (default: this checkout)
+#   env HETRD_SIZES=32768,65536 GEBRD_SIZES=16384,32768   sizes of the reductions
+# NCCL_NVLS_ENABLE=0 everywhere (multicast stays off on shared machines).
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:?usage: bench/scaling_device.sh BUILD_DIR OUT_DIR [steps]}
+out=${2:?usage: bench/scaling_device.sh BUILD_DIR OUT_DIR [steps]}
+shift 2
+steps=${*:-dist hetrd gebrd tsgemm}
+mkdir -p "$out"
+P=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$P" -ge 2 ] || { echo "scaling_device.sh: needs 2 or more GPUs (found $P)"; exit 2; }
+stamp() { echo "[$(date +%T)] $*"; }
+host_cxx=()
+[ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+stamp "configure + build ($(nproc) cores), $P GPUs"
+cmake -S "${SRC:-$root}" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DCMAKE_CUDA_ARCHITECTURES=90 "${host_cxx[@]}" >"$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)" --target test_dist_nccl tester_dist tester_hetrd tester_gebrd \
+  test_cuda_tsgemm tester_tsgemm >"$out/build.log" 2>&1 || { grep -A8 error "$out/build.log" | head -40; exit 1; }
+build=$(cd "$build" && pwd)
+mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE)
+all=$(seq -s, 0 $((P - 1)))
+
+# reduction NAME SIZES: one GPU (with cuSOLVER), 1 rank x P, P ranks x 1.
+reduction() {
+  local name=$1 sizes=$2 bin=$build/tests/testers/tester_$1 csv=$out/$1.csv log=$out/$1.log
+  : >"$log"
+  rm -f "$csv"
+  stamp "$name: 1 GPU with cuSOLVER, n = $sizes"
+  MGBLAS_DEVICES=0 timeout 1200 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
+    --niter 1 --warmup 0 --no-check --profile --csv "$csv" >>"$log" 2>&1
+  stamp "$name: 1 rank x $P GPUs"
+  MGBLAS_DEVICES=$all timeout 900 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
+    --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1
+  stamp "$name: $P ranks x 1 GPU"
+  CUDA_VISIBLE_DEVICES=$all timeout 900 "${mpi[@]}" -np "$P" -x CUDA_VISIBLE_DEVICES "$bin" -n "$sizes" \
+    --type d --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1
+}
+
+for step in $steps; do
+  case $step in
+    dist)
+      stamp "dist: bench/dist_device.sh ($P GPUs)"
+      GPUS=$P SIZES=32768,65536 BIG=131072 BIG_BEFORE_S=600 NITER=5 WARMUP=2 \
+        timeout 1800 bash "$root/bench/dist_device.sh" "$build" "$out/dist" >"$out/dist.log" 2>&1 ;;
+    hetrd) reduction hetrd "${HETRD_SIZES:-32768,65536}" ;;
+    gebrd) reduction gebrd "${GEBRD_SIZES:-16384,32768}" ;;
+    tsgemm)
+      stamp "tsgemm: row-tiled scaling"
+      timeout 900 bash "$root/bench/tsgemm_device.sh" "$build" "$out/tsgemm" scaling >"$out/tsgemm.log" 2>&1 ;;
+    *) echo "unknown step $step (dist, hetrd, gebrd, tsgemm)" ;;
+  esac
+done
+
+# The short table: the reductions' rows (type, n, GPUs, ranks, time, cuSOLVER on 1 GPU).
+stamp "done"
+[ -s "$out/dist/summary.txt" ] && cat "$out/dist/summary.txt"
+for name in hetrd gebrd; do
+  [ -s "$out/$name.log" ] && { echo "## $name"; grep -E '^ +d ' "$out/$name.log"; }
+done
+[ -s "$out/tsgemm.log" ] && tail -15 "$out/tsgemm.log"
+exit 0

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# The cost model of bench/results/scaling-model.md: fits the per-call overhead of the
+# distributed GEMV/SYMV/HEMV (alpha-beta of the all-reduce, per GPU count) to the 1-, 2-
+# and 4-GPU measurements, checks the reductions' model against their 2-GPU runs, and
+# projects both to 8 GPUs (NVLink) and 16 to 512 GPUs (InfiniBand-class links).
+#   python3 bench/scaling_model.py bench/results    (prints the tables, writes scaling-model.png)
+import csv, math, os, sys
+
+res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
+rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
+        if r["status"] == "ok" and r["vectors"] == "device" and r["offset"] == "0"]
+
+# ---- 1. distributed GEMV/SYMV: t_P = t_1 / P + alpha_P + bytes / beta_P --------------
+# bytes = the reduced vector (n elements); t_1 = the same process's one-GPU time. The
+# best reducer/chunking per case is what a user runs, so the model is fitted to it.
+best = {}
+for r in rows:
+    key = (r["placement"], r["type"], r["op"], r["variant"], int(r["n"]))
+    if key not in best or float(r["time_ms"]) < float(best[key]["time_ms"]):
+        best[key] = r
+elem = {"d": 8, "z": 16}
+fits = {}
+for P in (2, 4):
+    pts = []
+    for (pl, t, op, var, n), r in best.items():
+        if int(r["gpus"]) != P:
+            continue
+        t1, tp = float(r["ref_1gpu_ms"]) * 1e-3, float(r["time_ms"]) * 1e-3
+        pts.append((n * elem[t], tp - t1 / P))
+    # least squares for overhead = alpha + bytes / beta
+    k = len(pts)
+    sx = sum(x for x, _ in pts); sy = sum(y for _, y in pts)
+    sxx = sum(x * x for x, _ in pts); sxy = sum(x * y for x, y in pts)
+    slope = (k * sxy - sx * sy) / (k * sxx - sx * sx)
+    alpha = (sy - slope * sx) / k
+    fits[P] = (max(alpha, 0.0), 1 / slope if slope > 0 else float("inf"))
+
+def dist_time(t1, n, e, P):
+    a, b = fits[P]
+    return t1 / P + a + n * e / b
+
+errs = []
+for (pl, t, op, var, n), r in best.items():
+    P = int(r["gpus"])
+    t1 = float(r["ref_1gpu_ms"]) * 1e-3
+    pred = dist_time(t1, n, elem[t], P)
+    errs.append((abs(pred / (float(r["time_ms"]) * 1e-3) - 1), pl, t, op, var, n))
+big = [e for e in errs if e[5] >= 32768]
+print("## distributed GEMV/SYMV/HEMV: overhead fit (best reducer per case)")
+for P, (a, b) in sorted(fits.items()):
+    print(f"P = {P}: alpha = {a * 1e6:.1f} us, beta = {b / 1e9:.0f} GB/s")
+print(f"model error, all {len(errs)} cases: mean {100 * sum(e[0] for e in errs) / len(errs):.1f} %, "
+      f"max {100 * max(e[0] for e in errs):.1f} %; n >= 32768 ({len(big)} cases): mean "
+      f"{100 * sum(e[0] for e in big) / len(big):.1f} %, max {100 * max(e[0] for e in big):.1f} %")
+
+# ---- 2. the reductions: t_P = f_par t_1 / P + (1 - f_par) t_1 + ncols * c_P ---------
+# f_par: the share of the one-GPU profile that divides over devices (SYMV / GEMVs and the
+# trailing update); the panel steps are replicated on every device; c_P: one collective
+# per column (measured on 2 GPUs from the 'comm' phase).
+def red_model(t1, f_par, ncols, c, P):
+    return f_par * t1 / P + (1 - f_par) * t1 + ncols * c
+
+cases = {
+    # name: (t1 unprofiled, profile phases on 1 GPU (par, serial), n, measured {placement: t}, comm per column on 2 GPUs)
+    "hetrd d 16384": (2.058, (1.612 + 0.173, 0.579 + 0.033), 16384,
+                      {"1 rank x 2": 1.530, "2 ranks x 1": 1.513}, 0.4719 / 16384),
+    "gebrd d 16384": (7.019, (6.112 + 0.318, 1.531 + 0.032), 16384,
+                      {"1 rank x 2": 4.445, "2 ranks x 1": 4.174}, 0.6873 / 16384),
+    "gebrd d 8192": (1.231, (1.009 + 0.044, 0.600 + 0.014), 8192,
+                     {"1 rank x 2": 1.167, "2 ranks x 1": 0.883}, 0.3121 / 8192),
+}
+print("\n## reductions on 2 GPUs: model against measurement")
+print("| case | f_par | comm per column (us) | placement | measured (s) | model (s) | error |")
+print("|---|---|---|---|---|---|---|")
+red_err = []
+for name, (t1, (par, ser), n, meas, c2) in cases.items():
+    f = par / (par + ser)
+    pred = red_model(t1, f, n, c2, 2)
+    for pl, t in meas.items():
+        red_err.append(abs(pred / t - 1))
+        print(f"| {name} | {f:.2f} | {c2 * 1e6:.0f} | {pl} | {t:.3f} | {pred:.3f} | {100 * (pred / t - 1):+.0f} % |")
+
+# ---- 3. projections ------------------------------------------------------------------
+# One collective per column: c_P = c_2 (1 + log2(P / 2)) on NVLink (c_2 = hetrd's measured
+# 29 us per column on 2 GPUs; the log assumes NCCL's latency grows with the tree's depth);
+# beyond 8 GPUs (one node), InfiniBand NDR-class links are assumed: 5 us per extra hop of a
+# ring over the nodes and 50 GB/s per GPU for the payload. The panel steps are replicated:
+# n x 45 us (hetrd's measured panel + comm per column on 1 GPU at n = 32768). One GPU:
+# 2.058 s at 16384, 13.666 s at 32768 (h200-hetrd.md), x8 per doubling beyond.
+c2 = 0.4719 / 16384
+def per_column(P, B):
+    if P == 1:
+        return 0.0
+    c = c2 * (1 + math.log2(min(P, 8) / 2))
+    if P > 8:
+        c += 2 * (P / 8 - 1) * 5e-6 + 2 * B / (P * 50e9) * (P / 8)
+    return c
+
+def hetrd_one(n):
+    return {16384: 2.058, 32768: 13.666}.get(n, 13.666 * (n / 32768) ** 3)
+
+def hetrd_proj(n, P):
+    t1, serial = hetrd_one(n), n * 45e-6
+    comm = sum(per_column(P, (n - j) * 8) for j in range(0, n, 256)) * 256
+    return (t1 - serial) / P + serial + comm if P > 1 else t1
+
+def symv_proj(P, t1=1.182e-3 * 3.33, n=65536):  # one GPU, d 65536 (h200x4-mgpu)
+    if P <= 4:
+        return dist_time(t1, n, 8, P) if P > 1 else t1
+    return t1 / P + per_column(P, n * 8) + n * 8 / fits[4][1]
+
+print("\n## projections (d): seconds, speedup over 1 GPU")
+print("| GPUs | SYMV n=65536 (ms) | hetrd n=32768 (s) | hetrd n=65536 (s) |")
+print("|---|---|---|---|")
+proj = []
+for P in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
+    ts, h32, h64 = symv_proj(P), hetrd_proj(32768, P), hetrd_proj(65536, P)
+    proj.append((P, ts, h32, h64))
+    print(f"| {P} | {ts * 1e3:.3f} ({symv_proj(1) / ts:.1f}x) | {h32:.2f} ({hetrd_one(32768) / h32:.1f}x) | "
+          f"{h64:.1f} ({hetrd_one(65536) / h64:.1f}x) |")
+symv1 = symv_proj(1)
+
+try:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+    Ps = [p[0] for p in proj]
+    ax[0].loglog(Ps, [symv1 / p[1] for p in proj], "o-", label="SYMV d 65536 (model)")
+    ax[0].loglog(Ps, [hetrd_one(65536) / p[3] for p in proj], "s-", label="hetrd d 65536 (model)")
+    ax[0].loglog(Ps, Ps, ":", color="gray", label="ideal")
+    for (pl, t, op, var, n), r in best.items():
+        if n == 65536 and op == "symv" and t == "d":
+            ax[0].plot(int(r["gpus"]), float(r["speedup"]), "k*")
+    ax[0].set_xlabel("GPUs"); ax[0].set_ylabel("speedup over 1 GPU"); ax[0].legend(fontsize=7)
+    ax[0].set_title("projection (stars: measured SYMV)")
+    names = list(cases)
+    ax[1].bar(range(len(red_err)), [100 * e for e in red_err])
+    ax[1].set_ylabel("|model / measured - 1| (%)"); ax[1].set_title("reductions on 2 GPUs: model error")
+    fig.tight_layout()
+    fig.savefig(os.path.join(res, "scaling-model.png"), dpi=110)
+except ImportError:
+    pass
