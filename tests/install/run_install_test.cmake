@@ -23,3 +23,24 @@ run_step("run C++ consumer" ${WORK_DIR}/build/consumer_cpp)
 message(STATUS "${last_output}")
 run_step("run C consumer" ${WORK_DIR}/build/consumer_c)
 message(STATUS "${last_output}")
+
+# The same C consumer built without CMake, from pkg-config's flags (a plain cc / c++
+# line, as a Makefile user would write it; --static for a static build).
+find_program(PKG_CONFIG_EXECUTABLE pkg-config)
+if(PKG_CONFIG_EXECUTABLE)
+  set(ENV{PKG_CONFIG_PATH} "${prefix}/lib/pkgconfig")
+  set(static "")
+  if(NOT SHARED)
+    set(static --static)
+  endif()
+  run_step("pkg-config" ${PKG_CONFIG_EXECUTABLE} --cflags --libs ${static} mgblas)
+  separate_arguments(flags UNIX_COMMAND "${last_output}")
+  run_step("compile C consumer (pkg-config)" ${C_COMPILER} -c ${CONSUMER_DIR}/main.c
+           -o ${WORK_DIR}/main_pc.o ${flags})
+  run_step("link C consumer (pkg-config)" ${CXX_COMPILER} ${WORK_DIR}/main_pc.o
+           -o ${WORK_DIR}/consumer_c_pc ${flags})
+  run_step("run C consumer (pkg-config)" ${WORK_DIR}/consumer_c_pc)
+  message(STATUS "${last_output}")
+else()
+  message(STATUS "pkg-config not found: the pkg-config consumer is not tried")
+endif()
