@@ -68,8 +68,18 @@ cmake --build "$build" -j "$(nproc)"
 # --- 4. run --------------------------------------------------------------------------
 export NCCL_NVLS_ENABLE=0   # NVLink multicast stays off on shared machines
 if [ "$mode" = test ]; then
-  cd "$build"
-  exec ctest --output-on-failure -j "$(nproc)"
+  rc=0
+  (cd "$build" && ctest --output-on-failure -j "$(nproc)") || rc=$?
+  # The shared-library build (BUILD_SHARED_LIBS=ON, host engine, libraries only) through
+  # the same install test: find_package(mgblas) and pkg-config consumers.
+  shared=${build}-shared
+  echo "== shared libraries in $shared"
+  cmake -S "$root" -B "$shared" -G Ninja -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=ON \
+    -DMGBLAS_ENABLE_CUDA=OFF -DMGBLAS_BUILD_EXAMPLES=OFF -DMGBLAS_BUILD_TESTERS=OFF \
+    >"$shared.configure.log" 2>&1 || { cat "$shared.configure.log"; exit 1; }
+  cmake --build "$shared" -j "$(nproc)" --target mgblas_capi mgblas_dist || exit 1
+  (cd "$shared" && ctest --output-on-failure -R install_consumer) || rc=1
+  exit "$rc"
 fi
 mpi_flags=()
 if mpirun --version 2>&1 | grep -q "Open MPI"; then
