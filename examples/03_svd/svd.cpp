@@ -8,8 +8,8 @@
 //   1. The matrix A, on rank 0: generated (--gen random: entries uniform on [-1, 1];
 //      --gen graded: A = U diag(S) V^H with S_i = 10^(-12 i / (k-1)), U and V the
 //      unitary factors of the QR of Gaussian matrices, formed in double precision) or
-//      read from a square Matrix Market file (--matrix, any symmetry; see
-//      ../common/matrix_market.hpp). DistMatrix::distribute deals its block columns
+//      read from a Matrix Market file (--matrix: m x n general, or square symmetric /
+//      hermitian; see ../common/matrix_market.hpp). DistMatrix::distribute deals its block columns
 //      (width nb) over all devices of all ranks.
 //   2. B = Q^H A P with gebrd_mgpu (upper bidiagonal for m >= n, lower for m < n): d, e,
 //      tauq, taup on every rank, the reflectors left in A. Timed with the devices
@@ -129,8 +129,9 @@ template <Scalar T>
 std::vector<T> make_matrix(const Options& o, int64_t& m, int64_t& n, std::vector<double>& known) {
   std::mt19937_64 rng(o.seed);
   if (!o.matrix.empty()) {
-    const MatrixMarket mm = read_matrix_market(o.matrix);
-    m = n = mm.n;
+    const MatrixMarket mm = read_matrix_market(o.matrix, /*rectangular=*/true);
+    m = mm.m;
+    n = mm.n;
     std::vector<T> A(mm.a.size());
     for (std::size_t i = 0; i < A.size(); ++i) {
       if constexpr (is_complex_v<T>) A[i] = T(mm.a[i]);
@@ -279,7 +280,7 @@ int main(int argc, char** argv) {
     app.add_option("--gen", o.gen, "generated matrix: random or graded")
         ->capture_default_str()
         ->check(CLI::IsMember({"random", "graded"}));
-    app.add_option("--matrix", o.matrix, "a square Matrix Market file instead (--m, --n ignored)");
+    app.add_option("--matrix", o.matrix, "a Matrix Market file instead (--m, --n ignored)");
     app.add_option("--vectors", o.vectors, "singular vector pairs to compute (largest first)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);

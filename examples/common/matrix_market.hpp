@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A small Matrix Market reader for the examples (header-only, host only): square real or
-// complex matrices, array format (general, symmetric, hermitian) or coordinate format
-// (general, symmetric, hermitian), integer entries read as real. The result is the full
-// matrix, column-major, in complex<double>: the caller rounds it to its own precision.
-// Not supported (std::runtime_error): pattern and skew-symmetric files, non-square
-// matrices. The format is described at https://math.nist.gov/MatrixMarket/formats.html.
+// A small Matrix Market reader for the examples (header-only, host only): real or complex
+// matrices, array format (general, symmetric, hermitian) or coordinate format (general,
+// symmetric, hermitian), integer entries read as real. The result is the full matrix,
+// column-major, in complex<double>: the caller rounds it to its own precision. Square
+// unless the caller allows rectangular (general) files. Not supported
+// (std::runtime_error): pattern and skew-symmetric files. The format is described at https://math.nist.gov/MatrixMarket/formats.html.
 #pragma once
 
 #include <algorithm>
@@ -21,11 +21,12 @@
 namespace mgblas::examples {
 
 struct MatrixMarket {
-  int64_t n = 0;
+  int64_t m = 0;           ///< rows
+  int64_t n = 0;           ///< columns (= m unless the reader allowed a rectangular file)
   bool complex = false;    ///< field complex (else real or integer)
   std::string format;      ///< "array" or "coordinate"
   std::string symmetry;    ///< "general", "symmetric" or "hermitian"
-  std::vector<std::complex<double>> a;  ///< n x n, column-major, both triangles filled
+  std::vector<std::complex<double>> a;  ///< m x n, column-major, both triangles filled
 };
 
 namespace detail {
@@ -42,10 +43,11 @@ inline std::string lower(std::string s) {
 
 }  // namespace detail
 
-/// Reads `path` into a full n x n matrix. A symmetric file's mirrored entries are
-/// a(j, i) = a(i, j), a hermitian file's conj(a(i, j)); entries given twice in a
-/// coordinate file are summed (the format's convention for assembled matrices).
-inline MatrixMarket read_matrix_market(const std::string& path) {
+/// Reads `path` into a full matrix. A symmetric file's mirrored entries are a(j, i) =
+/// a(i, j), a hermitian file's conj(a(i, j)); entries given twice in a coordinate file are
+/// summed (the format's convention for assembled matrices). `rectangular`: a general file
+/// may be m x n (else it must be square).
+inline MatrixMarket read_matrix_market(const std::string& path, bool rectangular = false) {
   using detail::mm_fail;
   std::ifstream in(path);
   if (!in) mm_fail(path, "cannot be opened");
@@ -79,14 +81,14 @@ inline MatrixMarket read_matrix_market(const std::string& path) {
     if (mm.format == "coordinate") s >> nnz;
     if (!s || rows < 0 || cols < 0 || nnz < 0) mm_fail(path, "bad size line '" + line + "'");
   }
-  if (rows != cols) mm_fail(path, "is not square (" + std::to_string(rows) + " x " +
-                                      std::to_string(cols) + ")");
-  const int64_t n = mm.n = rows;
-  mm.a.assign(static_cast<std::size_t>(n * n), 0.0);
   const bool mirror = mm.symmetry != "general";
+  if (rows != cols && (!rectangular || mirror))
+    mm_fail(path, "is not square (" + std::to_string(rows) + " x " + std::to_string(cols) + ")");
+  const int64_t m = mm.m = rows, n = mm.n = cols;
+  mm.a.assign(static_cast<std::size_t>(m * n), 0.0);
   const bool conj = mm.symmetry == "hermitian";
   const auto at = [&](int64_t i, int64_t j) -> std::complex<double>& {
-    return mm.a[static_cast<std::size_t>(i + j * n)];
+    return mm.a[static_cast<std::size_t>(i + j * m)];
   };
   const auto value = [&](std::istream& s) {
     double re = 0, im = 0;
@@ -107,12 +109,12 @@ inline MatrixMarket read_matrix_market(const std::string& path) {
   if (mm.format == "array") {
     // Column-major; symmetric and hermitian store the lower triangle only.
     for (int64_t j = 0; j < n; ++j)
-      for (int64_t i = mirror ? j : 0; i < n; ++i) put(i, j, value(in), false);
+      for (int64_t i = mirror ? j : 0; i < m; ++i) put(i, j, value(in), false);
   } else {
     for (int64_t k = 0; k < nnz; ++k) {
       int64_t i = 0, j = 0;
       in >> i >> j;
-      if (!in || i < 1 || i > n || j < 1 || j > n)
+      if (!in || i < 1 || i > m || j < 1 || j > n)
         mm_fail(path, "bad index in entry " + std::to_string(k + 1));
       put(i - 1, j - 1, value(in), true);
     }
