@@ -6,6 +6,8 @@
 #   skipped (SKIP_RETURN_CODE), never as passed; label "gpu" is added.
 # - MPI: one CTest test per rank count, run under the mpiexec FindMPI found; label
 #   "mpi" is added. The main initialises MPI and reduces the verdict over ranks.
+# Every test runs with MGBLAS_VERIFY_INPUTS=1: collective calls also compare digests
+# of their replicated inputs across ranks.
 find_package(GTest REQUIRED)
 
 set(MGBLAS_MPIEXEC_PREFLAGS "" CACHE STRING "Extra flags for mpiexec in tests")
@@ -47,11 +49,12 @@ function(mgblas_add_test name)
                        ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
       set_tests_properties(${name}_np${np} PROPERTIES LABELS "${_labels}" SKIP_RETURN_CODE 77
         PROCESSORS ${np} TIMEOUT 900
-        ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_rmaps_base_oversubscribe=1")
+        ENVIRONMENT "OMPI_MCA_btl_vader_single_copy_mechanism=none;OMPI_MCA_rmaps_base_oversubscribe=1;MGBLAS_VERIFY_INPUTS=1")
     endforeach()
   else()
     add_test(NAME ${name} COMMAND ${name})
-    set_tests_properties(${name} PROPERTIES LABELS "${_labels}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+    set_tests_properties(${name} PROPERTIES LABELS "${_labels}" SKIP_RETURN_CODE 77 TIMEOUT 900
+      ENVIRONMENT "MGBLAS_VERIFY_INPUTS=1")
   endif()
   if(T_GPU)
     # GPU tests share the GPUs: keep them from running concurrently.

@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "core/error.hpp"
 #if MGBLAS_HAVE_MPI
@@ -14,14 +17,58 @@
 
 namespace mgblas {
 
+namespace {
+// MGBLAS_COMM_TIMEOUT: seconds a host collective may wait for the other ranks.
+double timeout_from_env() {
+  const char* v = std::getenv("MGBLAS_COMM_TIMEOUT");
+  if (!v || !*v) return 300.0;
+  char* end = nullptr;
+  const double s = std::strtod(v, &end);
+  if (end == v || *end != '\0' || !(s > 0))
+    MGBLAS_THROW(BadArgument, "environment MGBLAS_COMM_TIMEOUT = '", v,
+                 "': must be a positive number of seconds");
+  return s;
+}
+}  // namespace
+
 struct Communicator::State {
   int rank = 0;
   int size = 1;
   int local_rank = 0;
   int local_size = 1;
+  double timeout_s = 300.0;
+  int64_t calls = 0;          // collective library calls begun on this communicator
+  const char* call = "";      // the current one's name
+  std::string broken;         // why this communicator is unusable (after a timeout)
 #if MGBLAS_HAVE_MPI
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm node = MPI_COMM_NULL;
+
+  void check_usable() const {
+    if (!broken.empty())
+      MGBLAS_THROW(Timeout, "this communicator is unusable after an earlier timeout (", broken, ")");
+  }
+
+  // Polls `req` until it completes or the deadline passes. Spins briefly (latency of
+  // small control collectives), then sleeps between polls.
+  void wait(MPI_Request* req, const char* op) {
+    using clock = std::chrono::steady_clock;
+    const auto start = clock::now();
+    const auto deadline = start + std::chrono::duration<double>(timeout_s);
+    for (long polls = 0;; ++polls) {
+      int done = 0;
+      MGBLAS_CHECK_MPI(MPI_Test(req, &done, MPI_STATUS_IGNORE));
+      if (done) return;
+      if (polls < 4096) continue;
+      if (clock::now() > deadline) break;
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+    broken = detail::concat("rank ", rank, " waited ", timeout_s, " s in ", op, " during call #",
+                            calls, " '", call, "'");
+    MGBLAS_THROW(Timeout, broken, ": another of the ", size,
+                 " ranks did not join (it skipped this call, made a different one, or failed). "
+                 "MGBLAS_COMM_TIMEOUT sets the limit; this communicator can no longer be used");
+  }
   ~State() {
     // Freeing after MPI_Finalize is erroneous; then the handles just die with MPI.
     int fin = 0;
@@ -33,7 +80,9 @@ struct Communicator::State {
 #endif
 };
 
-Communicator::Communicator() : state_(std::make_shared<State>()) {}
+Communicator::Communicator() : state_(std::make_shared<State>()) {
+  state_->timeout_s = timeout_from_env();
+}
 
 #if MGBLAS_HAVE_MPI
 namespace {
@@ -56,6 +105,7 @@ constexpr int64_t kMaxChunk = INT_MAX / 2;
 
 Communicator::Communicator(MPI_Comm comm) : state_(std::make_shared<State>()) {
   if (!mpi_active()) MGBLAS_THROW(MpiError, "MPI is not initialised (call MPI_Init first)");
+  state_->timeout_s = timeout_from_env();
   MGBLAS_CHECK_MPI(MPI_Comm_dup(comm, &state_->comm));
   MGBLAS_CHECK_MPI(MPI_Comm_set_errhandler(state_->comm, MPI_ERRORS_RETURN));
   MGBLAS_CHECK_MPI(MPI_Comm_rank(state_->comm, &state_->rank));
@@ -81,6 +131,15 @@ int Communicator::size() const noexcept { return state_->size; }
 int Communicator::local_rank() const noexcept { return state_->local_rank; }
 int Communicator::local_size() const noexcept { return state_->local_size; }
 
+double Communicator::timeout() const noexcept { return state_->timeout_s; }
+
+int64_t Communicator::begin_call(const char* what) const {
+  state_->call = what;
+  return ++state_->calls;
+}
+int64_t Communicator::call_number() const noexcept { return state_->calls; }
+const char* Communicator::call_name() const noexcept { return state_->call; }
+
 bool Communicator::uses_mpi() const noexcept {
 #if MGBLAS_HAVE_MPI
   return state_->comm != MPI_COMM_NULL;
@@ -97,7 +156,11 @@ std::string Communicator::hostname() const {
 
 void Communicator::barrier() const {
 #if MGBLAS_HAVE_MPI
-  if (uses_mpi()) MGBLAS_CHECK_MPI(MPI_Barrier(state_->comm));
+  if (!uses_mpi()) return;
+  state_->check_usable();
+  MPI_Request req;
+  MGBLAS_CHECK_MPI(MPI_Ibarrier(state_->comm, &req));
+  state_->wait(&req, "MPI barrier");
 #endif
 }
 
@@ -105,10 +168,13 @@ template <Scalar T>
 void Communicator::allreduce_sum(T* buf, int64_t count) const {
 #if MGBLAS_HAVE_MPI
   if (!uses_mpi() || state_->size == 1) return;
+  state_->check_usable();
   for (int64_t off = 0; off < count; off += kMaxChunk) {
     const int n = static_cast<int>(std::min(kMaxChunk, count - off));
-    MGBLAS_CHECK_MPI(
-        MPI_Allreduce(MPI_IN_PLACE, buf + off, n, mpi_type<T>(), MPI_SUM, state_->comm));
+    MPI_Request req;
+    MGBLAS_CHECK_MPI(MPI_Iallreduce(MPI_IN_PLACE, buf + off, n, mpi_type<T>(), MPI_SUM,
+                                    state_->comm, &req));
+    state_->wait(&req, "MPI allreduce (sum)");
   }
 #else
   (void)buf;
@@ -119,48 +185,70 @@ void Communicator::allreduce_sum(T* buf, int64_t count) const {
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 
+#if MGBLAS_HAVE_MPI
+namespace {
+int64_t allreduce_int64(Communicator::State& st, int64_t v, MPI_Op op, const char* what) {
+  st.check_usable();
+  MPI_Request req;
+  MGBLAS_CHECK_MPI(MPI_Iallreduce(MPI_IN_PLACE, &v, 1, MPI_INT64_T, op, st.comm, &req));
+  st.wait(&req, what);
+  return v;
+}
+}  // namespace
+#endif
+
 int64_t Communicator::allreduce_max(int64_t v) const {
 #if MGBLAS_HAVE_MPI
-  if (uses_mpi())
-    MGBLAS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT64_T, MPI_MAX, state_->comm));
+  if (uses_mpi()) return allreduce_int64(*state_, v, MPI_MAX, "MPI allreduce (max)");
 #endif
   return v;
 }
 
 int64_t Communicator::allreduce_min(int64_t v) const {
 #if MGBLAS_HAVE_MPI
-  if (uses_mpi())
-    MGBLAS_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT64_T, MPI_MIN, state_->comm));
+  if (uses_mpi()) return allreduce_int64(*state_, v, MPI_MIN, "MPI allreduce (min)");
 #endif
   return v;
 }
 
 bool Communicator::all_ok(bool ok) const { return allreduce_min(ok ? 1 : 0) == 1; }
 
-std::vector<int64_t> Communicator::allgather(int64_t v) const {
-  std::vector<int64_t> all(state_->size, v);
+std::vector<int64_t> Communicator::allgather(int64_t v) const { return allgather(&v, 1); }
+
+std::vector<int64_t> Communicator::allgather(const int64_t* v, int count) const {
+  std::vector<int64_t> all(v, v + count);
 #if MGBLAS_HAVE_MPI
-  if (uses_mpi())
-    MGBLAS_CHECK_MPI(
-        MPI_Allgather(&v, 1, MPI_INT64_T, all.data(), 1, MPI_INT64_T, state_->comm));
+  if (uses_mpi()) {
+    state_->check_usable();
+    all.resize(static_cast<std::size_t>(state_->size) * count);
+    MPI_Request req;
+    MGBLAS_CHECK_MPI(MPI_Iallgather(v, count, MPI_INT64_T, all.data(), count, MPI_INT64_T,
+                                    state_->comm, &req));
+    state_->wait(&req, "MPI allgather");
+  }
 #endif
   return all;
 }
 
 #if MGBLAS_HAVE_MPI
 namespace {
-std::vector<std::string> allgather_strings(MPI_Comm comm, int size, const std::string& s) {
+std::vector<std::string> allgather_strings(Communicator::State& st, MPI_Comm comm, int size,
+                                           const std::string& s) {
+  st.check_usable();
   int len = static_cast<int>(s.size());
   std::vector<int> lens(size), displs(size);
-  MGBLAS_CHECK_MPI(MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm));
+  MPI_Request req;
+  MGBLAS_CHECK_MPI(MPI_Iallgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, comm, &req));
+  st.wait(&req, "MPI allgather (lengths)");
   int total = 0;
   for (int r = 0; r < size; ++r) {
     displs[r] = total;
     total += lens[r];
   }
   std::string all(static_cast<std::size_t>(total), '\0');
-  MGBLAS_CHECK_MPI(MPI_Allgatherv(s.data(), len, MPI_CHAR, all.data(), lens.data(),
-                                  displs.data(), MPI_CHAR, comm));
+  MGBLAS_CHECK_MPI(MPI_Iallgatherv(s.data(), len, MPI_CHAR, all.data(), lens.data(),
+                                   displs.data(), MPI_CHAR, comm, &req));
+  st.wait(&req, "MPI allgather (strings)");
   std::vector<std::string> out(size);
   for (int r = 0; r < size; ++r) out[r] = all.substr(displs[r], lens[r]);
   return out;
@@ -170,14 +258,14 @@ std::vector<std::string> allgather_strings(MPI_Comm comm, int size, const std::s
 
 std::vector<std::string> Communicator::allgather(const std::string& s) const {
 #if MGBLAS_HAVE_MPI
-  if (uses_mpi()) return allgather_strings(state_->comm, state_->size, s);
+  if (uses_mpi()) return allgather_strings(*state_, state_->comm, state_->size, s);
 #endif
   return {s};
 }
 
 std::vector<std::string> Communicator::allgather_local(const std::string& s) const {
 #if MGBLAS_HAVE_MPI
-  if (uses_mpi()) return allgather_strings(state_->node, state_->local_size, s);
+  if (uses_mpi()) return allgather_strings(*state_, state_->node, state_->local_size, s);
 #endif
   return {s};
 }
@@ -185,10 +273,13 @@ std::vector<std::string> Communicator::allgather_local(const std::string& s) con
 void Communicator::bcast(void* buf, std::size_t bytes, int root) const {
 #if MGBLAS_HAVE_MPI
   if (!uses_mpi()) return;
+  state_->check_usable();
   auto* p = static_cast<char*>(buf);
   for (std::size_t off = 0; off < bytes; off += kMaxChunk) {
     const int n = static_cast<int>(std::min<std::size_t>(kMaxChunk, bytes - off));
-    MGBLAS_CHECK_MPI(MPI_Bcast(p + off, n, MPI_BYTE, root, state_->comm));
+    MPI_Request req;
+    MGBLAS_CHECK_MPI(MPI_Ibcast(p + off, n, MPI_BYTE, root, state_->comm, &req));
+    state_->wait(&req, "MPI broadcast");
   }
 #else
   (void)buf, (void)bytes, (void)root;
@@ -198,10 +289,13 @@ void Communicator::bcast(void* buf, std::size_t bytes, int root) const {
 void Communicator::send(const void* buf, std::size_t bytes, int dest, int tag) const {
 #if MGBLAS_HAVE_MPI
   if (!uses_mpi()) MGBLAS_THROW(MpiError, "send on a communicator without MPI");
+  state_->check_usable();
   const auto* p = static_cast<const char*>(buf);
   for (std::size_t off = 0; off < bytes; off += kMaxChunk) {
     const int n = static_cast<int>(std::min<std::size_t>(kMaxChunk, bytes - off));
-    MGBLAS_CHECK_MPI(MPI_Send(p + off, n, MPI_BYTE, dest, tag, state_->comm));
+    MPI_Request req;
+    MGBLAS_CHECK_MPI(MPI_Isend(p + off, n, MPI_BYTE, dest, tag, state_->comm, &req));
+    state_->wait(&req, "MPI send");
   }
 #else
   (void)buf, (void)bytes, (void)dest, (void)tag;
@@ -212,10 +306,13 @@ void Communicator::send(const void* buf, std::size_t bytes, int dest, int tag) c
 void Communicator::recv(void* buf, std::size_t bytes, int source, int tag) const {
 #if MGBLAS_HAVE_MPI
   if (!uses_mpi()) MGBLAS_THROW(MpiError, "recv on a communicator without MPI");
+  state_->check_usable();
   auto* p = static_cast<char*>(buf);
   for (std::size_t off = 0; off < bytes; off += kMaxChunk) {
     const int n = static_cast<int>(std::min<std::size_t>(kMaxChunk, bytes - off));
-    MGBLAS_CHECK_MPI(MPI_Recv(p + off, n, MPI_BYTE, source, tag, state_->comm, MPI_STATUS_IGNORE));
+    MPI_Request req;
+    MGBLAS_CHECK_MPI(MPI_Irecv(p + off, n, MPI_BYTE, source, tag, state_->comm, &req));
+    state_->wait(&req, "MPI receive");
   }
 #else
   (void)buf, (void)bytes, (void)source, (void)tag;

@@ -4,7 +4,12 @@
 // initialised; otherwise a single rank whose collectives are identities.
 //
 // The communicator is a duplicate of the caller's, with MPI_ERRORS_RETURN set, so
-// that an MPI failure becomes an MpiError instead of aborting the job.
+// that an MPI failure becomes an MpiError instead of aborting the job. Every
+// operation is a non-blocking MPI call polled against a deadline (env
+// MGBLAS_COMM_TIMEOUT seconds, default 300): a rank whose peers never join raises
+// Timeout naming the operation and the library call it belongs to, instead of hanging.
+// After a timeout the communicator is unusable (MPI cannot cancel a collective), and
+// every later operation raises at once.
 #pragma once
 
 #include <cstddef>
@@ -46,6 +51,16 @@ class Communicator {
   /// Name of this node (MPI_Get_processor_name or gethostname).
   std::string hostname() const;
 
+  /// Seconds an operation may wait for the other ranks (MGBLAS_COMM_TIMEOUT).
+  double timeout() const noexcept;
+
+  /// Counts this rank's collective library calls on this communicator and remembers
+  /// the current one (for agreement and timeout messages). Returns the call's number.
+  int64_t begin_call(const char* what) const;
+  /// Number and name of the current call (0 and "" before the first).
+  int64_t call_number() const noexcept;
+  const char* call_name() const noexcept;
+
   void barrier() const;
   /// In-place sum over ranks of `count` elements (chunked past INT_MAX).
   template <Scalar T> void allreduce_sum(T* buf, int64_t count) const;
@@ -55,6 +70,8 @@ class Communicator {
   bool all_ok(bool ok) const;
   /// Every rank's `v`, in rank order.
   std::vector<int64_t> allgather(int64_t v) const;
+  /// Every rank's `count` values, rank r's at [r * count, (r + 1) * count).
+  std::vector<int64_t> allgather(const int64_t* v, int count) const;
   /// Every rank's string, in rank order (for reports; strings of any length).
   std::vector<std::string> allgather(const std::string& s) const;
   /// Among the ranks of this node only.
@@ -63,25 +80,37 @@ class Communicator {
   void send(const void* buf, std::size_t bytes, int dest, int tag) const;
   void recv(void* buf, std::size_t bytes, int source, int tag) const;
 
- private:
+  /// The shared state (opaque; public so that communicator.cpp's helpers can name it).
   struct State;
+
+ private:
   std::shared_ptr<State> state_;
 };
 
-/// Run `f` on every rank of `comm` and agree on the outcome: if it throws anywhere,
-/// it throws everywhere (the failing ranks their own error, the others RemoteError
-/// naming `what`), so no rank is left waiting in a later collective.
+namespace detail {
+/// Runs f and returns what it threw (null if nothing): a rank's checks, before it
+/// tells the other ranks how they went.
 template <typename F>
-void all_or_nothing(const Communicator& comm, const char* what, F&& f) {
-  std::exception_ptr failure;
+std::exception_ptr capture(F&& f) {
   try {
     f();
   } catch (...) {
-    failure = std::current_exception();
+    return std::current_exception();
   }
-  const bool ok = comm.all_ok(!failure);
-  if (failure) std::rethrow_exception(failure);
-  if (!ok) MGBLAS_THROW(RemoteError, what, ": failed on another rank (see that rank's error)");
+  return nullptr;
+}
+
+/// Agrees on whether any rank failed; if one did, every rank raises (the failing ranks
+/// their own error, the others RemoteError naming `what`, the failing rank and its
+/// message). Defined in core/agreement.cpp.
+void agree_on_outcome(const Communicator& comm, const char* what, std::exception_ptr failure);
+}  // namespace detail
+
+/// Run `f` on every rank of `comm` and agree on the outcome: if it throws anywhere,
+/// it throws everywhere, so no rank is left waiting in a later collective.
+template <typename F>
+void all_or_nothing(const Communicator& comm, const char* what, F&& f) {
+  detail::agree_on_outcome(comm, what, detail::capture(f));
 }
 
 }  // namespace mgblas

@@ -89,11 +89,28 @@ std::shared_ptr<Context> Context::create(Communicator comm, const ContextOptions
                   [&](int64_t b) { return b != static_cast<int64_t>(ctx->backend_); }))
     MGBLAS_THROW(DimensionMismatch, "Context::create: ranks chose different back-ends; set "
                                     "MGBLAS_BACKEND the same on every rank");
+  const auto verify = ctx->comm_.allgather(int64_t{ctx->verify_inputs_});
+  if (std::any_of(verify.begin(), verify.end(), [&](int64_t v) { return v != verify.front(); }))
+    MGBLAS_THROW(DimensionMismatch, "Context::create: ranks chose different verify_inputs; set "
+                                    "MGBLAS_VERIFY_INPUTS the same on every rank");
   return ctx;
 }
 
 void Context::init(const ContextOptions& opts) {
   backend_ = choose_backend(opts.backend);
+#ifdef NDEBUG
+  constexpr bool kDebugBuild = false;
+#else
+  constexpr bool kDebugBuild = true;
+#endif
+  if (opts.verify_inputs >= 0) {
+    verify_inputs_ = opts.verify_inputs != 0;
+  } else {
+    const std::string v = env_or("MGBLAS_VERIFY_INPUTS", "");
+    if (!v.empty() && v != "0" && v != "1")
+      MGBLAS_THROW(BadArgument, "environment MGBLAS_VERIFY_INPUTS = '", v, "': must be 0 or 1");
+    verify_inputs_ = v.empty() ? kDebugBuild : v == "1";
+  }
   const std::string host = comm_.hostname();
   if (backend_ == Backend::Host) {
     const int n = opts.host_devices > 0 ? opts.host_devices : positive_env("MGBLAS_HOST_DEVICES", 1);

@@ -33,6 +33,11 @@ struct ContextOptions {
   /// Bind the calling thread to the CPUs close to its first GPU when the process is
   /// not bound already (env MGBLAS_BIND=0 disables).
   bool bind = true;
+  /// Whether collective calls also compare digests of their replicated inputs (host x,
+  /// replicated DistVectors, y when beta != 0) across ranks: O(n) beside the O(n^2)
+  /// work, and a copy to the host for GPU-resident vectors. -1: env
+  /// MGBLAS_VERIFY_INPUTS=0|1, else on in debug builds (NDEBUG undefined), off otherwise.
+  int verify_inputs = -1;
 };
 
 /// How this rank was placed: one entry per local device.
@@ -89,6 +94,9 @@ class Context {
   /// Wait for all devices of this rank.
   void synchronize() const;
 
+  /// Whether collective calls compare digests of replicated inputs (ContextOptions).
+  bool verify_inputs() const noexcept { return verify_inputs_; }
+
   /// Per-context state of higher layers, by key (dist keeps its NCCL communicators
   /// here): empty until set, destroyed with the context and before its devices, so
   /// whatever it holds may still use them in its destructor. Not thread-safe.
@@ -103,6 +111,7 @@ class Context {
   std::vector<std::unique_ptr<Device>> devices_;
   std::vector<int> offsets_{0, 0};  // offsets_[r] = first global device of rank r
   std::vector<BindingInfo> binding_;
+  bool verify_inputs_ = false;
   // Last member: destroyed first, while the devices and the communicator still exist.
   std::map<std::string, std::shared_ptr<void>> attachments_;
 };

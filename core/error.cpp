@@ -14,10 +14,14 @@ const char* basename_of(const char* path) {
 }  // namespace
 
 Error::Error(const char* file, int line, const char* func, const std::string& what, int code)
-    : std::runtime_error(detail::concat(basename_of(file), ":", line, ": ", func, ": ", what)),
+    : std::runtime_error(what),
       file_(file),
       line_(line),
       func_(func),
       code_(code) {}
+
+std::string Error::where() const {
+  return detail::concat(basename_of(file_), ":", line_, " (", func_, ")");
+}
 
 }  // namespace mgblas

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The exception hierarchy of mgblas and the macros that raise it.
 //
-// Every error carries where it was raised (file, line, function), the failing call
-// or argument, and the raw code of the library that failed. The C API maps each
-// class to a status code (see dist/capi/mgblas.h).
+// Every error carries its message (what(): the failing call or argument, its value and
+// the rule, for the user), where it was raised (where(): file, line and function, a
+// debugging detail kept out of the message), and the raw code of the library that
+// failed. The C API maps each class to a status code (see dist/capi/mgblas.h).
 #pragma once
 
 #include <sstream>
@@ -18,6 +19,8 @@ class Error : public std::runtime_error {
   const char* file() const noexcept { return file_; }
   int line() const noexcept { return line_; }
   const char* function() const noexcept { return func_; }
+  /// "file.cpp:123 (function)": where the error was raised, for bug reports.
+  std::string where() const;
   /// Raw code of the failing library call (cudaError_t, cublasStatus_t, ncclResult_t,
   /// MPI error class); 0 where there is none.
   int code() const noexcept { return code_; }
@@ -50,6 +53,10 @@ MGBLAS_DEFINE_ERROR(NotCompiled)
 MGBLAS_DEFINE_ERROR(NotImplemented)
 /// Another rank or device failed; raised on the ranks that did not fail themselves.
 MGBLAS_DEFINE_ERROR(RemoteError)
+/// An allocation failed (the message names the bytes and the device).
+MGBLAS_DEFINE_ERROR(AllocationError)
+/// The other ranks did not join a collective in time (MGBLAS_COMM_TIMEOUT).
+MGBLAS_DEFINE_ERROR(Timeout)
 #undef MGBLAS_DEFINE_ERROR
 
 namespace detail {

@@ -1,21 +1,30 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "core/memory.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 
 #include "core/detail/cuda_runtime.hpp"
+#include "core/error.hpp"
 
 namespace mgblas {
 
 namespace {
 constexpr std::size_t kHostAlignment = 256;
 
-void* host_aligned_alloc(std::size_t bytes) {
+[[noreturn]] void allocation_failed(std::size_t bytes, const std::string& where,
+                                    const std::string& why) {
+  MGBLAS_THROW(AllocationError, "cannot allocate ", bytes, " bytes (", bytes >> 20, " MiB) on ",
+               where, ": ", why);
+}
+
+void* host_aligned_alloc(std::size_t bytes, const std::string& where) {
+  if (bytes > SIZE_MAX - kHostAlignment) allocation_failed(bytes, where, "larger than memory");
   const std::size_t rounded = (bytes + kHostAlignment - 1) / kHostAlignment * kHostAlignment;
   void* p = std::aligned_alloc(kHostAlignment, rounded);
-  if (!p) throw std::bad_alloc();
+  if (!p) allocation_failed(bytes, where, "out of host memory");
   return p;
 }
 
@@ -28,7 +37,12 @@ bool pinned_uses_cuda() {
 
 void* device_malloc(const Device& dev, std::size_t bytes) {
   if (bytes == 0) return nullptr;
-  return dev.is_gpu() ? detail::cuda_malloc(dev.gpu_ordinal(), bytes) : host_aligned_alloc(bytes);
+  if (!dev.is_gpu()) return host_aligned_alloc(bytes, "host device " + dev.name());
+  try {
+    return detail::cuda_malloc(dev.gpu_ordinal(), bytes);
+  } catch (const CudaError& e) {
+    allocation_failed(bytes, "GPU " + dev.name(), e.what());
+  }
 }
 
 void device_free(const Device& dev, void* ptr) noexcept {
@@ -41,7 +55,12 @@ void device_free(const Device& dev, void* ptr) noexcept {
 
 void* pinned_malloc(std::size_t bytes) {
   if (bytes == 0) return nullptr;
-  return pinned_uses_cuda() ? detail::cuda_malloc_host(bytes) : host_aligned_alloc(bytes);
+  if (!pinned_uses_cuda()) return host_aligned_alloc(bytes, "the host (staging buffer)");
+  try {
+    return detail::cuda_malloc_host(bytes);
+  } catch (const CudaError& e) {
+    allocation_failed(bytes, "the host (pinned staging buffer)", e.what());
+  }
 }
 
 void pinned_free(void* ptr) noexcept {

@@ -10,12 +10,14 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/checked.hpp"
 #include "core/device.hpp"
 
 namespace mgblas {
 
 /// Allocate `bytes` on `dev` (cudaMalloc on a GPU, 256-byte aligned host memory
-/// otherwise). Returns nullptr for 0 bytes. Throws CudaError / std::bad_alloc.
+/// otherwise). Returns nullptr for 0 bytes. Throws AllocationError naming the bytes
+/// and the device.
 void* device_malloc(const Device& dev, std::size_t bytes);
 void device_free(const Device& dev, void* ptr) noexcept;
 
@@ -50,7 +52,10 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(const Device& dev, std::size_t size)
-      : dev_(&dev), ptr_(static_cast<T*>(device_malloc(dev, size * sizeof(T)))), size_(size) {}
+      : dev_(&dev),
+        ptr_(static_cast<T*>(device_malloc(
+            dev, checked_bytes(static_cast<int64_t>(size), sizeof(T), "device buffer")))),
+        size_(size) {}
   ~DeviceBuffer() { reset(); }
   DeviceBuffer(DeviceBuffer&& o) noexcept
       : dev_(o.dev_), ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}
@@ -89,7 +94,9 @@ class PinnedBuffer {
  public:
   PinnedBuffer() = default;
   explicit PinnedBuffer(std::size_t size)
-      : ptr_(static_cast<T*>(pinned_malloc(size * sizeof(T)))), size_(size) {}
+      : ptr_(static_cast<T*>(pinned_malloc(
+            checked_bytes(static_cast<int64_t>(size), sizeof(T), "staging buffer")))),
+        size_(size) {}
   ~PinnedBuffer() { pinned_free(ptr_); }
   PinnedBuffer(PinnedBuffer&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), size_(std::exchange(o.size_, 0)) {}

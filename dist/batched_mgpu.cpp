@@ -67,14 +67,38 @@ void unpack(const T* src, int64_t rows, int64_t cols, int64_t count, T* dst, int
                   static_cast<std::size_t>(rows) * sizeof(T));
 }
 
-/// FNV-1a over arrays of sizes, folded into the call signature.
-int64_t hash_arrays(std::initializer_list<std::pair<const int64_t*, int64_t>> arrays) {
-  uint64_t h = 1469598103934665603ull;
-  for (const auto& [p, len] : arrays)
-    for (int64_t i = 0; p && i < len; ++i)
-      for (int b = 0; b < 8; ++b)
-        h = (h ^ ((static_cast<uint64_t>(p[i]) >> (8 * b)) & 0xffu)) * 1099511628211ull;
-  return static_cast<int64_t>(h >> 1);
+/// What every rank must pass identically to a strided batched call.
+template <Scalar T>
+CallRecord strided_record(const char* what, Op opA, Op opB, int64_t m, int64_t n, int64_t k,
+                          T alpha, int64_t lda, int64_t strideA, int64_t ldb, int64_t strideB,
+                          T beta, int64_t ldc, int64_t strideC, int64_t batch) {
+  CallRecord rec(what);
+  rec.add_precision<T>()
+      .add("opA", static_cast<char>(opA))
+      .add("opB", static_cast<char>(opB))
+      .add("m", m).add("n", n).add("k", k)
+      .add("lda", lda).add("strideA", strideA)
+      .add("ldb", ldb).add("strideB", strideB)
+      .add("ldc", ldc).add("strideC", strideC)
+      .add("batch", batch)
+      .add_scalar("alpha", alpha)
+      .add_scalar("beta", beta);
+  return rec;
+}
+
+/// Digest of the per-entry sizes of a variable-size batch.
+uint64_t hash_sizes(std::initializer_list<const int64_t*> arrays, int64_t batch) {
+  uint64_t h = kHashSeed;
+  for (const int64_t* p : arrays)
+    if (p) h = hash_bytes(p, static_cast<std::size_t>(batch) * sizeof(int64_t), h);
+  return h;
+}
+
+/// The highest element a strided batch touches must be addressable: (batch - 1) *
+/// stride + ld * cols fits in 64 bits.
+void check_extent(const char* name, int64_t batch, int64_t stride, int64_t ld, int64_t cols) {
+  if (batch == 0 || cols == 0) return;
+  checked_add(checked_mul(batch - 1, stride, name), checked_mul(ld, cols, name), name);
 }
 
 void check_ld(const char* name, int64_t ld, int64_t rows) {
@@ -125,10 +149,9 @@ void gemm_batched_strided_mgpu(const std::shared_ptr<Context>& ctx_ptr, Op opA, 
   Context& ctx = *ctx_ptr;
   const int64_t ra = opA == Op::N ? m : k, ca = opA == Op::N ? k : m;
   const int64_t rb = opB == Op::N ? k : n, cb = opB == Op::N ? n : k;
-  const int64_t signature = detail::call_signature(
-      {'S', static_cast<char>(opA), static_cast<char>(opB), m, n, k, lda, strideA, ldb, strideB,
-       ldc, strideC, batch, static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0)});
-  detail::agree_on_arguments(ctx.comm(), "gemm_batched_strided_mgpu", signature, [&] {
+  CallRecord rec = strided_record<T>("gemm_batched_strided_mgpu", opA, opB, m, n, k, alpha, lda,
+                                     strideA, ldb, strideB, beta, ldc, strideC, batch);
+  agree(ctx.comm(), rec, [&] {
     for (const auto& [op, name] : {std::pair{opA, "opA"}, std::pair{opB, "opB"}})
       MGBLAS_CHECK_ARG(op == Op::N || op == Op::T || op == Op::C, name, static_cast<char>(op),
                        "'N', 'T' or 'C'");
@@ -136,14 +159,20 @@ void gemm_batched_strided_mgpu(const std::shared_ptr<Context>& ctx_ptr, Op opA, 
     MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
     MGBLAS_CHECK_ARG(k >= 0, "k", k, ">= 0");
     MGBLAS_CHECK_ARG(batch >= 0, "batch", batch, ">= 0");
-    MGBLAS_CHECK_ARG(strideA >= 0 && strideB >= 0 && strideC >= 0, "strides",
-                     std::min({strideA, strideB, strideC}), ">= 0");
+    MGBLAS_CHECK_ARG(strideA >= 0, "strideA", strideA, ">= 0");
+    MGBLAS_CHECK_ARG(strideB >= 0, "strideB", strideB, ">= 0");
+    MGBLAS_CHECK_ARG(strideC >= 0, "strideC", strideC, ">= 0");
     check_ld("lda", lda, ra);
     check_ld("ldb", ldb, rb);
     check_ld("ldc", ldc, m);
-    if (batch > 1 && m > 0 && n > 0)
-      MGBLAS_CHECK_ARG(strideC >= ldc * n, "strideC", strideC, ">= ldc * n = ", ldc * n,
+    if (batch > 1 && m > 0 && n > 0) {
+      const int64_t c_size = checked_mul(ldc, n, "ldc * n");
+      MGBLAS_CHECK_ARG(strideC >= c_size, "strideC", strideC, ">= ldc * n = ", c_size,
                        " when batch > 1");
+    }
+    if (k > 0) check_extent("the extent of A ((batch - 1) * strideA + lda * cols)", batch, strideA, lda, ca);
+    if (k > 0) check_extent("the extent of B ((batch - 1) * strideB + ldb * cols)", batch, strideB, ldb, cb);
+    check_extent("the extent of C ((batch - 1) * strideC + ldc * n)", batch, strideC, ldc, n);
     const bool writes = batch > 0 && m > 0 && n > 0;
     MGBLAS_CHECK_PTR(A, "A", writes && k > 0);
     MGBLAS_CHECK_PTR(B, "B", writes && k > 0);
@@ -228,11 +257,14 @@ void gemm_vbatched_mgpu(const std::shared_ptr<Context>& ctx_ptr, Op opA, Op opB,
   const auto cols_a = [&](int64_t i) { return opA == Op::N ? k[i] : m[i]; };
   const auto rows_b = [&](int64_t i) { return opB == Op::N ? k[i] : n[i]; };
   const auto cols_b = [&](int64_t i) { return opB == Op::N ? n[i] : k[i]; };
-  const int64_t signature = detail::call_signature(
-      {'V', static_cast<char>(opA), static_cast<char>(opB), batch,
-       static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0),
-       batch > 0 && m && n && k ? hash_arrays({{m, batch}, {n, batch}, {k, batch}}) : 0});
-  detail::agree_on_arguments(ctx.comm(), "gemm_vbatched_mgpu", signature, [&] {
+  CallRecord rec("gemm_vbatched_mgpu");
+  rec.add_precision<T>()
+      .add("opA", static_cast<char>(opA))
+      .add("opB", static_cast<char>(opB))
+      .add("batch", batch)
+      .add_scalar("alpha", alpha)
+      .add_scalar("beta", beta);
+  agree(ctx.comm(), rec, [&] {
     for (const auto& [op, name] : {std::pair{opA, "opA"}, std::pair{opB, "opB"}})
       MGBLAS_CHECK_ARG(op == Op::N || op == Op::T || op == Op::C, name, static_cast<char>(op),
                        "'N', 'T' or 'C'");
@@ -245,8 +277,9 @@ void gemm_vbatched_mgpu(const std::shared_ptr<Context>& ctx_ptr, Op opA, Op opB,
     MGBLAS_CHECK_PTR(Carray, "Carray", true);
     for (int64_t i = 0; i < batch; ++i) {
       const std::string at = detail::concat("[", i, "]");
-      MGBLAS_CHECK_ARG(m[i] >= 0 && n[i] >= 0 && k[i] >= 0, ("sizes" + at).c_str(),
-                       std::min({m[i], n[i], k[i]}), ">= 0");
+      MGBLAS_CHECK_ARG(m[i] >= 0, ("m" + at).c_str(), m[i], ">= 0");
+      MGBLAS_CHECK_ARG(n[i] >= 0, ("n" + at).c_str(), n[i], ">= 0");
+      MGBLAS_CHECK_ARG(k[i] >= 0, ("k" + at).c_str(), k[i], ">= 0");
       if (m[i] == 0 || n[i] == 0) continue;
       check_ld(("ldc" + at).c_str(), ldc[i], m[i]);
       MGBLAS_CHECK_PTR(Carray[i], ("Carray" + at).c_str(), true);
@@ -260,6 +293,7 @@ void gemm_vbatched_mgpu(const std::shared_ptr<Context>& ctx_ptr, Op opA, Op opB,
       MGBLAS_CHECK_PTR(Aarray[i], ("Aarray" + at).c_str(), true);
       MGBLAS_CHECK_PTR(Barray[i], ("Barray" + at).c_str(), true);
     }
+    rec.add_digest("m, n, k", hash_sizes({m, n, k}, batch));
   });
   if (batch == 0) return;
 
@@ -404,11 +438,10 @@ void gemm_batched_strided_mgpu_local(const std::shared_ptr<Context>& ctx_ptr, Op
                                      int64_t batch) {
   MGBLAS_CHECK_PTR(ctx_ptr.get(), "ctx", true);
   Context& ctx = *ctx_ptr;
-  const int64_t signature = detail::call_signature(
-      {'L', static_cast<char>(opA), static_cast<char>(opB), m, n, k, lda, strideA, ldb, strideB,
-       ldc, strideC, batch, static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0)});
+  CallRecord rec = strided_record<T>("gemm_batched_strided_mgpu_local", opA, opB, m, n, k, alpha,
+                                     lda, strideA, ldb, strideB, beta, ldc, strideC, batch);
   const auto devices = static_cast<std::size_t>(ctx.num_devices());
-  detail::agree_on_arguments(ctx.comm(), "gemm_batched_strided_mgpu_local", signature, [&] {
+  agree(ctx.comm(), rec, [&] {
     MGBLAS_CHECK_ARG(A.size() == devices, "A.size()", A.size(), "the number of local devices, ",
                      devices);
     MGBLAS_CHECK_ARG(B.size() == devices, "B.size()", B.size(), "the number of local devices, ",

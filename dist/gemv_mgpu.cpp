@@ -29,12 +29,11 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
   const bool notrans = op == Op::N;
   const int chunks = red.pipeline_chunks();
 
-  const int64_t signature = detail::call_signature(
-      {'G', static_cast<char>(op), L.m(), L.n(), L.nb(), L.first(), L.num_devices(),
-       static_cast<int64_t>(sizeof(T)), i0, j0, alpha == T(0), beta == T(0),
-       static_cast<int64_t>(x.form()), static_cast<int64_t>(y.form()),
-       static_cast<int64_t>(red.kind()), chunks});
-  detail::agree_on_arguments(ctx.comm(), "gemv_mgpu", signature, [&] {
+  CallRecord rec("gemv_mgpu");
+  detail::add_matrix_fields(rec, A);
+  rec.add("op", static_cast<char>(op)).add("i0", i0).add("j0", j0);
+  detail::add_level2_fields(rec, alpha, beta, x, y, red);
+  agree(ctx.comm(), rec, [&] {
     detail::check_matrix(ctx, A);
     MGBLAS_CHECK_ARG(op == Op::N || op == Op::T || op == Op::C, "op",
                      static_cast<int>(static_cast<char>(op)), "'N', 'T' or 'C'");
@@ -42,14 +41,20 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
     MGBLAS_CHECK_ARG(j0 >= 0 && j0 <= L.n(), "j0", j0, "in [0, n = ", L.n(), "]");
     const int64_t m = L.m() - i0, n = L.n() - j0;
     const int64_t len_x = notrans ? n : m, len_y = notrans ? m : n;
-    x.check(ctx, "x", len_x, alpha != T(0) && len_x > 0 && len_y > 0, notrans ? &L : nullptr);
-    y.check(ctx, "y", len_y, len_y > 0, notrans ? nullptr : &L);
+    const bool touches_y = len_x > 0 && len_y > 0;  // else BLAS's quick return
+    const bool reads_x = touches_y && alpha != T(0);
+    x.check(ctx, "x", len_x, reads_x, notrans ? &L : nullptr);
+    y.check(ctx, "y", len_y, touches_y, notrans ? nullptr : &L);
+    if (reads_x) x.add_digest(ctx, rec, "x", len_x);
+    if (touches_y && beta != T(0)) y.add_digest(ctx, rec, "y", len_y);
   });
 
   const int64_t m = L.m() - i0, n = L.n() - j0;
   const int64_t len_x = notrans ? n : m, len_y = notrans ? m : n;
-  if (len_y == 0) return;
-  if (alpha == T(0) || len_x == 0) {
+  // BLAS quick return: nothing to do when y is empty or the inner dimension is 0
+  // (y is left untouched, as reference BLAS and cuBLAS do).
+  if (len_y == 0 || len_x == 0) return;
+  if (alpha == T(0)) {
     y.scale(ctx, len_y, beta, j0);
     return;
   }

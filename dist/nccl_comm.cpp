@@ -228,6 +228,9 @@ void NcclCommunicator::run(Collective c, const void* const* send, void* const* r
       case Collective::Broadcast:
         first = ncclBroadcast(send[d], recv[d], reals, type, root, impl_->comms[d], s);
         break;
+      default:
+        first = ncclInvalidArgument;  // raised below, after the group is closed
+        break;
     }
   }
   const ncclResult_t end = ncclGroupEnd();

@@ -133,13 +133,12 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
   const BlockCyclic1D& L = A.layout();
   const int chunks = red.pipeline_chunks();
 
-  const int64_t signature = detail::call_signature(
-      {kHermitian ? 'H' : 'S', static_cast<char>(uplo), L.m(), L.n(), L.nb(), L.first(),
-       L.num_devices(), static_cast<int64_t>(sizeof(T)), off, alpha == T(0), beta == T(0),
-       static_cast<int64_t>(x.form()), static_cast<int64_t>(y.form()),
-       static_cast<int64_t>(red.kind()), chunks});
+  CallRecord rec(what);
+  detail::add_matrix_fields(rec, A);
+  rec.add("uplo", static_cast<char>(uplo)).add("off", off);
+  detail::add_level2_fields(rec, alpha, beta, x, y, red);
   SymvPath path = SymvPath::Kernel;
-  detail::agree_on_arguments(ctx.comm(), what, signature, [&] {
+  agree(ctx.comm(), rec, [&] {
     detail::check_matrix(ctx, A);
     if (L.m() != L.n())
       MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(), ": ", what,
@@ -150,6 +149,8 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
     const int64_t n = L.n() - off;
     x.check(ctx, "x", n, alpha != T(0) && n > 0, nullptr);
     y.check(ctx, "y", n, n > 0, nullptr);
+    if (alpha != T(0) && n > 0) x.add_digest(ctx, rec, "x", n);
+    if (beta != T(0) && n > 0) y.add_digest(ctx, rec, "y", n);
     path = symv_path();
   });
 

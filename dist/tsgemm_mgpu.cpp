@@ -39,10 +39,10 @@ void host_copy(int64_t m, int64_t n, const T* src, int64_t lds, T* dst, int64_t 
   for (int64_t j = 0; j < n; ++j) std::copy_n(src + j * lds, m, dst + j * ldd);
 }
 
-int64_t tiling_signature(char what, const RowTiling& t, int64_t n, int64_t extra,
-                         std::size_t elem) {
-  return detail::call_signature(
-      {what, t.m(), t.num_devices(), t.tile(), n, extra, static_cast<int64_t>(elem)});
+// What every rank must pass identically about a row-tiled matrix.
+void add_tiling_fields(CallRecord& rec, const char* m, const char* n, const RowTiling& t,
+                       int64_t cols) {
+  rec.add(m, t.m()).add(n, cols).add("tile", t.tile()).add("P", t.num_devices());
 }
 
 void check_tiling(const Context& ctx, const RowTiling& t, const char* name) {
@@ -89,8 +89,11 @@ void RowTiledMatrix<T>::distribute(const T* A, int64_t lda, int root) {
   const int me = comm.rank();
   const int64_t m = this->m(), n = n_;
   PinnedBuffer<T> stage;
-  detail::agree_on_arguments(comm, "RowTiledMatrix::distribute",
-                             tiling_signature('D', tiling_, n, root, sizeof(T)), [&] {
+  CallRecord rec("RowTiledMatrix::distribute");
+  rec.add_precision<T>();
+  add_tiling_fields(rec, "m", "n", tiling_, n);
+  rec.add("root", root);
+  agree(comm, rec, [&] {
     MGBLAS_CHECK_ARG(root >= 0 && root < comm.size(), "root", root, "in [0, nranks = ",
                      comm.size(), ")");
     if (me == root) {
@@ -101,7 +104,7 @@ void RowTiledMatrix<T>::distribute(const T* A, int64_t lda, int root) {
     int64_t rows = 0;
     for (int r = 0; r < comm.size(); ++r)
       if (r != root && (me == root || r == me)) rows = std::max(rows, rank_rows(*ctx_, tiling_, r).count());
-    stage = PinnedBuffer<T>(static_cast<std::size_t>(rows * n));
+    stage = PinnedBuffer<T>(static_cast<std::size_t>(checked_mul(rows, n, "staging size")));
   });
   all_or_nothing(comm, "RowTiledMatrix::distribute", [&] {
     // The root sends before touching its own devices, so a device failure there
@@ -131,8 +134,10 @@ void RowTiledMatrix<T>::distribute(const T* A, int64_t lda, int root) {
 template <Scalar T>
 void RowTiledMatrix<T>::distribute_replicated(const T* A, int64_t lda) {
   const int64_t m = this->m(), n = n_;
-  detail::agree_on_arguments(ctx_->comm(), "RowTiledMatrix::distribute_replicated",
-                             tiling_signature('R', tiling_, n, 0, sizeof(T)), [&] {
+  CallRecord rec("RowTiledMatrix::distribute_replicated");
+  rec.add_precision<T>();
+  add_tiling_fields(rec, "m", "n", tiling_, n);
+  agree(ctx_->comm(), rec, [&] {
     MGBLAS_CHECK_ARG(lda >= std::max<int64_t>(1, m), "lda", lda, ">= max(1, m) = ",
                      std::max<int64_t>(1, m));
     MGBLAS_CHECK_PTR(A, "A", m * n > 0);
@@ -154,8 +159,11 @@ void RowTiledMatrix<T>::collect(T* A, int64_t lda, int root) const {
   PinnedBuffer<T> mine, other;
   // Senders read their devices while validating, so a device failure cannot strand
   // the receiving root.
-  detail::agree_on_arguments(comm, "RowTiledMatrix::collect",
-                             tiling_signature('C', tiling_, n, to_all ? -1 : root, sizeof(T)), [&] {
+  CallRecord rec("RowTiledMatrix::collect");
+  rec.add_precision<T>();
+  add_tiling_fields(rec, "m", "n", tiling_, n);
+  rec.add("root", to_all ? -1 : root);
+  agree(comm, rec, [&] {
     MGBLAS_CHECK_ARG(root < comm.size(), "root", root, "< nranks = ", comm.size(),
                      " (or negative: every rank receives)");
     if (receives) {
@@ -165,10 +173,11 @@ void RowTiledMatrix<T>::collect(T* A, int64_t lda, int root) const {
       int64_t rows = 0;
       for (int r = 0; r < comm.size(); ++r)
         if (r != me) rows = std::max(rows, rank_rows(*ctx_, tiling_, r).count());
-      other = PinnedBuffer<T>(static_cast<std::size_t>(rows * n));
+      other = PinnedBuffer<T>(static_cast<std::size_t>(checked_mul(rows, n, "staging size")));
     }
     if (to_all || me != root) {
-      mine = PinnedBuffer<T>(static_cast<std::size_t>(mine_rows.count() * n));
+      mine = PinnedBuffer<T>(
+          static_cast<std::size_t>(checked_mul(mine_rows.count(), n, "staging size")));
       for (int d = 0; d < ctx_->num_devices(); ++d)
         copy_matrix(ctx_->device(d), local_m(d), n, local(d), ld(d),
                     mine.data() + (row_begin(d) - mine_rows.begin), mine_rows.count());
@@ -209,11 +218,12 @@ void tsgemm_rows(Reducer& red, Op opB, T alpha, const RowTiledMatrix<T>& A, cons
                  int64_t ldb, T beta, RowTiledMatrix<T>& C) {
   Context& ctx = red.context();
   const int64_t m = A.m(), k = A.n(), n = C.n();
-  const int64_t signature = detail::call_signature(
-      {'T', 'R', static_cast<char>(opB), m, n, k, A.tiling().tile(), A.tiling().num_devices(),
-       static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0)});
+  CallRecord rec("tsgemm_mgpu (row tiles)");
+  rec.add_precision<T>();
+  add_tiling_fields(rec, "m", "k", A.tiling(), k);
+  rec.add("n", n).add("opB", static_cast<char>(opB)).add_scalar("alpha", alpha).add_scalar("beta", beta);
   const bool uses_b = m > 0 && n > 0 && k > 0 && alpha != T(0);
-  detail::agree_on_arguments(ctx.comm(), "tsgemm_mgpu", signature, [&] {
+  agree(ctx.comm(), rec, [&] {
     MGBLAS_CHECK_ARG(opB == Op::N || opB == Op::T || opB == Op::C, "opB",
                      static_cast<int>(static_cast<char>(opB)), "'N', 'T' or 'C'");
     check_operand(ctx, A, "A");
@@ -225,6 +235,8 @@ void tsgemm_rows(Reducer& red, Op opB, T alpha, const RowTiledMatrix<T>& A, cons
     MGBLAS_CHECK_ARG(ldb >= std::max<int64_t>(1, rows_b), "ldb", ldb, ">= max(1, ",
                      opB == Op::N ? "k" : "n", ") = ", std::max<int64_t>(1, rows_b));
     MGBLAS_CHECK_PTR(B, "B", uses_b);
+    if (uses_b && ctx.verify_inputs())  // B is a replicated input
+      rec.add_digest("B", hash_matrix(rows_b, opB == Op::N ? n : k, B, ldb));
   });
   if (m == 0 || n == 0) return;
   const int64_t rows_b = opB == Op::N ? k : n, cols_b = opB == Op::N ? n : k;
@@ -262,10 +274,11 @@ void tsgemm_ksplit(Reducer& red, Op opA, T alpha, const RowTiledMatrix<T>& A,
                    const RowTiledMatrix<T>& B, T beta, T* C, int64_t ldc) {
   Context& ctx = red.context();
   const int64_t k = A.m(), m = A.n(), n = B.n();
-  const int64_t signature = detail::call_signature(
-      {'T', 'K', static_cast<char>(opA), m, n, k, A.tiling().tile(), A.tiling().num_devices(),
-       static_cast<int64_t>(sizeof(T)), alpha == T(0), beta == T(0)});
-  detail::agree_on_arguments(ctx.comm(), "tsgemm_mgpu", signature, [&] {
+  CallRecord rec("tsgemm_mgpu (k split)");
+  rec.add_precision<T>();
+  add_tiling_fields(rec, "k", "m", A.tiling(), m);
+  rec.add("n", n).add("opA", static_cast<char>(opA)).add_scalar("alpha", alpha).add_scalar("beta", beta);
+  agree(ctx.comm(), rec, [&] {
     MGBLAS_CHECK_ARG(opA == Op::T || opA == Op::C, "opA",
                      static_cast<int>(static_cast<char>(opA)),
                      "'T' or 'C' (the k-split form computes op(A) * B with A tall)");
@@ -277,6 +290,8 @@ void tsgemm_ksplit(Reducer& red, Op opA, T alpha, const RowTiledMatrix<T>& A,
     MGBLAS_CHECK_ARG(ldc >= std::max<int64_t>(1, m), "ldc", ldc, ">= max(1, m) = ",
                      std::max<int64_t>(1, m));
     MGBLAS_CHECK_PTR(C, "C", m * n > 0);
+    if (m * n > 0 && beta != T(0) && ctx.verify_inputs())  // C is read on every rank
+      rec.add_digest("C", hash_matrix(m, n, C, ldc));
   });
   if (m == 0 || n == 0) return;
   // The reducer works on one vector of m n elements: C itself when ldc = m, else a

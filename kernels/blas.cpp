@@ -45,6 +45,28 @@ class ArgCheck {
   }
   void nonnegative(const char* name, int64_t v) const { require(v >= 0, name, v, ">= 0"); }
   void positive(const char* name, int64_t v) const { require(v > 0, name, v, "> 0"); }
+  /// Vector increments: BLAS reads a negative increment backwards; mgblas does not take
+  /// them (on every engine), and says so.
+  void increment(const char* name, int64_t v) const {
+    require(v > 0, name, v,
+            "> 0 (mgblas takes no negative or zero increments; for BLAS's backward "
+            "traversal pass a reversed copy)");
+  }
+  /// `a + b` for an offset plus a size: both non-negative, so only overflow can fail.
+  int64_t sum(const char* text, const char* name, int64_t value, int64_t b) const {
+    int64_t r;
+    if (__builtin_add_overflow(value, b, &r))
+      fail("argument '", name, "' = ", value, ": ", text, " overflows 64-bit indexing");
+    return r;
+  }
+  /// The last element of a block of `cols` columns with leading dimension ld, or the
+  /// last of `len` entries at increment inc, must have a 64-bit index.
+  void extent(const char* name, int64_t value, int64_t ld, int64_t cols) const {
+    int64_t r;
+    if (cols > 0 && __builtin_mul_overflow(ld, cols, &r))
+      fail("argument '", name, "' = ", value, ": ", ld, " * ", cols,
+           " elements overflow 64-bit indexing");
+  }
   /// ld >= max(1, rows), where `rows_text` spells how rows was formed ("m", "off + n").
   void ld(const char* name, int64_t value, int64_t rows, const char* rows_text) const {
     const int64_t lo = std::max<int64_t>(1, rows);
@@ -59,7 +81,7 @@ class ArgCheck {
   template <typename... Args>
   [[noreturn]] void fail(const Args&... args) const {
     throw BadArgument(where_.file_name(), static_cast<int>(where_.line()), func_,
-                      detail::concat(args...));
+                      detail::concat(func_, ": ", args...));
   }
   const char* func_;
   std::source_location where_;
@@ -74,12 +96,16 @@ void check_gemv(const ArgCheck& check, const Queue& q, Op op, int64_t m, int64_t
   check.op("op", op);
   check.nonnegative("m", m);
   check.nonnegative("n", n);
-  check.positive("incx", incx);
-  check.positive("incy", incy);
+  check.increment("incx", incx);
+  check.increment("incy", incy);
+  check.extent("incx", incx, incx, op == Op::N ? n : m);
+  check.extent("incy", incy, incy, op == Op::N ? m : n);
+  // BLAS's quick return: with an empty y or a zero inner dimension nothing is read or
+  // written (y is not scaled by beta).
   const bool product = m > 0 && n > 0;
   check.ptr(A, "A", product);
   check.ptr(x, "x", product);
-  check.ptr(y, "y", (op == Op::N ? m : n) > 0);
+  check.ptr(y, "y", product);
 }
 
 // symv/hemv and their offset forms, all but lda.
@@ -88,8 +114,10 @@ void check_symv(const ArgCheck& check, const Queue& q, Uplo uplo, int64_t n, con
   check.queue(q);
   check.uplo(uplo);
   check.nonnegative("n", n);
-  check.positive("incx", incx);
-  check.positive("incy", incy);
+  check.increment("incx", incx);
+  check.increment("incy", incy);
+  check.extent("incx", incx, incx, n);
+  check.extent("incy", incy, incy, n);
   check.ptr(A, "A", n > 0);
   check.ptr(x, "x", n > 0);
   check.ptr(y, "y", n > 0);
@@ -114,6 +142,9 @@ void check_gemm_shape(const ArgCheck& check, const Queue& q, Op opA, Op opB, int
   else
     check.ld("ldb", ldb, n, "n");
   check.ld("ldc", ldc, m, "m");
+  check.extent("lda", lda, lda, opA == Op::N ? k : m);
+  check.extent("ldb", ldb, ldb, opB == Op::N ? n : k);
+  check.extent("ldc", ldc, ldc, n);
 }
 
 void check_gemm_pointers(const ArgCheck& check, int64_t m, int64_t n, int64_t k, int64_t batch,
@@ -143,7 +174,8 @@ void gemv(const Queue& q, Op op, int64_t m, int64_t n, T alpha, const T* A, int6
   const ArgCheck check("gemv");
   check_gemv(check, q, op, m, n, A, x, incx, y, incy);
   check.ld("lda", lda, m, "m");
-  if ((op == Op::N ? m : n) == 0) return;
+  check.extent("lda", lda, lda, n);
+  if (m == 0 || n == 0) return;
   MGBLAS_DISPATCH(q, gemv, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
 
@@ -155,8 +187,9 @@ void gemv_offset(const Queue& q, Op op, int64_t m, int64_t n, T alpha, const T* 
   check_gemv(check, q, op, m, n, A, x, incx, y, incy);
   check.nonnegative("row_off", row_off);
   check.nonnegative("col_off", col_off);
-  check.ld("lda", lda, row_off + m, "row_off + m");
-  if ((op == Op::N ? m : n) == 0) return;
+  check.ld("lda", lda, check.sum("row_off + m", "row_off", row_off, m), "row_off + m");
+  check.extent("col_off", col_off, lda, check.sum("col_off + n", "col_off", col_off, n));
+  if (m == 0 || n == 0) return;
   MGBLAS_DISPATCH(q, gemv_offset, op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y,
                    incy);
 }
@@ -169,6 +202,7 @@ void symv(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda
   const ArgCheck check("symv");
   check_symv(check, q, uplo, n, A, x, incx, y, incy);
   check.ld("lda", lda, n, "n");
+  check.extent("lda", lda, lda, n);
   if (n == 0) return;
   MGBLAS_DISPATCH(q, symv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
 }
@@ -179,6 +213,7 @@ void hemv(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda
   const ArgCheck check("hemv");
   check_symv(check, q, uplo, n, A, x, incx, y, incy);
   check.ld("lda", lda, n, "n");
+  check.extent("lda", lda, lda, n);
   if (n == 0) return;
   MGBLAS_DISPATCH(q, hemv, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
 }
@@ -189,7 +224,9 @@ void symv_offset(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int6
   const ArgCheck check("symv_offset");
   check_symv(check, q, uplo, n, A, x, incx, y, incy);
   check.nonnegative("off", off);
-  check.ld("lda", lda, off + n, "off + n");
+  const int64_t end = check.sum("off + n", "off", off, n);
+  check.ld("lda", lda, end, "off + n");
+  check.extent("off", off, lda, end);
   if (n == 0) return;
   MGBLAS_DISPATCH(q, symv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
 }
@@ -200,7 +237,9 @@ void hemv_offset(const Queue& q, Uplo uplo, int64_t n, T alpha, const T* A, int6
   const ArgCheck check("hemv_offset");
   check_symv(check, q, uplo, n, A, x, incx, y, incy);
   check.nonnegative("off", off);
-  check.ld("lda", lda, off + n, "off + n");
+  const int64_t end = check.sum("off + n", "off", off, n);
+  check.ld("lda", lda, end, "off + n");
+  check.extent("off", off, lda, end);
   if (n == 0) return;
   MGBLAS_DISPATCH(q, hemv_offset, uplo, n, alpha, A, lda, off, x, incx, beta, y, incy);
 }
@@ -245,6 +284,19 @@ void gemm_batched_strided(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, 
     const int64_t c_size = saturating_product(ldc, n);
     check.require(strideC >= c_size, "strideC", strideC, ">= ldc * n = ", c_size,
                   " when batch > 1 (C entries must not overlap)");
+  }
+  // The last entry's last element must have a 64-bit index.
+  if (batch > 1) {
+    const auto last = [&](const char* name, int64_t stride, int64_t ld, int64_t cols) {
+      int64_t a, b, r;
+      if (__builtin_mul_overflow(batch - 1, stride, &a) || __builtin_mul_overflow(ld, cols, &b) ||
+          __builtin_add_overflow(a, b, &r))
+        check.require(false, name, stride, "such that (batch - 1) * ", name,
+                      " + the entry's size fits 64-bit indexing (batch = ", batch, ")");
+    };
+    if (k > 0) last("strideA", strideA, lda, opA == Op::N ? k : m);
+    if (k > 0) last("strideB", strideB, ldb, opB == Op::N ? n : k);
+    last("strideC", strideC, ldc, n);
   }
   check_gemm_pointers(check, m, n, k, batch, A, "A", B, "B", C, "C");
   if (batch == 0 || m == 0 || n == 0) return;

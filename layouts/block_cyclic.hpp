@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <climits>
 
 #include "core/error.hpp"
 #include "core/types.hpp"
@@ -27,6 +28,10 @@ class BlockCyclic1D {
     MGBLAS_CHECK_ARG(nb >= 1, "nb", nb, ">= 1");
     MGBLAS_CHECK_ARG(P >= 1, "P", P, ">= 1");
     MGBLAS_CHECK_ARG(first >= 0 && first < P, "first", first, "in [0, P = ", P, ")");
+    // Index arithmetic stays in 64 bits: rounding n up to whole blocks and m up to a
+    // padded leading dimension must not overflow.
+    MGBLAS_CHECK_ARG(n <= INT64_MAX - nb, "n", n, "<= INT64_MAX - nb (nb = ", nb, ")");
+    MGBLAS_CHECK_ARG(m <= INT64_MAX - 128, "m", m, "<= INT64_MAX - 128");
   }
 
   MGBLAS_HD int64_t m() const { return m_; }
@@ -42,7 +47,9 @@ class BlockCyclic1D {
     return jb < num_blocks() - 1 ? nb_ : n_ - (num_blocks() - 1) * nb_;
   }
   /// Global device owning block column jb / global column j.
-  MGBLAS_HD int block_owner(int64_t jb) const { return static_cast<int>((jb + first_) % p_); }
+  MGBLAS_HD int block_owner(int64_t jb) const {
+    return static_cast<int>((jb % p_ + first_) % p_);  // jb + first could overflow
+  }
   MGBLAS_HD int owner(int64_t j) const { return block_owner(j / nb_); }
   /// Index of global column j among its owner's local columns.
   MGBLAS_HD int64_t local_col(int64_t j) const { return (j / nb_) / p_ * nb_ + j % nb_; }
@@ -55,7 +62,8 @@ class BlockCyclic1D {
   /// Number of block columns device dev owns.
   MGBLAS_HD int64_t local_blocks(int dev) const {
     const int64_t s = first_block(dev);
-    return num_blocks() > s ? (num_blocks() - s + p_ - 1) / p_ : 0;
+    // ceil((num_blocks - s) / P), written so that it cannot overflow near INT64_MAX.
+    return num_blocks() > s ? (num_blocks() - s - 1) / p_ + 1 : 0;
   }
   /// Number of columns device dev owns.
   MGBLAS_HD int64_t local_n(int dev) const {

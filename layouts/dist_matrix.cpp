@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <initializer_list>
 #include <utility>
 #include <vector>
 
+#include "core/agreement.hpp"
+#include "core/checked.hpp"
 #include "core/error.hpp"
 
 namespace mgblas {
@@ -145,27 +146,19 @@ void devices_to_host(const Placement<const T*>& p, T* A, int64_t lda) {
     });
 }
 
-// A hash of what every rank must pass identically (layout, root, sizes).
-uint64_t fingerprint(std::initializer_list<int64_t> values) {
-  uint64_t h = 0x243F6A8885A308D3ull;
-  for (int64_t v : values) {
-    h ^= static_cast<uint64_t>(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    h *= 0xBF58476D1CE4E5B9ull;
-  }
-  return h;
-}
-uint64_t fingerprint(const BlockCyclic1D& l, int64_t extra) {
-  return fingerprint({l.m(), l.n(), l.nb(), l.num_devices(), l.first(), extra});
-}
-
-// Ranks that disagree on the layout or the root would wait on each other forever;
-// every rank sees the same gathered values, so every rank raises.
-void check_same_on_all_ranks(const Communicator& comm, uint64_t fp, const char* what) {
-  const auto all = comm.allgather(static_cast<int64_t>(fp));
-  if (std::any_of(all.begin(), all.end(), [&](int64_t v) { return v != all.front(); }))
-    MGBLAS_THROW(DimensionMismatch, what,
-                 ": the layout, size or root differs across ranks; every rank must pass the "
-                 "same ones");
+// What every rank must pass identically to a scatter or gather: the precision, the
+// layout and the root.
+template <typename T>
+CallRecord placement_record(const char* what, const BlockCyclic1D& l, int64_t rows, int root) {
+  CallRecord rec(what);
+  rec.add_precision<T>()
+      .add("rows", rows)
+      .add("n", l.n())
+      .add("nb", l.nb())
+      .add("P", l.num_devices())
+      .add("first", l.first())
+      .add("root", root);
+  return rec;
 }
 
 void check_layout_devices(const Context& ctx, const BlockCyclic1D& layout) {
@@ -198,15 +191,15 @@ template <typename T>
 void scatter_cols(const Placement<T*>& p, const T* A, int64_t lda, int root, const char* a_name,
                   const char* what) {
   const Communicator& comm = p.ctx.comm();
-  check_same_on_all_ranks(comm, fingerprint(p.layout, root), what);
   const int me = comm.rank();
   PinnedBuffer<T> stage;
-  all_or_nothing(comm, what, [&] {
+  CallRecord rec = placement_record<T>(what, p.layout, p.rows, root);
+  agree(comm, rec, [&] {
     check_root(root, comm.size(), false);
     if (me == root) check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n());
     const int64_t cols =
         me == root ? max_other_cols(p.ctx, p.layout, root) : rank_cols(p.ctx, p.layout, me);
-    stage = PinnedBuffer<T>(static_cast<std::size_t>(cols * p.rows));
+    stage = PinnedBuffer<T>(static_cast<std::size_t>(checked_mul(cols, p.rows, "staging size")));
   });
   all_or_nothing(comm, what, [&] {
     if (me == root) {
@@ -230,9 +223,8 @@ template <typename T>
 void scatter_cols_replicated(const Placement<T*>& p, const T* A, int64_t lda, const char* a_name,
                              const char* what) {
   const Communicator& comm = p.ctx.comm();
-  check_same_on_all_ranks(comm, fingerprint(p.layout, -2), what);
-  all_or_nothing(comm, what,
-                 [&] { check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n()); });
+  CallRecord rec = placement_record<T>(what, p.layout, p.rows, -2);
+  agree(comm, rec, [&] { check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n()); });
   all_or_nothing(comm, what, [&] { host_to_devices(p, A, lda); });
 }
 
@@ -243,19 +235,20 @@ template <typename T>
 void gather_cols(const Placement<const T*>& p, T* A, int64_t lda, int root, const char* a_name,
                  const char* what) {
   const Communicator& comm = p.ctx.comm();
-  check_same_on_all_ranks(comm, fingerprint(p.layout, root < 0 ? -1 : root), what);
   const int me = comm.rank();
   const bool to_all = root < 0;
   const bool receives = to_all || me == root;
   PinnedBuffer<T> mine, other;
-  all_or_nothing(comm, what, [&] {
+  CallRecord rec = placement_record<T>(what, p.layout, p.rows, root < 0 ? -1 : root);
+  agree(comm, rec, [&] {
     check_root(root, comm.size(), true);
     if (receives) check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n());
     if (receives)
-      other =
-          PinnedBuffer<T>(static_cast<std::size_t>(max_other_cols(p.ctx, p.layout, me) * p.rows));
+      other = PinnedBuffer<T>(static_cast<std::size_t>(
+          checked_mul(max_other_cols(p.ctx, p.layout, me), p.rows, "staging size")));
     if (to_all || me != root) {
-      mine = PinnedBuffer<T>(static_cast<std::size_t>(rank_cols(p.ctx, p.layout, me) * p.rows));
+      mine = PinnedBuffer<T>(static_cast<std::size_t>(
+          checked_mul(rank_cols(p.ctx, p.layout, me), p.rows, "staging size")));
       devices_to_packed(p, mine.data());
     }
   });
@@ -306,14 +299,41 @@ const Context& checked_context(const std::shared_ptr<Context>& ctx) {
 // ---------------------------------------------------------------------------------
 // DistMatrix
 
+// What every rank must pass to a collective constructor.
+template <typename T>
+CallRecord constructor_record(const char* what, const BlockCyclic1D& l) {
+  CallRecord rec(what);
+  rec.add_precision<T>()
+      .add("m", l.m())
+      .add("n", l.n())
+      .add("nb", l.nb())
+      .add("P", l.num_devices())
+      .add("first", l.first());
+  return rec;
+}
+
 template <Scalar T>
 DistMatrix<T>::DistMatrix(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout)
     : ctx_(std::move(ctx)), layout_(layout) {
-  check_layout_devices(checked_context(ctx_), layout_);
+  CallRecord rec = constructor_record<T>("DistMatrix", layout_);
+  agree(checked_context(ctx_).comm(), rec, [&] { allocate(); });
+}
+
+template <Scalar T>
+DistMatrix<T>::DistMatrix(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout,
+                          LocalAllocation)
+    : ctx_(std::move(ctx)), layout_(layout) {
+  checked_context(ctx_);
+  allocate();
+}
+
+template <Scalar T>
+void DistMatrix<T>::allocate() {
+  check_layout_devices(*ctx_, layout_);
   blocks_.reserve(ctx_->num_devices());
   for (int d = 0; d < ctx_->num_devices(); ++d) {
     // With m = 0 there is nothing to store; local(d) is then null.
-    const int64_t elems = layout_.m() > 0 ? ld() * local_n(d) : 0;
+    const int64_t elems = layout_.m() > 0 ? checked_mul(ld(), local_n(d), "local matrix size") : 0;
     blocks_.emplace_back(ctx_->device(d), static_cast<std::size_t>(elems));
   }
 }
@@ -346,17 +366,37 @@ void DistMatrix<T>::collect(T* A, int64_t lda, int root) const {
 template <Scalar T>
 DistVector<T>::DistVector(std::shared_ptr<Context> ctx, int64_t n)
     : ctx_(std::move(ctx)), kind_(VectorLayout::Replicated), n_(n) {
-  const Context& c = checked_context(ctx_);
-  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
-  parts_.reserve(c.num_devices());
-  for (int d = 0; d < c.num_devices(); ++d)
-    parts_.emplace_back(c.device(d), static_cast<std::size_t>(n));
+  CallRecord rec("DistVector (replicated)");
+  rec.add_precision<T>().add("n", n);
+  agree(checked_context(ctx_).comm(), rec, [&] { allocate(); });
+}
+
+template <Scalar T>
+DistVector<T>::DistVector(std::shared_ptr<Context> ctx, int64_t n, LocalAllocation)
+    : ctx_(std::move(ctx)), kind_(VectorLayout::Replicated), n_(n) {
+  checked_context(ctx_);
+  allocate();
 }
 
 template <Scalar T>
 DistVector<T>::DistVector(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout)
     : ctx_(std::move(ctx)), kind_(VectorLayout::BlockCyclic), n_(layout.n()), layout_(layout) {
-  check_layout_devices(checked_context(ctx_), layout_);
+  CallRecord rec = constructor_record<T>("DistVector (block-cyclic)", layout_);
+  agree(checked_context(ctx_).comm(), rec, [&] { allocate(); });
+}
+
+template <Scalar T>
+DistVector<T>::DistVector(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout,
+                          LocalAllocation)
+    : ctx_(std::move(ctx)), kind_(VectorLayout::BlockCyclic), n_(layout.n()), layout_(layout) {
+  checked_context(ctx_);
+  allocate();
+}
+
+template <Scalar T>
+void DistVector<T>::allocate() {
+  MGBLAS_CHECK_ARG(n_ >= 0, "n", n_, ">= 0");
+  if (kind_ == VectorLayout::BlockCyclic) check_layout_devices(*ctx_, layout_);
   parts_.reserve(ctx_->num_devices());
   for (int d = 0; d < ctx_->num_devices(); ++d)
     parts_.emplace_back(ctx_->device(d), static_cast<std::size_t>(local_size(d)));
@@ -376,10 +416,11 @@ void DistVector<T>::distribute(const T* x, int root) {
     return;
   }
   const Communicator& comm = ctx_->comm();
-  check_same_on_all_ranks(comm, fingerprint({n_, root}), what);
   const int me = comm.rank();
   PinnedBuffer<T> stage;
-  all_or_nothing(comm, what, [&] {
+  CallRecord rec(what);
+  rec.add_precision<T>().add("n", n_).add("root", root);
+  agree(comm, rec, [&] {
     check_root(root, comm.size(), false);
     if (me == root) MGBLAS_CHECK_PTR(x, "x", n_ > 0);
     if (me != root) stage = PinnedBuffer<T>(static_cast<std::size_t>(n_));
@@ -401,8 +442,9 @@ void DistVector<T>::distribute_replicated(const T* x) {
     return;
   }
   const Communicator& comm = ctx_->comm();
-  check_same_on_all_ranks(comm, fingerprint({n_, -2}), what);
-  all_or_nothing(comm, what, [&] { MGBLAS_CHECK_PTR(x, "x", n_ > 0); });
+  CallRecord rec(what);
+  rec.add_precision<T>().add("n", n_);
+  agree(comm, rec, [&] { MGBLAS_CHECK_PTR(x, "x", n_ > 0); });
   all_or_nothing(comm, what, [&] {
     for (int d = 0; d < ctx_->num_devices(); ++d) copy_vector(ctx_->device(d), n_, x, local(d));
   });
@@ -418,9 +460,10 @@ void DistVector<T>::collect(T* x, int root) const {
   }
   // Every rank holds the whole vector: receivers read their own first device.
   const Communicator& comm = ctx_->comm();
-  check_same_on_all_ranks(comm, fingerprint({n_, root < 0 ? -1 : root}), what);
   const bool receives = root < 0 || comm.rank() == root;
-  all_or_nothing(comm, what, [&] {
+  CallRecord rec(what);
+  rec.add_precision<T>().add("n", n_).add("root", root < 0 ? -1 : root);
+  agree(comm, rec, [&] {
     check_root(root, comm.size(), true);
     if (receives) MGBLAS_CHECK_PTR(x, "x", n_ > 0);
   });

@@ -7,11 +7,12 @@
 // Layouts launch nothing: copies go through core's memory functions and the rank
 // traffic through the Context's Communicator.
 //
-// Collective calls (distribute, distribute_replicated, collect) agree on failure: a
-// bad argument on one rank raises on every rank (BadArgument / DimensionMismatch where
-// it was found, RemoteError elsewhere), and nothing is written before all ranks have
-// validated. The layout (and root) must be the same on every rank; a difference is
-// detected and raises DimensionMismatch everywhere.
+// The constructors and the collective calls (distribute, distribute_replicated,
+// collect) agree over the ranks (core/agreement.hpp): a bad argument or a failed
+// allocation on one rank raises on every rank (its own error there, RemoteError naming
+// it elsewhere), and nothing is written before all ranks have validated. The layout,
+// the precision and the root must be the same on every rank; a difference raises
+// DimensionMismatch everywhere, naming what differs.
 #pragma once
 
 #include <cstdint>
@@ -25,13 +26,22 @@
 
 namespace mgblas {
 
+/// Constructor tag for the library's drivers: allocate on this rank without agreeing
+/// with the others, because the caller already runs inside an agreement (agree()).
+struct LocalAllocation {};
+inline constexpr LocalAllocation local_allocation{};
+
 template <Scalar T>
 class DistMatrix {
  public:
   /// Allocates each local device's block columns (uninitialised; nothing when m = 0).
-  /// Throws BadArgument for a null ctx, DimensionMismatch if
-  /// layout.num_devices() != ctx->global_num_devices().
+  /// Collective: every rank constructs the matrix with the same layout. Throws
+  /// BadArgument for a null ctx (on that rank only: there is no communicator to tell
+  /// the others), DimensionMismatch if layout.num_devices() !=
+  /// ctx->global_num_devices() or the ranks' layouts differ, AllocationError.
   DistMatrix(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout);
+  /// The same on this rank alone (see LocalAllocation).
+  DistMatrix(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout, LocalAllocation);
   DistMatrix(DistMatrix&&) noexcept = default;
   DistMatrix& operator=(DistMatrix&&) noexcept = default;
   DistMatrix(const DistMatrix&) = delete;
@@ -64,6 +74,8 @@ class DistMatrix {
   void collect(T* A, int64_t lda, int root) const;
 
  private:
+  void allocate();
+
   std::shared_ptr<Context> ctx_;
   BlockCyclic1D layout_;
   std::vector<DeviceBuffer<T>> blocks_;
@@ -74,13 +86,15 @@ enum class VectorLayout { Replicated, BlockCyclic };
 template <Scalar T>
 class DistVector {
  public:
-  /// A length-n vector replicated on every local device. Throws BadArgument for a
-  /// null ctx or n < 0.
+  /// A length-n vector replicated on every local device. Collective, as DistMatrix's
+  /// constructor; throws BadArgument for a null ctx or n < 0.
   DistVector(std::shared_ptr<Context> ctx, int64_t n);
+  DistVector(std::shared_ptr<Context> ctx, int64_t n, LocalAllocation);
   /// Segments following the columns of `layout` (length layout.n()): each device
   /// holds the entries of the global columns it owns, in local column order
-  /// (unit stride, no padding). Throws as DistMatrix's constructor.
+  /// (unit stride, no padding). Collective; throws as DistMatrix's constructor.
   DistVector(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout);
+  DistVector(std::shared_ptr<Context> ctx, const BlockCyclic1D& layout, LocalAllocation);
   DistVector(DistVector&&) noexcept = default;
   DistVector& operator=(DistVector&&) noexcept = default;
   DistVector(const DistVector&) = delete;
@@ -102,6 +116,8 @@ class DistVector {
   void collect(T* x, int root) const;
 
  private:
+  void allocate();
+
   std::shared_ptr<Context> ctx_;
   VectorLayout kind_ = VectorLayout::Replicated;
   int64_t n_ = 0;

@@ -4,11 +4,16 @@
 // precision from the header's MGBLAS_C_FOR_EACH_PRECISION list.
 #include "dist/capi/mgblas.h"
 
+#include <algorithm>
 #include <memory>
+#include <mutex>
 #include <new>
+#include <set>
 #include <string>
 #include <variant>
+#include <vector>
 
+#include "core/agreement.hpp"
 #include "core/config.hpp"
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
@@ -18,8 +23,14 @@
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
 
+// A device handle names one local device of a context; it stays valid while the
+// context handle that gave it out lives.
+struct mgblas_device_s {
+  mgblas::Device* device;
+};
 struct mgblas_context_s {
   std::shared_ptr<mgblas::Context> ctx;
+  std::vector<std::unique_ptr<mgblas_device_s>> devices;  // handed out, one per local device
 };
 struct mgblas_matrix_s {
   std::variant<std::unique_ptr<mgblas::DistMatrix<float>>, std::unique_ptr<mgblas::DistMatrix<double>>,
@@ -31,42 +42,91 @@ struct mgblas_matrix_s {
 namespace {
 
 thread_local std::string last_error;
+thread_local std::string last_error_location;
+
+// The handles alive now: a handle is checked against these before use, so a destroyed
+// (or never created) handle is an error instead of a use after free.
+struct Registry {
+  std::mutex mutex;
+  std::set<const void*> contexts, devices, matrices;
+};
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+bool is_live(const std::set<const void*>& set, const void* h) {
+  std::lock_guard lock(registry().mutex);
+  return set.count(h) > 0;
+}
+
+mgblas_context_s& context_of(mgblas_context_t ctx, const char* name = "ctx") {
+  MGBLAS_CHECK_PTR(ctx, name, true);
+  if (!is_live(registry().contexts, ctx))
+    MGBLAS_THROW(mgblas::BadArgument, "argument '", name,
+                 "' is not a live context handle (destroyed, or never created)");
+  return *ctx;
+}
+mgblas::Device& device_of(mgblas_device_t dev) {
+  MGBLAS_CHECK_PTR(dev, "dev", true);
+  if (!is_live(registry().devices, dev))
+    MGBLAS_THROW(mgblas::BadArgument,
+                 "argument 'dev' is not a live device handle (its context was destroyed)");
+  return *dev->device;
+}
 
 template <typename F>
 mgblas_status_t guard(F&& f) noexcept {
+  last_error_location.clear();
   try {
     f();
     last_error.clear();
     return MGBLAS_SUCCESS;
+  } catch (const mgblas::Timeout& e) {
+    last_error = e.what();
+    last_error_location = e.where();
+    return MGBLAS_ERROR_TIMEOUT;
+  } catch (const mgblas::AllocationError& e) {
+    last_error = e.what();
+    last_error_location = e.where();
+    return MGBLAS_ERROR_ALLOCATION;
   } catch (const mgblas::BadArgument& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_BAD_ARGUMENT;
   } catch (const mgblas::DimensionMismatch& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_DIMENSION_MISMATCH;
   } catch (const mgblas::NotCompiled& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_NOT_COMPILED;
   } catch (const mgblas::NotImplemented& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_NOT_IMPLEMENTED;
   } catch (const mgblas::CudaError& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_CUDA;
   } catch (const mgblas::CublasError& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_CUBLAS;
   } catch (const mgblas::NcclError& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_NCCL;
   } catch (const mgblas::MpiError& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_MPI;
   } catch (const mgblas::RemoteError& e) {
     last_error = e.what();
+    last_error_location = e.where();
     return MGBLAS_ERROR_REMOTE;
   } catch (const std::bad_alloc&) {
-    last_error = "out of memory";
+    last_error = "out of host memory";
     return MGBLAS_ERROR_ALLOCATION;
   } catch (const std::exception& e) {
     last_error = e.what();
@@ -94,24 +154,70 @@ template <typename C> const cpp_t<C>* const* ptrs(const C* const* p) {
 }
 template <typename C> cpp_t<C>* const* ptrs(C* const* p) { return reinterpret_cast<cpp_t<C>* const*>(p); }
 
-mgblas::Op to_op(mgblas_op_t op) {
-  if (op != MGBLAS_OP_N && op != MGBLAS_OP_T && op != MGBLAS_OP_C)
-    MGBLAS_THROW(mgblas::BadArgument, "argument 'op' = ", static_cast<int>(op), ": must be 'N', 'T' or 'C'");
-  return static_cast<mgblas::Op>(op);
+// The value of an enum argument as the user passed it: the letter when printable.
+std::string shown(int v) {
+  if (v > 32 && v < 127) return mgblas::detail::concat("'", static_cast<char>(v), "' (", v, ")");
+  return std::to_string(v);
+}
+// BLAS letters are case-insensitive.
+int upper(int v) { return v >= 'a' && v <= 'z' ? v - 'a' + 'A' : v; }
+
+mgblas::Op to_op(mgblas_op_t op, const char* name = "op") {
+  const int v = upper(static_cast<int>(op));
+  if (v != MGBLAS_OP_N && v != MGBLAS_OP_T && v != MGBLAS_OP_C)
+    MGBLAS_THROW(mgblas::BadArgument, "argument '", name, "' = ", shown(op),
+                 ": must be MGBLAS_OP_N, _T or _C ('N', 'T', 'C', any case)");
+  return static_cast<mgblas::Op>(v);
 }
 mgblas::Uplo to_uplo(mgblas_uplo_t uplo) {
-  if (uplo != MGBLAS_UPLO_LOWER && uplo != MGBLAS_UPLO_UPPER)
-    MGBLAS_THROW(mgblas::BadArgument, "argument 'uplo' = ", static_cast<int>(uplo), ": must be 'L' or 'U'");
-  return static_cast<mgblas::Uplo>(uplo);
+  const int v = upper(static_cast<int>(uplo));
+  if (v != MGBLAS_UPLO_LOWER && v != MGBLAS_UPLO_UPPER)
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'uplo' = ", shown(uplo),
+                 ": must be MGBLAS_UPLO_LOWER or _UPPER ('L', 'U', any case)");
+  return static_cast<mgblas::Uplo>(v);
+}
+void check_matrix_handle(mgblas_matrix_t A) {
+  MGBLAS_CHECK_PTR(A, "A", true);
+  if (!is_live(registry().matrices, A))
+    MGBLAS_THROW(mgblas::BadArgument,
+                 "argument 'A' is not a live matrix handle (destroyed, or never created)");
 }
 template <typename T>
 mgblas::DistMatrix<T>& matrix_as(mgblas_matrix_t A) {
-  MGBLAS_CHECK_PTR(A, "A", true);
+  check_matrix_handle(A);
   auto* held = std::get_if<std::unique_ptr<mgblas::DistMatrix<T>>>(&A->m);
-  if (!held)
-    MGBLAS_THROW(mgblas::BadArgument, "argument 'A': matrix precision does not match the routine's ('",
-                 mgblas::precision_letter<T>(), "')");
+  if (!held) {
+    const char letters[] = {'s', 'd', 'c', 'z'};
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'A' holds precision '", letters[A->m.index()],
+                 "' but this routine takes '", mgblas::precision_letter<T>(), "'");
+  }
   return **held;
+}
+
+// The communicator a collective C entry agrees over: the matrix's context, or, for a
+// handle that is null or not live, the only context alive (with several there is no
+// way to know which ranks to tell, and the error stays on this rank).
+const mgblas::Communicator* communicator_for(mgblas_matrix_t A) {
+  std::lock_guard lock(registry().mutex);
+  if (A && registry().matrices.count(A))
+    return std::visit([](auto& M) { return &M->context().comm(); }, A->m);
+  if (registry().contexts.size() == 1)
+    return &static_cast<const mgblas_context_s*>(*registry().contexts.begin())->ctx->comm();
+  return nullptr;
+}
+
+// Runs a collective C entry's conversions (handles, enums) inside the ranks'
+// agreement, so that one rank's bad value raises on every rank before any rank enters
+// the operation's own collectives; then the operation.
+template <typename Convert>
+void agree_on_handles(const char* what, mgblas_matrix_t A, Convert&& convert) {
+  const mgblas::Communicator* comm = communicator_for(A);
+  if (!comm) {
+    convert();
+    return;
+  }
+  mgblas::CallRecord rec(what);
+  mgblas::agree(*comm, rec, convert);
 }
 
 }  // namespace
@@ -119,6 +225,7 @@ mgblas::DistMatrix<T>& matrix_as(mgblas_matrix_t A) {
 extern "C" {
 
 const char* mgblas_last_error(void) { return last_error.c_str(); }
+const char* mgblas_last_error_location(void) { return last_error_location.c_str(); }
 
 const char* mgblas_status_string(mgblas_status_t s) {
   switch (s) {
@@ -134,6 +241,7 @@ const char* mgblas_status_string(mgblas_status_t s) {
     case MGBLAS_ERROR_REMOTE: return "error on another rank";
     case MGBLAS_ERROR_ALLOCATION: return "allocation failed";
     case MGBLAS_ERROR_INTERNAL: return "internal error";
+    case MGBLAS_ERROR_TIMEOUT: return "timed out waiting for other ranks";
   }
   return "unknown status";
 }
@@ -153,6 +261,11 @@ mgblas_status_t mgblas_context_create_ex(mgblas_backend_t backend, int host_devi
     opts.host_devices = host_devices > 0 ? host_devices : 0;
     auto handle = std::make_unique<mgblas_context_s>();
     handle->ctx = mgblas::Context::create(opts);
+    for (int d = 0; d < handle->ctx->num_devices(); ++d)
+      handle->devices.push_back(std::make_unique<mgblas_device_s>(&handle->ctx->device(d)));
+    std::lock_guard lock(registry().mutex);
+    registry().contexts.insert(handle.get());
+    for (const auto& dev : handle->devices) registry().devices.insert(dev.get());
     *ctx = handle.release();
   });
 }
@@ -162,12 +275,21 @@ mgblas_status_t mgblas_context_create(mgblas_context_t* ctx) {
 }
 
 mgblas_status_t mgblas_context_destroy(mgblas_context_t ctx) {
-  return guard([&] { delete ctx; });
+  return guard([&] {
+    if (!ctx) return;  // like free(NULL)
+    context_of(ctx);
+    {
+      std::lock_guard lock(registry().mutex);
+      registry().contexts.erase(ctx);
+      for (const auto& dev : ctx->devices) registry().devices.erase(dev.get());
+    }
+    delete ctx;
+  });
 }
 
 mgblas_status_t mgblas_context_num_devices(mgblas_context_t ctx, int* local, int* global) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(ctx, "ctx", true);
+    context_of(ctx);
     if (local) *local = ctx->ctx->num_devices();
     if (global) *global = ctx->ctx->global_num_devices();
   });
@@ -175,58 +297,72 @@ mgblas_status_t mgblas_context_num_devices(mgblas_context_t ctx, int* local, int
 
 mgblas_status_t mgblas_context_device(mgblas_context_t ctx, int local_index, mgblas_device_t* dev) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(ctx, "ctx", true);
+    context_of(ctx);
     MGBLAS_CHECK_PTR(dev, "dev", true);
     const int n = ctx->ctx->num_devices();
     MGBLAS_CHECK_ARG(local_index >= 0 && local_index < n, "local_index", local_index, "in [0, ", n, ")");
-    // A device handle is the borrowed Device pointer itself (mgblas_device_s is
-    // never defined); it lives as long as its context.
-    *dev = reinterpret_cast<mgblas_device_t>(&ctx->ctx->device(local_index));
+    *dev = ctx->devices[static_cast<std::size_t>(local_index)].get();
   });
 }
 
 mgblas_status_t mgblas_device_is_gpu(mgblas_device_t dev, int* is_gpu) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(dev, "dev", true);
+    const mgblas::Device& device = device_of(dev);
     MGBLAS_CHECK_PTR(is_gpu, "is_gpu", true);
-    *is_gpu = reinterpret_cast<mgblas::Device*>(dev)->is_gpu() ? 1 : 0;
+    *is_gpu = device.is_gpu() ? 1 : 0;
   });
 }
 
 mgblas_status_t mgblas_device_synchronize(mgblas_device_t dev) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(dev, "dev", true);
-    reinterpret_cast<mgblas::Device*>(dev)->synchronize();
+    device_of(dev).synchronize();
   });
 }
 
 mgblas_status_t mgblas_matrix_create(mgblas_context_t ctx, mgblas_precision_t prec, int64_t m,
                                      int64_t n, int64_t nb, mgblas_matrix_t* A) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(ctx, "ctx", true);
-    MGBLAS_CHECK_PTR(A, "A", true);
-    const mgblas::BlockCyclic1D layout(m, n, nb, ctx->ctx->global_num_devices());
+    mgblas_context_s& c = context_of(ctx);
+    // Everything that can fail on one rank (arguments, allocation) runs inside one
+    // agreement, which also compares the sizes and the precision across ranks.
+    mgblas::CallRecord rec("mgblas_matrix_create");
+    rec.add("prec", prec).add("m", m).add("n", n).add("nb", nb);
     auto handle = std::make_unique<mgblas_matrix_s>();
-    switch (prec) {
-      case MGBLAS_PREC_S: handle->m = std::make_unique<mgblas::DistMatrix<float>>(ctx->ctx, layout); break;
-      case MGBLAS_PREC_D: handle->m = std::make_unique<mgblas::DistMatrix<double>>(ctx->ctx, layout); break;
-      case MGBLAS_PREC_C: handle->m = std::make_unique<mgblas::DistMatrix<mgblas::scomplex>>(ctx->ctx, layout); break;
-      case MGBLAS_PREC_Z: handle->m = std::make_unique<mgblas::DistMatrix<mgblas::zcomplex>>(ctx->ctx, layout); break;
-      default:
-        MGBLAS_THROW(mgblas::BadArgument, "argument 'prec' = ", static_cast<int>(prec),
-                     ": must be MGBLAS_PREC_S, _D, _C or _Z");
-    }
+    mgblas::agree(c.ctx->comm(), rec, [&] {
+      MGBLAS_CHECK_PTR(A, "A", true);
+      const mgblas::BlockCyclic1D layout(m, n, nb, c.ctx->global_num_devices());
+      const auto local = mgblas::local_allocation;
+      switch (prec) {
+        case MGBLAS_PREC_S: handle->m = std::make_unique<mgblas::DistMatrix<float>>(c.ctx, layout, local); break;
+        case MGBLAS_PREC_D: handle->m = std::make_unique<mgblas::DistMatrix<double>>(c.ctx, layout, local); break;
+        case MGBLAS_PREC_C: handle->m = std::make_unique<mgblas::DistMatrix<mgblas::scomplex>>(c.ctx, layout, local); break;
+        case MGBLAS_PREC_Z: handle->m = std::make_unique<mgblas::DistMatrix<mgblas::zcomplex>>(c.ctx, layout, local); break;
+        default:
+          MGBLAS_THROW(mgblas::BadArgument, "argument 'prec' = ", static_cast<int>(prec),
+                       ": must be MGBLAS_PREC_S, _D, _C or _Z");
+      }
+    });
+    std::lock_guard lock(registry().mutex);
+    registry().matrices.insert(handle.get());
     *A = handle.release();
   });
 }
 
 mgblas_status_t mgblas_matrix_destroy(mgblas_matrix_t A) {
-  return guard([&] { delete A; });
+  return guard([&] {
+    if (!A) return;  // like free(NULL)
+    check_matrix_handle(A);
+    {
+      std::lock_guard lock(registry().mutex);
+      registry().matrices.erase(A);
+    }
+    delete A;
+  });
 }
 
 mgblas_status_t mgblas_matrix_distribute(mgblas_matrix_t A, const void* host, int64_t lda, int root) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(A, "A", true);
+    agree_on_handles("mgblas_matrix_distribute", A, [&] { check_matrix_handle(A); });
     std::visit([&](auto& M) {
       using T = std::remove_cvref_t<decltype(*M->local(0))>;
       M->distribute(static_cast<const T*>(host), lda, root);
@@ -236,7 +372,7 @@ mgblas_status_t mgblas_matrix_distribute(mgblas_matrix_t A, const void* host, in
 
 mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda, int root) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(A, "A", true);
+    agree_on_handles("mgblas_matrix_collect", A, [&] { check_matrix_handle(A); });
     std::visit([&](auto& M) {
       using T = std::remove_cvref_t<decltype(*M->local(0))>;
       M->collect(static_cast<T*>(host), lda, root);
@@ -244,15 +380,13 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
   });
 }
 
-#define MGBLAS_DEV(dev) (reinterpret_cast<mgblas::Device*>(dev))
 
 #define MGBLAS_C_DEFINE_LEVEL2(p, T)                                                          \
   mgblas_status_t mgblas_##p##gemv(mgblas_device_t dev, mgblas_op_t op, int64_t m, int64_t n,  \
                                    T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
                                    T beta, T* y, int64_t incy) {                               \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::gemv(mgblas::Queue(*MGBLAS_DEV(dev)), to_op(op), m, n, val(alpha), ptr(A), lda,   \
+      mgblas::gemv(mgblas::Queue(device_of(dev)), to_op(op), m, n, val(alpha), ptr(A), lda,   \
                    ptr(x), incx, val(beta), ptr(y), incy);                                     \
     });                                                                                        \
   }                                                                                            \
@@ -261,8 +395,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                          const T* A, int64_t lda, const T* x, int64_t incx,    \
                                          T beta, T* y, int64_t incy) {                         \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::gemv(mgblas::Queue(*MGBLAS_DEV(dev), stream), to_op(op), m, n, val(alpha),       \
+      mgblas::gemv(mgblas::Queue(device_of(dev), stream), to_op(op), m, n, val(alpha),       \
                    ptr(A), lda, ptr(x), incx, val(beta), ptr(y), incy);                        \
     });                                                                                        \
   }                                                                                            \
@@ -271,8 +404,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                           int64_t row_off, int64_t col_off, const T* x,        \
                                           int64_t incx, T beta, T* y, int64_t incy) {          \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::gemv_offset(mgblas::Queue(*MGBLAS_DEV(dev)), to_op(op), m, n, val(alpha),        \
+      mgblas::gemv_offset(mgblas::Queue(device_of(dev)), to_op(op), m, n, val(alpha),        \
                           ptr(A), lda, row_off, col_off, ptr(x), incx, val(beta), ptr(y),      \
                           incy);                                                               \
     });                                                                                        \
@@ -281,8 +413,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                    T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
                                    T beta, T* y, int64_t incy) {                               \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::symv(mgblas::Queue(*MGBLAS_DEV(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
+      mgblas::symv(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
                    ptr(x), incx, val(beta), ptr(y), incy);                                     \
     });                                                                                        \
   }                                                                                            \
@@ -291,8 +422,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                           const T* x, int64_t incx, T beta, T* y,              \
                                           int64_t incy) {                                      \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::symv_offset(mgblas::Queue(*MGBLAS_DEV(dev)), to_uplo(uplo), n, val(alpha),       \
+      mgblas::symv_offset(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha),       \
                           ptr(A), lda, off, ptr(x), incx, val(beta), ptr(y), incy);            \
     });                                                                                        \
   }                                                                                            \
@@ -300,8 +430,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                    T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
                                    T beta, T* y, int64_t incy) {                               \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::hemv(mgblas::Queue(*MGBLAS_DEV(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
+      mgblas::hemv(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
                    ptr(x), incx, val(beta), ptr(y), incy);                                     \
     });                                                                                        \
   }                                                                                            \
@@ -310,8 +439,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                           const T* x, int64_t incx, T beta, T* y,              \
                                           int64_t incy) {                                      \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::hemv_offset(mgblas::Queue(*MGBLAS_DEV(dev)), to_uplo(uplo), n, val(alpha),       \
+      mgblas::hemv_offset(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha),       \
                           ptr(A), lda, off, ptr(x), incx, val(beta), ptr(y), incy);            \
     });                                                                                        \
   }
@@ -322,8 +450,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                    int64_t lda, const T* B, int64_t ldb, T beta, T* C,         \
                                    int64_t ldc) {                                              \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::gemm(mgblas::Queue(*MGBLAS_DEV(dev)), to_op(opA), to_op(opB), m, n, k,           \
+      mgblas::gemm(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,           \
                    val(alpha), ptr(A), lda, ptr(B), ldb, val(beta), ptr(C), ldc);              \
     });                                                                                        \
   }                                                                                            \
@@ -332,8 +459,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                      int64_t lda, const T* B, int64_t ldb, T beta, T* C,       \
                                      int64_t ldc) {                                            \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::tsgemm(mgblas::Queue(*MGBLAS_DEV(dev)), to_op(opA), to_op(opB), m, n, k,         \
+      mgblas::tsgemm(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,         \
                      val(alpha), ptr(A), lda, ptr(B), ldb, val(beta), ptr(C), ldc);            \
     });                                                                                        \
   }                                                                                            \
@@ -342,8 +468,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
       T alpha, const T* A, int64_t lda, int64_t strideA, const T* B, int64_t ldb,              \
       int64_t strideB, T beta, T* C, int64_t ldc, int64_t strideC, int64_t batch) {            \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::gemm_batched_strided(mgblas::Queue(*MGBLAS_DEV(dev)), to_op(opA), to_op(opB), m, \
+      mgblas::gemm_batched_strided(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, \
                                    n, k, val(alpha), ptr(A), lda, strideA, ptr(B), ldb,        \
                                    strideB, val(beta), ptr(C), ldc, strideC, batch);           \
     });                                                                                        \
@@ -354,69 +479,64 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                            const T* const* Barray, int64_t ldb, T beta,        \
                                            T* const* Carray, int64_t ldc, int64_t batch) {     \
     return guard([&] {                                                                         \
-      MGBLAS_CHECK_PTR(dev, "dev", true);                                                      \
-      mgblas::gemm_batched(mgblas::Queue(*MGBLAS_DEV(dev)), to_op(opA), to_op(opB), m, n, k,   \
+      mgblas::gemm_batched(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,   \
                            val(alpha), ptrs(Aarray), lda, ptrs(Barray), ldb, val(beta),        \
                            ptrs(Carray), ldc, batch);                                          \
     });                                                                                        \
   }
 
-#define MGBLAS_C_DEFINE_DIST(p, T)                                                            \
-  mgblas_status_t mgblas_##p##gemv_mgpu(mgblas_matrix_t A, mgblas_op_t op, T alpha,            \
-                                        const T* x, T beta, T* y) {                            \
-    return guard([&] {                                                                         \
-      mgblas::gemv_mgpu(to_op(op), val(alpha), matrix_as<cpp_t<T>>(A), ptr(x), val(beta),      \
-                        ptr(y));                                                               \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##symv_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha,        \
-                                        const T* x, T beta, T* y) {                            \
-    return guard([&] {                                                                         \
-      mgblas::symv_mgpu(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), ptr(x), val(beta),  \
-                        ptr(y));                                                               \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##hemv_mgpu(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha,        \
-                                        const T* x, T beta, T* y) {                            \
-    return guard([&] {                                                                         \
-      mgblas::hemv_mgpu(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), ptr(x), val(beta),  \
-                        ptr(y));                                                               \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##gemv_mgpu_offset(mgblas_matrix_t A, mgblas_op_t op, T alpha,     \
-                                               int64_t i0, int64_t j0, const T* x, T beta,     \
-                                               T* y) {                                         \
-    return guard([&] {                                                                         \
-      mgblas::gemv_mgpu_offset(to_op(op), val(alpha), matrix_as<cpp_t<T>>(A), i0, j0, ptr(x),  \
-                               val(beta), ptr(y));                                             \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##symv_mgpu_offset(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha, \
-                                               int64_t off, const T* x, T beta, T* y) {        \
-    return guard([&] {                                                                         \
-      mgblas::symv_mgpu_offset(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), off, ptr(x), \
-                               val(beta), ptr(y));                                             \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##hemv_mgpu_offset(mgblas_matrix_t A, mgblas_uplo_t uplo, T alpha, \
-                                               int64_t off, const T* x, T beta, T* y) {        \
-    return guard([&] {                                                                         \
-      mgblas::hemv_mgpu_offset(to_uplo(uplo), val(alpha), matrix_as<cpp_t<T>>(A), off, ptr(x), \
-                               val(beta), ptr(y));                                             \
-    });                                                                                        \
+// The distributed entries: the handle and the enum are converted inside the ranks'
+// agreement (agree_on_handles), then the C++ operation runs its own.
+#define MGBLAS_C_DIST_ENTRY_(NAME, T, ENUM_T, to_enum, ENUM, CALL, ...)                       \
+  mgblas_status_t NAME(mgblas_matrix_t A, ENUM_T ENUM, T alpha, __VA_ARGS__) {                \
+    return guard([&] {                                                                        \
+      decltype(to_enum(ENUM)) e{};                                                            \
+      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
+      agree_on_handles(#NAME, A, [&] {                                                        \
+        e = to_enum(ENUM);                                                                    \
+        M = &matrix_as<cpp_t<T>>(A);                                                          \
+      });                                                                                     \
+      CALL;                                                                                   \
+    });                                                                                       \
   }
+#define MGBLAS_C_DEFINE_DIST(p, T)                                                             \
+  MGBLAS_C_DIST_ENTRY_(mgblas_##p##gemv_mgpu, T, mgblas_op_t, to_op, op,                       \
+                       mgblas::gemv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)),        \
+                       const T* x, T beta, T* y)                                               \
+  MGBLAS_C_DIST_ENTRY_(mgblas_##p##symv_mgpu, T, mgblas_uplo_t, to_uplo, uplo,                 \
+                       mgblas::symv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)),        \
+                       const T* x, T beta, T* y)                                               \
+  MGBLAS_C_DIST_ENTRY_(mgblas_##p##hemv_mgpu, T, mgblas_uplo_t, to_uplo, uplo,                 \
+                       mgblas::hemv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)),        \
+                       const T* x, T beta, T* y)                                               \
+  MGBLAS_C_DIST_ENTRY_(mgblas_##p##gemv_mgpu_offset, T, mgblas_op_t, to_op, op,                \
+                       mgblas::gemv_mgpu_offset(e, val(alpha), *M, i0, j0, ptr(x), val(beta),  \
+                                                ptr(y)),                                       \
+                       int64_t i0, int64_t j0, const T* x, T beta, T* y)                       \
+  MGBLAS_C_DIST_ENTRY_(mgblas_##p##symv_mgpu_offset, T, mgblas_uplo_t, to_uplo, uplo,          \
+                       mgblas::symv_mgpu_offset(e, val(alpha), *M, off, ptr(x), val(beta),     \
+                                                ptr(y)),                                       \
+                       int64_t off, const T* x, T beta, T* y)                                  \
+  MGBLAS_C_DIST_ENTRY_(mgblas_##p##hemv_mgpu_offset, T, mgblas_uplo_t, to_uplo, uplo,          \
+                       mgblas::hemv_mgpu_offset(e, val(alpha), *M, off, ptr(x), val(beta),     \
+                                                ptr(y)),                                       \
+                       int64_t off, const T* x, T beta, T* y)
 
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL2)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL3)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST)
 
 
-// The reductions take uplo unchecked: hetrd_mgpu checks it inside the ranks' agreement.
 #define MGBLAS_C_DEFINE_HETRD_(NAME, T, R)                                                    \
   mgblas_status_t NAME(mgblas_matrix_t A, mgblas_uplo_t uplo, R* d, R* e, T* tau) {          \
     return guard([&] {                                                                        \
-      mgblas::hetrd_mgpu<cpp_t<T>>(static_cast<mgblas::Uplo>(uplo), matrix_as<cpp_t<T>>(A), d, \
-                                   e, ptr(tau));                                              \
+      mgblas::Uplo u{};                                                                       \
+      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
+      agree_on_handles(#NAME, A, [&] {                                                        \
+        u = to_uplo(uplo);                                                                    \
+        M = &matrix_as<cpp_t<T>>(A);                                                          \
+      });                                                                                     \
+      mgblas::hetrd_mgpu<cpp_t<T>>(u, *M, d, e, ptr(tau));                                    \
     });                                                                                       \
   }
 MGBLAS_C_DEFINE_HETRD_(mgblas_ssytrd_mgpu, float, float)
@@ -428,7 +548,9 @@ MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
 #define MGBLAS_C_DEFINE_GEBRD_(NAME, T, R)                                                    \
   mgblas_status_t NAME(mgblas_matrix_t A, R* d, R* e, T* tauq, T* taup) {                     \
     return guard([&] {                                                                        \
-      mgblas::gebrd_mgpu<cpp_t<T>>(matrix_as<cpp_t<T>>(A), d, e, ptr(tauq), ptr(taup));       \
+      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
+      agree_on_handles(#NAME, A, [&] { M = &matrix_as<cpp_t<T>>(A); });                       \
+      mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup));                           \
     });                                                                                       \
   }
 MGBLAS_C_DEFINE_GEBRD_(mgblas_sgebrd_mgpu, float, float)
@@ -440,8 +562,7 @@ MGBLAS_C_DEFINE_GEBRD_(mgblas_zgebrd_mgpu, mgblas_complex_double, double)
 #define MGBLAS_C_DEFINE_STEBZ_(NAME, R)                                                      \
   mgblas_status_t NAME(mgblas_context_t ctx, int64_t n, const R* d, const R* e, R* w) {    \
     return guard([&] {                                                                       \
-      MGBLAS_CHECK_PTR(ctx, "ctx", true);                                                    \
-      mgblas::tridiag_eigenvalues_mgpu<R>(*ctx->ctx, n, d, e, w);                            \
+      mgblas::tridiag_eigenvalues_mgpu<R>(*context_of(ctx).ctx, n, d, e, w);                 \
     });                                                                                      \
   }
 MGBLAS_C_DEFINE_STEBZ_(mgblas_sstebz_mgpu, float)

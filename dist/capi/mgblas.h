@@ -14,7 +14,15 @@
  * untouched and mgblas_last_error() says what went wrong (argument name and value).
  * Single-device entries follow kernels/blas.hpp: on a GPU they are queued on the
  * device's stream (the _async forms take a stream) and pointers are device memory.
- * Distributed entries (_mgpu) are collective over the ranks of the context.
+ * Distributed entries (_mgpu, matrix create/distribute/collect) are collective over
+ * the ranks of the context: every rank makes the same calls in the same order with
+ * the same arguments. Their handles and enums are checked inside the ranks'
+ * agreement, so a bad value on one rank returns an error on every rank (that rank's
+ * own status there, MGBLAS_ERROR_REMOTE naming it elsewhere); a NULL matrix handle can
+ * only be reported to the other ranks while exactly one context exists. Handles are
+ * checked for life: one used after its destroy call (a device handle after its
+ * context's) returns MGBLAS_ERROR_BAD_ARGUMENT. op and uplo take lower-case letters
+ * too ('n', 't', 'c', 'l', 'u'), as BLAS does.
  *
  * Names are generated for the precisions s (float), d (double), c (complex float)
  * and z (complex double) from one list, MGBLAS_C_FOR_EACH_PRECISION below.
@@ -43,7 +51,8 @@ typedef enum mgblas_status_t {
   MGBLAS_ERROR_MPI = 8,
   MGBLAS_ERROR_REMOTE = 9,
   MGBLAS_ERROR_ALLOCATION = 10,
-  MGBLAS_ERROR_INTERNAL = 11
+  MGBLAS_ERROR_INTERNAL = 11,
+  MGBLAS_ERROR_TIMEOUT = 12 /* other ranks did not join within MGBLAS_COMM_TIMEOUT */
 } mgblas_status_t;
 
 typedef enum mgblas_op_t { MGBLAS_OP_N = 'N', MGBLAS_OP_T = 'T', MGBLAS_OP_C = 'C' } mgblas_op_t;
@@ -65,11 +74,14 @@ typedef struct mgblas_complex_float { float re, im; } mgblas_complex_float;
 typedef struct mgblas_complex_double { double re, im; } mgblas_complex_double;
 
 typedef struct mgblas_context_s* mgblas_context_t;
-typedef struct mgblas_device_s* mgblas_device_t; /* borrowed from its context */
+typedef struct mgblas_device_s* mgblas_device_t; /* valid while its context lives */
 typedef struct mgblas_matrix_s* mgblas_matrix_t; /* block-cyclic distributed matrix */
 
-/* Text of the last error on this thread ("" after a success). */
+/* Text of the last error on this thread ("" after a success): the argument, its value
+ * and the rule, or which rank failed and why. */
 const char* mgblas_last_error(void);
+/* Where the last error was raised in mgblas (file:line (function)), for bug reports. */
+const char* mgblas_last_error_location(void);
 const char* mgblas_status_string(mgblas_status_t status);
 /* "0.1.0" */
 const char* mgblas_version(void);

@@ -6,9 +6,10 @@
 
 #include <cstdint>
 #include <exception>
-#include <initializer_list>
+#include <type_traits>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/communicator.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
@@ -28,43 +29,30 @@ inline constexpr int kSlotPartial = 0;  // the device's partial vector (full len
 inline constexpr int kSlotOperand = 1;  // x staged on a GPU (full length)
 inline constexpr int kSlotLocal = 2;    // x at the device's columns, or op(A_local) * x
 
-/// A fingerprint of what every rank must call identically: operation, op/uplo, sizes,
-/// offsets, layout, vector forms, reducer and pipeline, and whether alpha/beta are zero
-/// (they select different code paths).
-inline int64_t call_signature(std::initializer_list<int64_t> values) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a over the values' bytes
-  for (int64_t v : values)
-    for (int b = 0; b < 8; ++b)
-      h = (h ^ ((static_cast<uint64_t>(v) >> (8 * b)) & 0xffu)) * 1099511628211ull;
-  return static_cast<int64_t>(h >> 1);  // non-negative: -1 marks a failed rank
+/// Adds what every rank must pass identically about a distributed matrix argument:
+/// its precision and layout.
+template <Scalar T>
+void add_matrix_fields(CallRecord& rec, const DistMatrix<T>& A) {
+  const BlockCyclic1D& L = A.layout();
+  rec.add_precision<T>()
+      .add("A.m", L.m())
+      .add("A.n", L.n())
+      .add("A.nb", L.nb())
+      .add("A.P", L.num_devices())
+      .add("A.first", L.first());
 }
 
-/// Runs the local argument checks of `what` on every rank, then agrees in one
-/// collective both on the outcome (as all_or_nothing: a rank that failed rethrows its
-/// own error, the others raise RemoteError) and on the call itself (every rank must
-/// pass the same signature, else DimensionMismatch everywhere, before any rank
-/// starts a collective the others would not join).
-template <typename Check>
-void agree_on_arguments(const Communicator& comm, const char* what, int64_t signature,
-                        Check&& check) {
-  std::exception_ptr failure;
-  try {
-    check();
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  const int64_t key = failure ? -1 : signature;
-  const std::vector<int64_t> keys = comm.size() > 1 ? comm.allgather(key) : std::vector{key};
-  if (failure) std::rethrow_exception(failure);
-  for (std::size_t r = 0; r < keys.size(); ++r)
-    if (keys[r] < 0)
-      MGBLAS_THROW(RemoteError, what, ": invalid arguments on rank ", r,
-                   " (see that rank's error)");
-  for (std::size_t r = 0; r < keys.size(); ++r)
-    if (keys[r] != key)
-      MGBLAS_THROW(DimensionMismatch, what, ": rank ", r,
-                   " called with other sizes, offsets, layout, vectors or reducer than rank ",
-                   comm.rank(), " (every rank must pass the same)");
+/// Adds the fields the distributed Level-2 calls share after their own (op/uplo,
+/// offsets): the scalars' exact bits, the vector forms, the reducer and the pipeline.
+template <Scalar T, typename X, typename Y>
+void add_level2_fields(CallRecord& rec, T alpha, T beta, const X& x, const Y& y,
+                       const Reducer& red) {
+  rec.add_scalar("alpha", alpha)
+      .add_scalar("beta", beta)
+      .add("x form", static_cast<int64_t>(x.form()))
+      .add("y form", static_cast<int64_t>(y.form()))
+      .add("reducer", static_cast<int64_t>(red.kind()))
+      .add("pipeline chunks", red.pipeline_chunks());
 }
 
 /// A must be laid out over exactly the devices of ctx, and live on ctx.
@@ -130,6 +118,27 @@ class VectorOperand {
       return;
     }
     check_dist_vector(ctx, *dist_, name, len, columns);
+  }
+
+  /// When the context verifies inputs, adds a digest of the `len` entries every rank
+  /// holds (a host array or a replicated vector's first device; a block-cyclic vector
+  /// holds different entries on each rank and adds nothing). Call after check().
+  void add_digest(const Context& ctx, CallRecord& rec, const char* name, int64_t len) const {
+    using T = std::remove_cv_t<std::remove_pointer_t<Ptr>>;
+    if (!ctx.verify_inputs() || len <= 0 || block_cyclic()) return;
+    if (!dist_) {
+      rec.add_digest(name, host_, static_cast<std::size_t>(len) * sizeof(T));
+      return;
+    }
+    if (ctx.num_devices() == 0) return;
+    const Device& dev = ctx.device(0);
+    if (!dev.is_gpu()) {
+      rec.add_digest(name, dist_->local(0), static_cast<std::size_t>(len) * sizeof(T));
+      return;
+    }
+    std::vector<T> copy(static_cast<std::size_t>(len));
+    copy_vector(dev, len, dist_->local(0), copy.data());
+    rec.add_digest(name, copy.data(), copy.size() * sizeof(T));
   }
 
   /// A block-cyclic vector's storage on local device d (local column order).

@@ -303,11 +303,14 @@ void check_gebrd(const Context& ctx, const DistMatrix<T>& A, int64_t kb) {
                    "], or 0 (automatic)");
 }
 
-int64_t signature(const BlockCyclic1D& L, std::size_t elem, int64_t kb, ReducerKind transport,
-                  int64_t form) {
-  return detail::call_signature({'B', L.m(), L.n(), L.nb(), L.first(), L.num_devices(),
-                                 static_cast<int64_t>(elem), kb,
-                                 static_cast<int64_t>(transport), form});
+template <Scalar T>
+CallRecord gebrd_record(const DistMatrix<T>& A, int64_t kb, ReducerKind transport, int64_t form) {
+  CallRecord rec("gebrd_mgpu");
+  detail::add_matrix_fields(rec, A);
+  rec.add("opts.panel", kb)
+      .add("opts.transport", static_cast<int64_t>(transport))
+      .add("output form", form);
+  return rec;
 }
 
 template <Scalar T>
@@ -327,8 +330,8 @@ void gebrd_mgpu(DistMatrix<T>& A, DistVector<real_type_t<T>>& d, DistVector<real
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   const int64_t k = std::min(L.m(), L.n());
-  detail::agree_on_arguments(
-      ctx.comm(), "gebrd_mgpu", signature(L, sizeof(T), kb, opts.transport, 1), [&] {
+  CallRecord rec = gebrd_record(A, kb, opts.transport, 1);
+  agree(ctx.comm(), rec, [&] {
         check_gebrd(ctx, A, kb);
         detail::check_dist_vector(ctx, d, "d", k, nullptr);
         detail::check_dist_vector(ctx, e, "e", std::max<int64_t>(0, k - 1), nullptr);
@@ -360,17 +363,17 @@ void gebrd_mgpu(DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e, T* tauq,
   // raises on every rank.
   std::unique_ptr<DistVector<R>> dd, ed;
   std::unique_ptr<DistVector<T>> qd, pd;
-  detail::agree_on_arguments(
-      ctx.comm(), "gebrd_mgpu", signature(L, sizeof(T), kb, opts.transport, 0), [&] {
+  CallRecord rec = gebrd_record(A, kb, opts.transport, 0);
+  agree(ctx.comm(), rec, [&] {
         check_gebrd(ctx, A, kb);
         MGBLAS_CHECK_PTR(d, "d", k > 0);
         MGBLAS_CHECK_PTR(e, "e", k1 > 0);
         MGBLAS_CHECK_PTR(tauq, "tauq", k > 0);
         MGBLAS_CHECK_PTR(taup, "taup", k > 0);
-        dd = std::make_unique<DistVector<R>>(A.context_ptr(), k);
-        ed = std::make_unique<DistVector<R>>(A.context_ptr(), k1);
-        qd = std::make_unique<DistVector<T>>(A.context_ptr(), k);
-        pd = std::make_unique<DistVector<T>>(A.context_ptr(), k);
+        dd = std::make_unique<DistVector<R>>(A.context_ptr(), k, local_allocation);
+        ed = std::make_unique<DistVector<R>>(A.context_ptr(), k1, local_allocation);
+        qd = std::make_unique<DistVector<T>>(A.context_ptr(), k, local_allocation);
+        pd = std::make_unique<DistVector<T>>(A.context_ptr(), k, local_allocation);
       });
   std::vector<R*> dv, ev;
   std::vector<T*> qv, pv;

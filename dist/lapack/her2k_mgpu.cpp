@@ -18,18 +18,11 @@ void rank2k_run(const char* what, bool herm, Uplo uplo, int64_t k, T alpha, cons
   Context& ctx = C.context();
   const BlockCyclic1D& L = C.layout();
   const int64_t n = L.n();
-  // The exact bits of alpha and beta enter the signature: ranks that pass other scalars
-  // would otherwise write different results into their columns.
-  const auto bits = [](T v) {
-    int64_t b[2] = {0, 0};
-    std::copy_n(reinterpret_cast<const char*>(&v), sizeof(T), reinterpret_cast<char*>(b));
-    return b[0] ^ (b[1] * 1099511628211LL);
-  };
-  const int64_t signature = detail::call_signature(
-      {herm ? 'H' : 'S', static_cast<char>(uplo), L.m(), L.n(), L.nb(), L.first(),
-       L.num_devices(), static_cast<int64_t>(sizeof(T)), k, bits(alpha), bits(beta)});
+  CallRecord rec(what);
+  detail::add_matrix_fields(rec, C);
+  rec.add("uplo", static_cast<char>(uplo)).add("k", k).add_scalar("alpha", alpha).add_scalar("beta", beta);
   std::vector<DeviceBuffer<T>> V(ctx.num_devices()), W(ctx.num_devices());
-  detail::agree_on_arguments(ctx.comm(), what, signature, [&] {
+  agree(ctx.comm(), rec, [&] {
     detail::check_matrix(ctx, C);
     MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
                      static_cast<int>(static_cast<char>(uplo)), "Uplo::Lower or Uplo::Upper");
@@ -45,11 +38,16 @@ void rank2k_run(const char* what, bool herm, Uplo uplo, int64_t k, T alpha, cons
     MGBLAS_CHECK_PTR(A, "A", product);
     MGBLAS_CHECK_PTR(B, "B", product);
     if (!product) return;
+    if (ctx.verify_inputs()) {
+      // A and B are replicated inputs: every rank must hold the same.
+      rec.add_digest("A", hash_matrix(n, k, A, lda));
+      rec.add_digest("B", hash_matrix(n, k, B, ldb));
+    }
     // The factors on every device (allocated inside the agreement: a failure anywhere
     // raises everywhere).
     for (int d = 0; d < ctx.num_devices(); ++d) {
       const Device& dev = ctx.device(d);
-      V[d] = DeviceBuffer<T>(dev, static_cast<std::size_t>(n * k));
+      V[d] = DeviceBuffer<T>(dev, static_cast<std::size_t>(checked_mul(n, k, "n * k")));
       W[d] = DeviceBuffer<T>(dev, static_cast<std::size_t>(n * k));
       dev.make_current();
       copy_matrix(dev, n, k, A, lda, V[d].data(), n, /*async=*/true);

@@ -290,11 +290,16 @@ void check_hetrd(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t 
                    "], or 0 (automatic)");
 }
 
-int64_t signature(char what, Uplo uplo, const BlockCyclic1D& L, std::size_t elem, int64_t kb,
-                  ReducerKind transport, int64_t form) {
-  return detail::call_signature({what, static_cast<char>(uplo), L.m(), L.n(), L.nb(), L.first(),
-                                 L.num_devices(), static_cast<int64_t>(elem), kb,
-                                 static_cast<int64_t>(transport), form});
+template <Scalar T>
+CallRecord hetrd_record(Uplo uplo, const DistMatrix<T>& A, int64_t kb, ReducerKind transport,
+                        int64_t form) {
+  CallRecord rec("hetrd_mgpu");
+  detail::add_matrix_fields(rec, A);
+  rec.add("uplo", static_cast<char>(uplo))
+      .add("opts.panel", kb)
+      .add("opts.transport", static_cast<int64_t>(transport))
+      .add("output form", form);
+  return rec;
 }
 
 }  // namespace
@@ -306,8 +311,8 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = detail::panel_width(L.nb(), opts.panel);
-  detail::agree_on_arguments(
-      ctx.comm(), "hetrd_mgpu", signature('H', uplo, L, sizeof(T), kb, opts.transport, 1), [&] {
+  CallRecord rec = hetrd_record(uplo, A, kb, opts.transport, 1);
+  agree(ctx.comm(), rec, [&] {
         check_hetrd(ctx, uplo, A, kb);
         const int64_t n = L.n();
         detail::check_dist_vector(ctx, d, "d", n, nullptr);
@@ -340,15 +345,15 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* 
   // raises on every rank.
   std::unique_ptr<DistVector<R>> dd, ed;
   std::unique_ptr<DistVector<T>> td;
-  detail::agree_on_arguments(
-      ctx.comm(), "hetrd_mgpu", signature('H', uplo, L, sizeof(T), kb, opts.transport, 0), [&] {
+  CallRecord rec = hetrd_record(uplo, A, kb, opts.transport, 0);
+  agree(ctx.comm(), rec, [&] {
         check_hetrd(ctx, uplo, A, kb);
         MGBLAS_CHECK_PTR(d, "d", n > 0);
         MGBLAS_CHECK_PTR(e, "e", n1 > 0);
         MGBLAS_CHECK_PTR(tau, "tau", n1 > 0);
-        dd = std::make_unique<DistVector<R>>(A.context_ptr(), n);
-        ed = std::make_unique<DistVector<R>>(A.context_ptr(), n1);
-        td = std::make_unique<DistVector<T>>(A.context_ptr(), n1);
+        dd = std::make_unique<DistVector<R>>(A.context_ptr(), n, local_allocation);
+        ed = std::make_unique<DistVector<R>>(A.context_ptr(), n1, local_allocation);
+        td = std::make_unique<DistVector<T>>(A.context_ptr(), n1, local_allocation);
       });
   std::vector<R*> dv, ev;
   std::vector<T*> tv;

@@ -36,8 +36,9 @@ template <typename R>
 void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, const R* e,
                       int64_t e_len, R* w) {
   const Communicator& comm = ctx.comm();
-  const int64_t signature = detail::call_signature({n, static_cast<int64_t>(sizeof(R))});
-  detail::agree_on_arguments(comm, what, signature, [&] {
+  CallRecord rec(what);
+  rec.add_precision<R>().add("n", n);
+  agree(comm, rec, [&] {
     require(n >= 0, what, "n", n, ">= 0");
     const int64_t e_need = std::max<int64_t>(0, n - 1);
     if (e_len >= 0 && e_len < e_need)
@@ -48,6 +49,11 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
     require_ptr(d, what, "d", n > 0);
     require_ptr(e, what, "e", n > 1);
     require_ptr(w, what, "w", n > 0);
+    if (ctx.verify_inputs() && n > 0) {
+      // T is a replicated input: every rank must hold the same.
+      rec.add_digest("d", d, static_cast<std::size_t>(n) * sizeof(R));
+      rec.add_digest("e", e, static_cast<std::size_t>(n - 1) * sizeof(R));
+    }
   });
   if (n == 0) return;
 

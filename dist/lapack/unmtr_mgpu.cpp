@@ -124,12 +124,21 @@ void check_unmtr(const Context& ctx, Op op, const DistMatrix<T>& A, const DistMa
                    "], or 0 (automatic)");
 }
 
-int64_t signature(Op op, const BlockCyclic1D& LA, const BlockCyclic1D& LC, std::size_t elem,
-                  int64_t kb, ReducerKind transport, int64_t form) {
-  return detail::call_signature({'Q', static_cast<char>(op), LA.m(), LA.n(), LA.nb(), LA.first(),
-                                 LA.num_devices(), LC.m(), LC.n(), LC.nb(), LC.first(),
-                                 static_cast<int64_t>(elem), kb, static_cast<int64_t>(transport),
-                                 form});
+template <Scalar T>
+CallRecord unmtr_record(Op op, const DistMatrix<T>& A, const DistMatrix<T>& C, int64_t kb,
+                        ReducerKind transport, int64_t form) {
+  CallRecord rec("unmtr_mgpu");
+  detail::add_matrix_fields(rec, A);
+  const BlockCyclic1D& LC = C.layout();
+  rec.add("op", static_cast<char>(op))
+      .add("C.m", LC.m())
+      .add("C.n", LC.n())
+      .add("C.nb", LC.nb())
+      .add("C.first", LC.first())
+      .add("opts.panel", kb)
+      .add("opts.transport", static_cast<int64_t>(transport))
+      .add("tau form", form);
+  return rec;
 }
 
 }  // namespace
@@ -143,9 +152,8 @@ void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMat
   std::unique_ptr<Unmtr<T>> job;
   // The buffers are made inside the agreement, so a failed allocation on one rank raises
   // on every rank.
-  detail::agree_on_arguments(
-      ctx.comm(), "unmtr_mgpu", signature(op, L, C.layout(), sizeof(T), kb, opts.transport, 1),
-      [&] {
+  CallRecord rec = unmtr_record(op, A, C, kb, opts.transport, 1);
+  agree(ctx.comm(), rec, [&] {
         check_unmtr(ctx, op, A, C, kb);
         detail::check_dist_vector(ctx, tau, "tau", std::max<int64_t>(0, L.n() - 1), nullptr);
         if (L.n() > 1 && C.n() > 0) job = std::make_unique<Unmtr<T>>(A, C, kb, false);
@@ -163,9 +171,8 @@ void unmtr_mgpu(Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
-  detail::agree_on_arguments(
-      ctx.comm(), "unmtr_mgpu", signature(op, L, C.layout(), sizeof(T), kb, opts.transport, 0),
-      [&] {
+  CallRecord rec = unmtr_record(op, A, C, kb, opts.transport, 0);
+  agree(ctx.comm(), rec, [&] {
         check_unmtr(ctx, op, A, C, kb);
         const bool work = L.n() > 1 && C.n() > 0;
         MGBLAS_CHECK_PTR(tau, "tau", work);

@@ -155,9 +155,9 @@ TYPED_TEST(DistOffset_Host, EmptySubmatrix) {
   symv_mgpu_offset(Uplo::Lower, alpha, dA, 8, no_x, beta, no_y);
   auto y = mt::random_vector<T>(3, rng);
   const auto y0 = y;
+  // An empty inner dimension is BLAS's quick return: y is left as it was.
   gemv_mgpu_offset(Op::N, alpha, dA, 5, 8, no_x, beta, y.data());
-  bool ok = true;
-  for (int i = 0; i < 3; ++i) ok = ok && y[i] == beta * y0[i];
+  const bool ok = y == y0;
   ASSERT_TRUE(td::everywhere(*ctx, ok, "empty submatrix"));
 }
 

@@ -325,7 +325,13 @@ TYPED_TEST(DistHost, BadArgumentsRaiseOnEveryRank) {
     if (nranks > 1) {
       const Outcome o = outcome_of([&] { dA.distribute(A2.data(), lda, me == 0 ? 0 : 1); });
       EXPECT_TRUE(o.dimension_mismatch) << o.what;
-      DistMatrix<T> other(ctx, BlockCyclic1D(m, n, me == 0 ? 4 : 5, P));
+      // The collective constructor names what differs...
+      const BlockCyclic1D mine(m, n, me == 0 ? 4 : 5, P);
+      const Outcome made = outcome_of([&] { DistMatrix<T> other(ctx, mine); });
+      EXPECT_TRUE(made.dimension_mismatch) << made.what;
+      EXPECT_TRUE(contains(made.what, "'nb'")) << made.what;
+      // ... and so do the scatter and gather of a matrix made on each rank alone.
+      DistMatrix<T> other(ctx, mine, local_allocation);
       std::vector<T> B(static_cast<std::size_t>(lda * n), testing::nan_value<T>());
       EXPECT_TRUE(outcome_of([&] { other.collect(B.data(), lda, -1); }).dimension_mismatch);
       EXPECT_TRUE(

@@ -265,12 +265,19 @@ cublasOperation_t to_cublas(Op op) {
     case Op::N: return CUBLAS_OP_N;
     case Op::T: return CUBLAS_OP_T;
     case Op::C: return is_complex_v<T> ? CUBLAS_OP_C : CUBLAS_OP_T;
+    default: break;
   }
-  return CUBLAS_OP_N;
+  MGBLAS_THROW(BadArgument, "op = ", static_cast<int>(op), ": must be Op::N, Op::T or Op::C");
 }
 
 inline cublasFillMode_t to_cublas(Uplo uplo) {
-  return uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  switch (uplo) {
+    case Uplo::Lower: return CUBLAS_FILL_MODE_LOWER;
+    case Uplo::Upper: return CUBLAS_FILL_MODE_UPPER;
+    default: break;
+  }
+  MGBLAS_THROW(BadArgument, "uplo = ", static_cast<int>(uplo),
+               ": must be Uplo::Lower or Uplo::Upper");
 }
 
 inline void bind_stream(cublasHandle_t handle, cudaStream_t stream) {
