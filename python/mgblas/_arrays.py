@@ -162,6 +162,8 @@ def matrix_orders(shape: Sequence[int], strides: Sequence[int]) -> dict:
     (row-major, ld = row stride, i.e. column-major of the transpose)."""
     r, c = shape
     sr, sc = strides
+    if r == 0 or c == 0:  # nothing is read: any layout will do
+        return {"F": max(1, r), "C": max(1, c)}
     out = {}
     if r <= 1 or sr == 1:
         ld = sc if c > 1 else max(1, r)
