@@ -94,7 +94,7 @@ def _gemv(A, i0, j0, x, trans, alpha, beta, y, offset):
         xlen, ylen = (cols, rows) if op == "N" else (rows, cols)
         xa, ya, yo, dev = _level2_vectors(A, x, y, xlen, ylen, b)
         return ((op, r0, c0, a, b, xa, ya, yo, dev),
-                _sig(name, letter, op, m, n, r0, c0, dev, a, b))
+                lambda: _sig(name, letter, op, m, n, r0, c0, dev, a, b))
 
     op, r0, c0, a, b, xa, ya, yo, dev = A.ctx._agree(name, check)
     if xa.on_gpu:
@@ -144,7 +144,7 @@ def _symv(A, off, x, uplo, alpha, beta, y, hermitian, offset):
         a = scalar(alpha, letter, "alpha")
         b = scalar(beta, letter, "beta")
         xa, ya, yo, dev = _level2_vectors(A, x, y, n - o, n - o, b)
-        return (u, o, a, b, xa, ya, yo, dev), _sig(name, letter, u, n, o, dev, a, b)
+        return (u, o, a, b, xa, ya, yo, dev), lambda: _sig(name, letter, u, n, o, dev, a, b)
 
     u, o, a, b, xa, ya, yo, dev = A.ctx._agree(name, check)
     if xa.on_gpu:
@@ -398,7 +398,7 @@ def gemm_batched(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str =
             if any(X.on_gpu for X in (Aa, Ba, Ca)):
                 raise BadArgument("gemm_batched with ctx= takes NumPy arrays (every rank "
                                   "passes the whole batch); for CuPy arrays leave ctx out")
-            return None, _sig("gemm_batched", letter, *args[:5], a, b, batch, order)
+            return None, lambda: _sig("gemm_batched", letter, *args[:5], a, b, batch, order)
 
         ctx._agree("gemm_batched", check)
         _core.gemm_batched_strided_mgpu(ctx._c, letter, *args)
@@ -458,7 +458,7 @@ def _gemm_vbatched(A, B, C, transa, transb, alpha, beta, ctx):
             if any(X.on_gpu for X in As + Bs + Cs):
                 raise BadArgument("gemm_batched with ctx= takes NumPy arrays; for CuPy arrays "
                                   "leave ctx out")
-            return None, _sig("gemm_vbatched", letter, opa, opb, ms, ns, ks, a, b, order)
+            return None, lambda: _sig("gemm_vbatched", letter, opa, opb, ms, ns, ks, a, b, order)
 
         ctx._agree("gemm_batched", check)
         _core.gemm_vbatched_mgpu(ctx._c, letter, *args)
@@ -528,7 +528,7 @@ def tsgemm_mgpu(A: RowTiledMatrix, B: Any, C: Any = None, transa: str = "N", tra
             if Ca.shape != (m, n):
                 raise DimensionMismatch(f"C has shape {Ca.shape} but must be {(m, n)}")
             work = out if "F" in matrix_orders(Ca.shape, Ca.strides) else np.asfortranarray(out)
-            return (opa, a, b, out, work), _sig("tsgemm_mgpu_ksplit", letter, opa, k, m, n, a, b)
+            return (opa, a, b, out, work), lambda: _sig("tsgemm_mgpu_ksplit", letter, opa, k, m, n, a, b)
 
         opa, a, b, out, work = ctx._agree("tsgemm_mgpu", check)
         wa = describe(work, "C", writable=True)
@@ -563,7 +563,7 @@ def tsgemm_mgpu(A: RowTiledMatrix, B: Any, C: Any = None, transa: str = "N", tra
         if out.shape != (m, n) or out._c.dt != letter:
             raise DimensionMismatch(f"C is {out.shape} {out.dtype} but must be {(m, n)} {A.dtype}")
         Bf = Ba.obj if "F" in matrix_orders(Ba.shape, Ba.strides) else np.asfortranarray(Ba.obj)
-        return (opb, a, b, out, Bf), _sig("tsgemm_mgpu_rows", letter, opb, m, k, n, a, b)
+        return (opb, a, b, out, Bf), lambda: _sig("tsgemm_mgpu_rows", letter, opb, m, k, n, a, b)
 
     opb, a, b, out, Bf = ctx._agree("tsgemm_mgpu", check)
     bf = describe(Bf, "B")
@@ -591,7 +591,7 @@ def hetrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
             raise DimensionMismatch(f"hetrd: A is {m} x {n} but must be square")
         if not isinstance(panel, (int, np.integer)) or panel < 0:
             raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
-        return (u, n), _sig("hetrd", A._c.dt, u, n, panel)
+        return (u, n), lambda: _sig("hetrd", A._c.dt, u, n, panel)
 
     u, n = A.ctx._agree("hetrd", check)
     real = REAL_OF[A._c.dt]
@@ -620,7 +620,7 @@ def gebrd(A: DistMatrix, panel: int = 0) -> Tuple[np.ndarray, np.ndarray, np.nda
         if not isinstance(panel, (int, np.integer)) or panel < 0:
             raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
         m, n = A.shape
-        return min(m, n), _sig("gebrd", A._c.dt, m, n, panel)
+        return min(m, n), lambda: _sig("gebrd", A._c.dt, m, n, panel)
 
     k = A.ctx._agree("gebrd", check)
     real = REAL_OF[A._c.dt]
@@ -649,7 +649,7 @@ def tridiag_eigenvalues(ctx: Context, d: Any, e: Any) -> np.ndarray:
         vector(ea, max(0, n - 1))
         if da.on_gpu or ea.on_gpu:
             raise BadArgument("d and e are NumPy arrays (the same on every rank)")
-        return (da, ea, n), _sig("tridiag_eigenvalues", da.letter, n)
+        return (da, ea, n), lambda: _sig("tridiag_eigenvalues", da.letter, n)
 
     da, ea, n = ctx._agree("tridiag_eigenvalues", check)
     w = np.empty(n, dtype=da.dtype)
@@ -681,7 +681,7 @@ def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", panel: int =
             raise BadArgument("tau is a NumPy array (as hetrd returns it)")
         if C.ctx is not A.ctx:
             raise BadArgument("C must live on A's context")
-        return (op, ta), _sig("unmtr", A._c.dt, op, A.shape, C.shape, panel)
+        return (op, ta), lambda: _sig("unmtr", A._c.dt, op, A.shape, C.shape, panel)
 
     op, ta = A.ctx._agree("unmtr", check)
     _core.unmtr_mgpu(A._c, op, ta.ptr, C._c, int(panel))

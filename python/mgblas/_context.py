@@ -123,12 +123,13 @@ class Context:
                 f"devices={self.devices})")
 
     # -- agreement ----------------------------------------------------------------
-    def _agree(self, what: str, check: Callable[[], Tuple[_R, str]]) -> _R:
+    def _agree(self, what: str, check: Callable[[], Tuple[_R, Any]]) -> _R:
         """Runs the local argument checks `check` (returning a result and a signature
         of the call) and agrees with the other ranks before any collective starts: a
         rank whose check raised raises that error, the others RemoteError; ranks whose
         signatures differ all raise DimensionMismatch. One all-gather of a short
-        string per call; nothing with one rank."""
+        string per call; nothing with one rank (the signature may be given as a
+        callable, then only built with several ranks)."""
         err: Optional[BaseException] = None
         res: Any = None
         sig = ""
@@ -140,6 +141,11 @@ class Context:
             if err is not None:
                 raise err
             return res
+        if err is None and callable(sig):  # built only where there is someone to agree with
+            try:
+                sig = sig()
+            except Exception as e:  # noqa: BLE001
+                err = e
         tokens = self._c.allgather("!" if err is not None else "=" + sig)
         if err is not None:
             raise err
