@@ -55,10 +55,21 @@ def test_unmtr_gives_the_similarity(ctx, rng, dtype):
     assert_close(Qh.conj().T @ Qh, np.eye(n), 1.0, n, dtype, "Q^H Q = I")
 
 
-def test_eigvalsh(ctx, rng):
-    A = symmetric(rng, 80, np.float64)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_eigvalsh(ctx, rng, dtype):
+    A = symmetric(rng, 80, dtype, hermitian=True)
     M = mgblas.DistMatrix.from_array(ctx, A, nb=16)
-    assert_close(mgblas.eigvalsh(M), np.linalg.eigvalsh(A), np.linalg.norm(A, 2), 80, np.float64)
+    norm = np.linalg.norm(hi(A), 2)
+    assert_close(mgblas.eigvalsh(M), np.linalg.eigvalsh(hi(A)), norm, 80, dtype)
+
+
+@pytest.mark.parametrize("dtype", REAL_DTYPES)
+def test_sytrd_is_hetrd(ctx, rng, dtype):
+    A = symmetric(rng, 45, dtype)
+    d1, e1, t1 = mgblas.sytrd(mgblas.DistMatrix.from_array(ctx, A, nb=8), uplo="U")
+    d2, e2, t2 = mgblas.hetrd(mgblas.DistMatrix.from_array(ctx, A, nb=8), uplo="U")
+    for a, b in ((d1, d2), (e1, e2), (t1, t2)):
+        np.testing.assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
