@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""mgblas: multi-GPU, multi-rank BLAS from Python.
+
+Matrices are spread over every device (GPU, or host device without one) of every
+MPI rank; the operations are collective over the ranks of a :class:`Context`::
+
+    from mpi4py import MPI
+    import numpy as np, mgblas
+
+    ctx = mgblas.Context(MPI.COMM_WORLD)
+    A = mgblas.DistMatrix.from_array(ctx, A_host if ctx.rank == 0 else None, nb=256)
+    y = mgblas.symv_mgpu(A, x, uplo="L")          # the same y on every rank
+
+dtype picks the precision (float32, float64, complex64, complex128). NumPy arrays are
+host memory; CuPy arrays (or any object with ``__cuda_array_interface__`` or a CUDA
+DLPack capsule) are device memory, used in place. Errors are :class:`Error`
+subclasses, raised on every rank of a collective call.
+"""
+
+from . import _mgblas
+from ._errors import (ERROR_TYPES, BadArgument, CublasError, CudaError, DimensionMismatch,
+                      Error, HwlocError, MpiError, NcclError, NotCompiled, RemoteError,
+                      Unimplemented)
+
+_mgblas.set_error_types(ERROR_TYPES)
+
+from ._context import Context  # noqa: E402
+from ._dist import DistMatrix, RowTiledMatrix  # noqa: E402
+from ._blas import (gebrd, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_mgpu_offset,  # noqa: E402
+                    hemv, hemv_mgpu, hemv_mgpu_offset, hetrd, ormtr, symv, symv_mgpu,
+                    symv_mgpu_offset, sytrd, tridiag_eigenvalues, tsgemm, tsgemm_mgpu, unmtr)
+
+__version__ = _mgblas.__version__
+has_cuda: bool = _mgblas.has_cuda
+has_mpi: bool = _mgblas.has_mpi
+has_nccl: bool = _mgblas.has_nccl
+
+
+def cuda_device_count() -> int:
+    """CUDA GPUs visible to this process (0 without CUDA or without a GPU)."""
+    return _mgblas.cuda_device_count()
+
+
+__all__ = [
+    "Context", "DistMatrix", "RowTiledMatrix",
+    "gemv", "symv", "hemv", "tsgemm", "gemm_batched",
+    "gemv_mgpu", "gemv_mgpu_offset", "symv_mgpu", "symv_mgpu_offset",
+    "hemv_mgpu", "hemv_mgpu_offset", "tsgemm_mgpu",
+    "hetrd", "sytrd", "gebrd", "tridiag_eigenvalues", "eigvalsh", "unmtr", "ormtr",
+    "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
+    "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",
+    "cuda_device_count", "has_cuda", "has_mpi", "has_nccl", "__version__",
+]

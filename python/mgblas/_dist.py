@@ -1,0 +1,296 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Distributed containers: DistMatrix (block columns dealt over every device of every
+rank, the layout of the Level-2 drivers and the reductions) and RowTiledMatrix (row
+blocks, the layout of the distributed tall-and-skinny GEMM)."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Tuple
+
+import numpy as np
+
+from . import _mgblas as _core
+from ._arrays import (DTYPE_OF, LETTER, SUPPORTED, Arr, colmajor_ld, cuda_sync, describe,
+                      check_dtype)
+from ._context import Context
+from ._errors import BadArgument, DimensionMismatch
+
+
+def _dtype(dtype: Any) -> np.dtype:
+    try:
+        dt = np.dtype(dtype)
+    except TypeError as e:
+        raise BadArgument(f"dtype = {dtype!r} is not a NumPy dtype") from e
+    if dt not in LETTER:
+        raise BadArgument(f"dtype = {dt}: mgblas takes {SUPPORTED}")
+    return dt
+
+
+def _check_ctx(ctx: Any) -> Context:
+    if not isinstance(ctx, Context):
+        raise BadArgument(f"ctx must be an mgblas.Context, not {type(ctx).__name__}")
+    return ctx
+
+
+def _check_root(ctx: Context, root: Optional[int], allow_none: bool = True) -> None:
+    if root is None and allow_none:
+        return
+    if not isinstance(root, (int, np.integer)) or not 0 <= root < ctx.size:
+        raise BadArgument(f"root = {root!r}: must be a rank in [0, {ctx.size})"
+                          + (" or None (every rank)" if allow_none else ""))
+
+
+def _source(ctx: Context, A: Any, name: str, host_only: bool) -> Tuple[Arr, Any, int]:
+    """The matrix A as the scatter reads it: a column-major view (used in place) or a
+    Fortran-ordered copy (other layouts). Device arrays stay on the device when the
+    copy runs on this rank only (`host_only` False); otherwise they come to the host,
+    since ranks exchange host memory. Returns (description, keep-alive, lda)."""
+    arr = describe(A, name)
+    if arr.ndim != 2:
+        raise DimensionMismatch(f"{name} must be 2-D, not of shape {arr.shape}")
+    if arr.on_gpu:
+        if ctx.backend != "cuda":
+            raise BadArgument(f"{name} is a CUDA array but the context runs on host devices; "
+                              "pass a NumPy array or make a Context(backend='cuda')")
+        import cupy
+        obj = arr.obj
+        if host_only:
+            obj = cupy.asnumpy(cupy.asfortranarray(obj))
+        elif colmajor_ld(arr) is None:
+            obj = cupy.asfortranarray(obj)
+        cuda_sync(arr.device)
+        if obj is not arr.obj:
+            arr = describe(obj, name)
+        return arr, obj, colmajor_ld(arr) or max(1, arr.shape[0])
+    ld = colmajor_ld(arr)
+    if ld is None:  # row-major or strided: one host copy into column-major order
+        obj = np.asfortranarray(arr.obj)
+        arr = describe(obj, name)
+        ld = colmajor_ld(arr)
+    return arr, arr.obj, ld
+
+
+def _destination(out: Any, shape: Tuple[int, int], dtype: np.dtype, ctx: Context) -> Tuple[Any, Any, int]:
+    """Where a gather writes: (array returned, array written, lda)."""
+    if out is None:
+        res = np.empty(shape, dtype=dtype, order="F")
+        return res, res, max(1, shape[0])
+    arr = describe(out, "out", writable=True)
+    check_dtype(arr, dtype, "the matrix")
+    if arr.shape != tuple(shape):
+        raise DimensionMismatch(f"out has shape {arr.shape} but the matrix is {shape}")
+    ld = colmajor_ld(arr)
+    if ld is None:
+        raise BadArgument("out must be column-major (Fortran order) with unit row stride")
+    if arr.on_gpu and ctx.size > 1:  # ranks exchange host memory: gather there, then copy
+        tmp = np.empty(shape, dtype=dtype, order="F")
+        return out, tmp, max(1, shape[0])
+    return out, out, ld
+
+
+class DistMatrix:
+    """An m x n matrix split into block columns of width ``nb``; block column j lives
+    on global device j mod P (P devices over all ranks). Each device stores its blocks
+    column-major.
+
+    ``DistMatrix(ctx, m, n, dtype, nb)`` allocates (uninitialised); most code uses
+    :meth:`from_array`.
+    """
+
+    def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, nb: int = 256) -> None:
+        _check_ctx(ctx)
+        dt = _dtype(dtype)
+        for name, v, low in (("m", m, 0), ("n", n, 0), ("nb", nb, 1)):
+            if not isinstance(v, (int, np.integer)) or v < low:
+                raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
+        self.ctx = ctx
+        self.dtype = dt
+        self._c = _core.DistMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(nb))
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        return (self._c.m, self._c.n)
+
+    @property
+    def nb(self) -> int:
+        return self._c.nb
+
+    def __repr__(self) -> str:
+        return f"mgblas.DistMatrix(shape={self.shape}, dtype={self.dtype}, nb={self.nb})"
+
+    @classmethod
+    def from_array(cls, ctx: Context, A: Any, nb: int = 256, root: Optional[int] = 0) -> "DistMatrix":
+        """Distribute the matrix A held by rank ``root`` (the other ranks may pass None;
+        they learn shape and dtype from the root). ``root=None``: every rank holds all of
+        A and copies its own columns (no traffic between ranks).
+
+        A is a NumPy array (a column-major one is read in place; others are first
+        copied to Fortran order) or, on a CUDA context, a CuPy array (read on the
+        device where no other rank needs it: one rank, or root=None). Collective.
+        """
+        _check_ctx(ctx)
+        replicated = root is None
+        me = ctx.rank
+
+        def check():
+            _check_root(ctx, root)
+            if not isinstance(nb, (int, np.integer)) or nb < 1:
+                raise BadArgument(f"nb = {nb!r}: must be an integer >= 1")
+            holds = replicated or me == root
+            src = None
+            if holds:
+                src = _source(ctx, A, "A", host_only=not replicated and ctx.size > 1)
+                m, n = src[0].shape
+                return src, f"{root} {nb} {m} {n} {src[0].letter}"
+            return src, f"{root} {nb} ? ? ?"
+
+        if ctx.size == 1:
+            src, sig = ctx._agree("DistMatrix.from_array", lambda: (check(), ""))
+        else:
+            src, sig = _agree_with_root(ctx, "DistMatrix.from_array", check, root)
+        _, _, m, n, letter = sig.split()
+        M = cls(ctx, int(m), int(n), DTYPE_OF[letter], nb)
+        if replicated:
+            M._c.distribute_replicated(src[0].ptr, src[2])
+        elif me == root:
+            M._c.distribute(src[0].ptr, src[2], root)
+        else:
+            M._c.distribute(0, 1, root)
+        return M
+
+    def to_array(self, root: Optional[int] = 0, out: Any = None) -> Optional[Any]:
+        """Gather the matrix on rank ``root`` (None: on every rank). Returns a
+        Fortran-ordered NumPy array there (or ``out``, a column-major NumPy or CuPy
+        array of the right shape and dtype) and None on the other ranks. Collective."""
+        ctx = self.ctx
+
+        def check():
+            _check_root(ctx, root)
+            receives = root is None or ctx.rank == root
+            dst = _destination(out, self.shape, self.dtype, ctx) if receives else None
+            return dst, f"{root}"
+
+        dst = ctx._agree("DistMatrix.to_array", check)
+        if dst is None:
+            self._c.collect(0, 1, -1 if root is None else root)
+            return None
+        res, target, ld = dst
+        tarr = describe(target, "out", writable=True)
+        self._c.collect(tarr.ptr, ld, -1 if root is None else root)
+        if target is not res:
+            res[...] = _to_kind(res, target)
+        return res
+
+
+def _to_kind(ref: Any, host: np.ndarray) -> Any:
+    if hasattr(ref, "__cuda_array_interface__"):
+        import cupy
+        return cupy.asarray(host)
+    return host
+
+
+def _agree_with_root(ctx: Context, what: str, check, root: Optional[int]):
+    """Agreement for calls where only the root knows the shape: the root's signature
+    fills in the others' '?' fields; the rest must match."""
+    err = None
+    res, sig = None, ""
+    try:
+        res, sig = check()
+    except Exception as e:  # noqa: BLE001
+        err = e
+    tokens = ctx._gather_tokens("!" if err is not None else sig)
+    if err is not None:
+        raise err
+    from ._errors import RemoteError
+    bad = [r for r, t in enumerate(tokens) if t == "!"]
+    if bad:
+        raise RemoteError(f"{what}: an argument was rejected on rank(s) "
+                          f"{', '.join(map(str, bad))} (see the error there)")
+    src = root if root is not None else 0
+    ref = tokens[src].split()
+    for r, t in enumerate(tokens):
+        f = t.split()
+        if len(f) != len(ref) or any(a != b and a != "?" for a, b in zip(f, ref)):
+            detail = "; ".join(f"rank {q}: {u}" for q, u in enumerate(tokens))
+            raise DimensionMismatch(f"{what}: the ranks passed different arguments ({detail}); "
+                                    "every rank must pass the same root and block size")
+    return res, tokens[src]
+
+
+class RowTiledMatrix:
+    """An m x n matrix split by rows over every device of every rank, each device
+    holding a contiguous block of whole ``tile``-row tiles (the layout of
+    :func:`tsgemm_mgpu`)."""
+
+    def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, tile: int = 1) -> None:
+        _check_ctx(ctx)
+        dt = _dtype(dtype)
+        for name, v, low in (("m", m, 0), ("n", n, 0), ("tile", tile, 1)):
+            if not isinstance(v, (int, np.integer)) or v < low:
+                raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
+        self.ctx = ctx
+        self.dtype = dt
+        self._c = _core.RowTiledMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(tile))
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        return (self._c.m, self._c.n)
+
+    @property
+    def tile(self) -> int:
+        return self._c.tile
+
+    def __repr__(self) -> str:
+        return f"mgblas.RowTiledMatrix(shape={self.shape}, dtype={self.dtype}, tile={self.tile})"
+
+    @classmethod
+    def from_array(cls, ctx: Context, A: Any, tile: int = 1, root: Optional[int] = 0) -> "RowTiledMatrix":
+        """As DistMatrix.from_array, split by rows. Collective."""
+        _check_ctx(ctx)
+        replicated = root is None
+        me = ctx.rank
+
+        def check():
+            _check_root(ctx, root)
+            if not isinstance(tile, (int, np.integer)) or tile < 1:
+                raise BadArgument(f"tile = {tile!r}: must be an integer >= 1")
+            if replicated or me == root:
+                src = _source(ctx, A, "A", host_only=not replicated and ctx.size > 1)
+                m, n = src[0].shape
+                return src, f"{root} {tile} {m} {n} {src[0].letter}"
+            return None, f"{root} {tile} ? ? ?"
+
+        if ctx.size == 1:
+            src, sig = ctx._agree("RowTiledMatrix.from_array", lambda: (check(), ""))
+        else:
+            src, sig = _agree_with_root(ctx, "RowTiledMatrix.from_array", check, root)
+        _, _, m, n, letter = sig.split()
+        M = cls(ctx, int(m), int(n), DTYPE_OF[letter], tile)
+        if replicated:
+            M._c.distribute_replicated(src[0].ptr, src[2])
+        elif me == root:
+            M._c.distribute(src[0].ptr, src[2], root)
+        else:
+            M._c.distribute(0, 1, root)
+        return M
+
+    def to_array(self, root: Optional[int] = 0, out: Any = None) -> Optional[Any]:
+        """As DistMatrix.to_array. Collective."""
+        ctx = self.ctx
+
+        def check():
+            _check_root(ctx, root)
+            receives = root is None or ctx.rank == root
+            dst = _destination(out, self.shape, self.dtype, ctx) if receives else None
+            return dst, f"{root}"
+
+        dst = ctx._agree("RowTiledMatrix.to_array", check)
+        if dst is None:
+            self._c.collect(0, 1, -1 if root is None else root)
+            return None
+        res, target, ld = dst
+        tarr = describe(target, "out", writable=True)
+        self._c.collect(tarr.ptr, ld, -1 if root is None else root)
+        if target is not res:
+            res[...] = _to_kind(res, target)
+        return res

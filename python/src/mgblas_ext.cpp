@@ -1,0 +1,704 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// mgblas._mgblas: the nanobind layer under the Python package.
+//
+// Deliberately low level: arrays arrive as raw addresses (integers) with sizes, leading
+// dimensions and a precision letter (s, d, c, z), already checked by the Python layer
+// (mgblas/_arrays.py) against the arrays' shapes, strides, dtypes and devices. This file
+// only dispatches on the precision, converts scalars and maps C++ exceptions onto the
+// Python hierarchy of mgblas/_errors.py. Long calls release the GIL.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/complex.h>
+#include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <Python.h>
+
+#include <complex>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include <mgblas/mgblas.hpp>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace mgblas::python {
+namespace {
+
+using cplx = std::complex<double>;
+constexpr nb::call_guard<nb::gil_scoped_release> release_gil{};
+
+// ---------------------------------------------------------------------------------
+// Exceptions: mgblas::Error subclasses -> the classes of mgblas/_errors.py (handed over
+// by the package at import time through set_error_types; a plain RuntimeError before).
+// The type objects are kept for the life of the process on purpose: releasing them in
+// a static destructor would run after the interpreter is gone.
+std::map<std::string, PyObject*>& error_types() {
+  static auto* types = new std::map<std::string, PyObject*>();
+  return *types;
+}
+
+void raise_as(const char* name, const Error& e) {
+  auto& types = error_types();
+  auto it = types.find(name);
+  if (it == types.end()) it = types.find("Error");
+  if (it == types.end()) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+    return;
+  }
+  PyObject* exc = PyObject_CallFunction(it->second, "s", e.what());
+  if (!exc) return;  // the call itself raised: leave that error set
+  PyObject* code = PyLong_FromLong(e.code());
+  if (code) {
+    PyObject_SetAttrString(exc, "code", code);
+    Py_DECREF(code);
+  }
+  PyErr_SetObject(it->second, exc);
+  Py_DECREF(exc);
+}
+
+void translate(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const BadArgument& e) {
+    raise_as("BadArgument", e);
+  } catch (const DimensionMismatch& e) {
+    raise_as("DimensionMismatch", e);
+  } catch (const NotCompiled& e) {
+    raise_as("NotCompiled", e);
+  } catch (const NotImplemented& e) {
+    raise_as("Unimplemented", e);
+  } catch (const RemoteError& e) {
+    raise_as("RemoteError", e);
+  } catch (const CudaError& e) {
+    raise_as("CudaError", e);
+  } catch (const CublasError& e) {
+    raise_as("CublasError", e);
+  } catch (const NcclError& e) {
+    raise_as("NcclError", e);
+  } catch (const MpiError& e) {
+    raise_as("MpiError", e);
+  } catch (const HwlocError& e) {
+    raise_as("HwlocError", e);
+  } catch (const Error& e) {
+    raise_as("Error", e);
+  }
+  // Anything else propagates to nanobind's own translators (MemoryError, ...).
+}
+
+// ---------------------------------------------------------------------------------
+// Precision dispatch and scalars.
+template <typename F>
+void dispatch(char dt, F&& f) {
+  switch (dt) {
+    case 's': f(std::type_identity<float>{}); return;
+    case 'd': f(std::type_identity<double>{}); return;
+    case 'c': f(std::type_identity<scomplex>{}); return;
+    case 'z': f(std::type_identity<zcomplex>{}); return;
+    default: MGBLAS_THROW(BadArgument, "precision '", dt, "': must be one of s, d, c, z");
+  }
+}
+template <typename F>
+void dispatch_real(char dt, F&& f) {
+  switch (dt) {
+    case 's': f(std::type_identity<float>{}); return;
+    case 'd': f(std::type_identity<double>{}); return;
+    default: MGBLAS_THROW(BadArgument, "real precision '", dt, "': must be s or d");
+  }
+}
+
+template <typename T>
+T scalar(cplx a) {
+  if constexpr (is_complex_v<T>)
+    return T(static_cast<real_type_t<T>>(a.real()), static_cast<real_type_t<T>>(a.imag()));
+  else
+    return static_cast<T>(a.real());
+}
+
+template <typename T>
+T* ptr(uintptr_t p) {
+  return reinterpret_cast<T*>(p);
+}
+
+Op to_op(char c) {
+  switch (c) {
+    case 'N': return Op::N;
+    case 'T': return Op::T;
+    case 'C': return Op::C;
+    default: MGBLAS_THROW(BadArgument, "trans '", c, "': must be 'N', 'T' or 'C'");
+  }
+}
+Uplo to_uplo(char c) {
+  switch (c) {
+    case 'L': return Uplo::Lower;
+    case 'U': return Uplo::Upper;
+    default: MGBLAS_THROW(BadArgument, "uplo '", c, "': must be 'L' or 'U'");
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Context, with the reducer and device-vector staging its Python calls reuse.
+struct BoundContext {
+  std::shared_ptr<Context> ctx;
+  std::unique_ptr<Reducer> reducer;
+  // Replicated DistVectors for x and y of distributed calls whose vectors are device
+  // (CuPy) arrays: one per (precision, role), replaced when the length changes.
+  std::map<std::pair<char, int>, std::shared_ptr<void>> staging;
+
+  Reducer& red() {
+    if (!reducer) reducer = make_reducer(ctx);
+    return *reducer;
+  }
+  template <typename T>
+  DistVector<T>& vec(int role, int64_t n) {
+    auto& slot = staging[{precision_letter<T>(), role}];
+    auto* v = static_cast<DistVector<T>*>(slot.get());
+    if (!v || v->n() != n) {
+      slot.reset();
+      slot = std::make_shared<DistVector<T>>(ctx, n);
+      v = static_cast<DistVector<T>*>(slot.get());
+    }
+    return *v;
+  }
+};
+
+std::shared_ptr<BoundContext> make_context(int64_t fortran_comm, const std::string& backend,
+                                        const std::vector<int>& gpus, int host_devices,
+                                        bool bind) {
+  ContextOptions opts;
+  if (backend == "auto")
+    opts.backend = BackendChoice::Auto;
+  else if (backend == "host")
+    opts.backend = BackendChoice::Host;
+  else if (backend == "cuda")
+    opts.backend = BackendChoice::Cuda;
+  else
+    MGBLAS_THROW(BadArgument, "backend '", backend, "': must be 'auto', 'host' or 'cuda'");
+  opts.gpus = gpus;
+  opts.host_devices = host_devices;
+  opts.bind = bind;
+  auto pc = std::make_shared<BoundContext>();
+  if (fortran_comm < 0) {
+    pc->ctx = Context::create(opts);
+  } else {
+#if MGBLAS_HAVE_MPI
+    MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(fortran_comm));
+    pc->ctx = Context::create(Communicator(comm), opts);
+#else
+    MGBLAS_THROW(NotCompiled, "an MPI communicator was given but mgblas was built without MPI");
+#endif
+  }
+  return pc;
+}
+
+// ---------------------------------------------------------------------------------
+// Precision-erased distributed containers.
+template <template <Scalar> class M>
+struct Erased {
+  char dt = 'd';
+  std::variant<std::monostate, M<float>, M<double>, M<scomplex>, M<zcomplex>> v;
+  template <typename T>
+  M<T>& get() {
+    return std::get<M<T>>(v);
+  }
+};
+using AnyDistMatrix = Erased<DistMatrix>;
+using AnyRowTiled = Erased<RowTiledMatrix>;
+
+AnyDistMatrix* new_dist_matrix(BoundContext& pc, char dt, int64_t m, int64_t n, int64_t nb) {
+  auto* out = new AnyDistMatrix();
+  try {
+    out->dt = dt;
+    dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+      out->v.template emplace<DistMatrix<T>>(
+          pc.ctx, BlockCyclic1D(m, n, nb, pc.ctx->global_num_devices()));
+    });
+  } catch (...) {
+    delete out;
+    throw;
+  }
+  return out;
+}
+
+AnyRowTiled* new_row_tiled(BoundContext& pc, char dt, int64_t m, int64_t n, int64_t tile) {
+  auto* out = new AnyRowTiled();
+  try {
+    out->dt = dt;
+    dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+      out->v.template emplace<RowTiledMatrix<T>>(pc.ctx, m, n, tile);
+    });
+  } catch (...) {
+    delete out;
+    throw;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------
+// Distributed Level 2. `dev_vectors`: x and y are device memory (or are to be treated
+// as such): they go through replicated DistVectors; otherwise the host-pointer forms.
+template <typename T>
+void copy_in(BoundContext& pc, DistVector<T>& v, const T* src) {
+  for (int d = 0; d < pc.ctx->num_devices(); ++d)
+    copy_vector(pc.ctx->device(d), v.n(), src, v.local(d));
+}
+
+template <typename T, typename HostCall, typename DevCall>
+void level2(BoundContext& pc, int64_t xlen, int64_t ylen, T beta, uintptr_t x, uintptr_t y,
+            bool dev_vectors, HostCall&& host_call, DevCall&& dev_call) {
+  if (!dev_vectors) {
+    host_call(ptr<const T>(x), ptr<T>(y));
+    return;
+  }
+  auto& xv = pc.vec<T>(0, xlen);
+  auto& yv = pc.vec<T>(1, ylen);
+  copy_in(pc, xv, ptr<const T>(x));
+  if (beta != T(0)) copy_in(pc, yv, ptr<const T>(y));
+  dev_call(xv, yv);
+  if (ylen > 0 && pc.ctx->num_devices() > 0)
+    copy_vector(pc.ctx->device(0), ylen, yv.local(0), ptr<T>(y));
+}
+
+void gemv_mgpu_any(BoundContext& pc, AnyDistMatrix& A, char op, cplx alpha, int64_t i0, int64_t j0,
+                   uintptr_t x, cplx beta, uintptr_t y, bool offset, bool dev_vectors) {
+  dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+    auto& M = A.get<T>();
+    const Op o = to_op(op);
+    const int64_t rows = M.m() - i0, cols = M.n() - j0;
+    const int64_t xlen = o == Op::N ? cols : rows, ylen = o == Op::N ? rows : cols;
+    const T a = scalar<T>(alpha), b = scalar<T>(beta);
+    level2<T>(
+        pc, xlen, ylen, b, x, y, dev_vectors,
+        [&](const T* xp, T* yp) {
+          if (offset)
+            gemv_mgpu_offset<T>(pc.red(), o, a, M, i0, j0, xp, b, yp);
+          else
+            gemv_mgpu<T>(pc.red(), o, a, M, xp, b, yp);
+        },
+        [&](DistVector<T>& xv, DistVector<T>& yv) {
+          if (offset)
+            gemv_mgpu_offset<T>(pc.red(), o, a, M, i0, j0, xv, b, yv);
+          else
+            gemv_mgpu<T>(pc.red(), o, a, M, xv, b, yv);
+        });
+  });
+}
+
+void symv_mgpu_any(BoundContext& pc, AnyDistMatrix& A, bool hermitian, char uplo, cplx alpha,
+                   int64_t off, uintptr_t x, cplx beta, uintptr_t y, bool offset,
+                   bool dev_vectors) {
+  dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+    auto& M = A.get<T>();
+    const Uplo u = to_uplo(uplo);
+    const int64_t len = M.n() - off;
+    const T a = scalar<T>(alpha), b = scalar<T>(beta);
+    level2<T>(
+        pc, len, len, b, x, y, dev_vectors,
+        [&](const T* xp, T* yp) {
+          if (hermitian) {
+            if (offset) hemv_mgpu_offset<T>(pc.red(), u, a, M, off, xp, b, yp);
+            else hemv_mgpu<T>(pc.red(), u, a, M, xp, b, yp);
+          } else {
+            if (offset) symv_mgpu_offset<T>(pc.red(), u, a, M, off, xp, b, yp);
+            else symv_mgpu<T>(pc.red(), u, a, M, xp, b, yp);
+          }
+        },
+        [&](DistVector<T>& xv, DistVector<T>& yv) {
+          if (hermitian) {
+            if (offset) hemv_mgpu_offset<T>(pc.red(), u, a, M, off, xv, b, yv);
+            else hemv_mgpu<T>(pc.red(), u, a, M, xv, b, yv);
+          } else {
+            if (offset) symv_mgpu_offset<T>(pc.red(), u, a, M, off, xv, b, yv);
+            else symv_mgpu<T>(pc.red(), u, a, M, xv, b, yv);
+          }
+        });
+  });
+}
+
+// ---------------------------------------------------------------------------------
+// Single-device entries (CUDA memory on its GPU, or host memory on a host device):
+// one Device (stream + cuBLAS handle) per GPU
+// ordinal, made on first use and kept for the life of the process (never destroyed:
+// a static destructor would run after the CUDA runtime may have shut down). The work
+// is queued on the caller's stream (CuPy's current stream).
+Device& gpu_device(int ordinal) {
+  static std::mutex mu;
+  static auto* devices = new std::map<int, Device*>();
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = devices->find(ordinal);
+  if (it != devices->end()) return *it->second;
+  if (cuda_device_count() == 0)
+    MGBLAS_THROW(CudaError, "a CUDA array (device ", ordinal,
+                 ") was given, but no CUDA GPU is visible to this process");
+  Device* d = Device::make_cuda(0, ordinal).release();
+  devices->emplace(ordinal, d);
+  return *d;
+}
+// Ordinal -1: host memory, run by one host device (the host engine).
+Device& host_device() {
+  static Device* d = Device::make_host(0).release();
+  return *d;
+}
+Queue gpu_queue(int ordinal, uintptr_t stream) {
+  if (ordinal < 0) return Queue(host_device());
+  return Queue(gpu_device(ordinal), reinterpret_cast<cudaStream_t>(stream));
+}
+
+// ---------------------------------------------------------------------------------
+// Batched GEMM helpers (variable sizes): pointer vectors from integer addresses.
+template <typename T>
+std::vector<const T*> const_ptrs(const std::vector<uintptr_t>& v) {
+  std::vector<const T*> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = ptr<const T>(v[i]);
+  return out;
+}
+template <typename T>
+std::vector<T*> mut_ptrs(const std::vector<uintptr_t>& v) {
+  std::vector<T*> out(v.size());
+  for (size_t i = 0; i < v.size(); ++i) out[i] = ptr<T>(v[i]);
+  return out;
+}
+
+}  // namespace
+}  // namespace mgblas::python
+
+using namespace mgblas;
+using namespace mgblas::python;
+
+NB_MODULE(_mgblas, m) {
+  m.doc() = "Low-level bindings of mgblas; use the mgblas package instead.";
+  nb::register_exception_translator(translate);
+
+  m.attr("__version__") = MGBLAS_VERSION_STRING;
+  m.attr("has_cuda") = bool(MGBLAS_HAVE_CUDA);
+  m.attr("has_mpi") = bool(MGBLAS_HAVE_MPI);
+  m.attr("has_nccl") = bool(MGBLAS_HAVE_NCCL);
+
+  m.def("set_error_types", [](nb::dict types) {
+    for (auto [k, v] : types) {
+      PyObject* t = v.ptr();
+      Py_INCREF(t);
+      error_types()[nb::cast<std::string>(k)] = t;
+    }
+  });
+  m.def("cuda_device_count", [] { return cuda_device_count(); });
+
+  // MPI start-up when mpi4py is not there to do it.
+  m.def("mpi_initialized", [] {
+#if MGBLAS_HAVE_MPI
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    return init != 0 && fin == 0;
+#else
+    return false;
+#endif
+  });
+  m.def("mpi_init", [] {
+#if MGBLAS_HAVE_MPI
+    int init = 0;
+    MPI_Initialized(&init);
+    if (init) return false;
+    int provided = 0;
+    if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided) != MPI_SUCCESS)
+      MGBLAS_THROW(MpiError, "MPI_Init_thread failed");
+    return true;
+#else
+    return false;
+#endif
+  });
+  m.def("mpi_finalize", [] {
+#if MGBLAS_HAVE_MPI
+    int init = 0, fin = 0;
+    MPI_Initialized(&init);
+    MPI_Finalized(&fin);
+    if (init && !fin) MPI_Finalize();
+#endif
+  });
+
+  // --- Context -------------------------------------------------------------------
+  nb::class_<BoundContext>(m, "Context")
+      .def_static("create", &make_context, "fortran_comm"_a, "backend"_a, "gpus"_a,
+                  "host_devices"_a, "bind"_a)
+      .def_prop_ro("rank", [](const BoundContext& c) { return c.ctx->rank(); })
+      .def_prop_ro("nranks", [](const BoundContext& c) { return c.ctx->nranks(); })
+      .def_prop_ro("num_devices", [](const BoundContext& c) { return c.ctx->num_devices(); })
+      .def_prop_ro("global_num_devices",
+                   [](const BoundContext& c) { return c.ctx->global_num_devices(); })
+      .def_prop_ro("device_offset", [](const BoundContext& c) { return c.ctx->device_offset(); })
+      .def_prop_ro("backend", [](const BoundContext& c) { return std::string(to_string(c.ctx->backend())); })
+      .def_prop_ro("device_names",
+                   [](const BoundContext& c) {
+                     std::vector<std::string> names;
+                     for (int d = 0; d < c.ctx->num_devices(); ++d)
+                       names.push_back(c.ctx->device(d).name());
+                     return names;
+                   })
+      .def_prop_ro("gpu_ordinals",
+                   [](const BoundContext& c) {
+                     std::vector<int> ords;
+                     for (int d = 0; d < c.ctx->num_devices(); ++d)
+                       ords.push_back(c.ctx->device(d).gpu_ordinal());
+                     return ords;
+                   })
+      .def("binding_report", [](const BoundContext& c) { return c.ctx->binding_report(); },
+           release_gil)
+      .def("synchronize", [](const BoundContext& c) { c.ctx->synchronize(); }, release_gil)
+      .def("barrier", [](const BoundContext& c) { c.ctx->comm().barrier(); }, release_gil)
+      .def("reducer_description", [](BoundContext& c) { return c.red().description(); })
+      .def("allgather", [](const BoundContext& c, const std::string& s) {
+             nb::gil_scoped_release nogil;
+             return c.ctx->comm().allgather(s);
+           });
+
+  // --- DistMatrix ----------------------------------------------------------------
+  nb::class_<AnyDistMatrix>(m, "DistMatrix")
+      .def_static("create", &new_dist_matrix, "ctx"_a, "dt"_a, "m"_a, "n"_a, "nb"_a,
+                  nb::rv_policy::take_ownership)
+      .def_prop_ro("dt", [](const AnyDistMatrix& A) { return A.dt; })
+      .def_prop_ro("m", [](AnyDistMatrix& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().m(); });
+        return v;
+      })
+      .def_prop_ro("n", [](AnyDistMatrix& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().n(); });
+        return v;
+      })
+      .def_prop_ro("nb", [](AnyDistMatrix& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().layout().nb(); });
+        return v;
+      })
+      .def_prop_ro("ld", [](AnyDistMatrix& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().ld(); });
+        return v;
+      })
+      .def("local_ptr", [](AnyDistMatrix& A, int d) {
+        uintptr_t p = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+          p = reinterpret_cast<uintptr_t>(A.get<T>().local(d));
+        });
+        return p;
+      })
+      .def("local_n", [](AnyDistMatrix& A, int d) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().local_n(d); });
+        return v;
+      })
+      .def("distribute", [](AnyDistMatrix& A, uintptr_t a, int64_t lda, int root) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().distribute(ptr<const T>(a), lda, root);
+             });
+           }, release_gil)
+      .def("distribute_replicated", [](AnyDistMatrix& A, uintptr_t a, int64_t lda) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().distribute_replicated(ptr<const T>(a), lda);
+             });
+           }, release_gil)
+      .def("collect", [](AnyDistMatrix& A, uintptr_t a, int64_t lda, int root) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().collect(ptr<T>(a), lda, root);
+             });
+           }, release_gil);
+
+  // --- RowTiledMatrix ------------------------------------------------------------
+  nb::class_<AnyRowTiled>(m, "RowTiledMatrix")
+      .def_static("create", &new_row_tiled, "ctx"_a, "dt"_a, "m"_a, "n"_a, "tile"_a,
+                  nb::rv_policy::take_ownership)
+      .def_prop_ro("dt", [](const AnyRowTiled& A) { return A.dt; })
+      .def_prop_ro("m", [](AnyRowTiled& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().m(); });
+        return v;
+      })
+      .def_prop_ro("n", [](AnyRowTiled& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().n(); });
+        return v;
+      })
+      .def_prop_ro("tile", [](AnyRowTiled& A) {
+        int64_t v = 0;
+        dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().tiling().tile(); });
+        return v;
+      })
+      .def("distribute", [](AnyRowTiled& A, uintptr_t a, int64_t lda, int root) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().distribute(ptr<const T>(a), lda, root);
+             });
+           }, release_gil)
+      .def("distribute_replicated", [](AnyRowTiled& A, uintptr_t a, int64_t lda) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().distribute_replicated(ptr<const T>(a), lda);
+             });
+           }, release_gil)
+      .def("collect", [](AnyRowTiled& A, uintptr_t a, int64_t lda, int root) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().collect(ptr<T>(a), lda, root);
+             });
+           }, release_gil);
+
+  // --- distributed Level 2 -------------------------------------------------------
+  m.def("gemv_mgpu", &gemv_mgpu_any, "ctx"_a, "A"_a, "op"_a, "alpha"_a, "i0"_a, "j0"_a, "x"_a,
+        "beta"_a, "y"_a, "offset"_a, "dev_vectors"_a, release_gil);
+  m.def("symv_mgpu", &symv_mgpu_any, "ctx"_a, "A"_a, "hermitian"_a, "uplo"_a, "alpha"_a,
+        "off"_a, "x"_a, "beta"_a, "y"_a, "offset"_a, "dev_vectors"_a, release_gil);
+
+  // --- single device (CUDA memory, caller's stream) ------------------------------
+  m.def("gemv", [](char dt, int ordinal, uintptr_t stream, char op, int64_t mm, int64_t n,
+                   cplx alpha, uintptr_t A, int64_t lda, uintptr_t x, int64_t incx, cplx beta,
+                   uintptr_t y, int64_t incy) {
+        dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+          gemv<T>(gpu_queue(ordinal, stream), to_op(op), mm, n, scalar<T>(alpha), ptr<const T>(A),
+                  lda, ptr<const T>(x), incx, scalar<T>(beta), ptr<T>(y), incy);
+        });
+      }, release_gil);
+  m.def("symv", [](char dt, int ordinal, uintptr_t stream, bool hermitian, char uplo, int64_t n,
+                   cplx alpha, uintptr_t A, int64_t lda, uintptr_t x, int64_t incx, cplx beta,
+                   uintptr_t y, int64_t incy) {
+        dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+          const Queue q = gpu_queue(ordinal, stream);
+          if (hermitian)
+            hemv<T>(q, to_uplo(uplo), n, scalar<T>(alpha), ptr<const T>(A), lda, ptr<const T>(x),
+                    incx, scalar<T>(beta), ptr<T>(y), incy);
+          else
+            symv<T>(q, to_uplo(uplo), n, scalar<T>(alpha), ptr<const T>(A), lda, ptr<const T>(x),
+                    incx, scalar<T>(beta), ptr<T>(y), incy);
+        });
+      }, release_gil);
+  m.def("tsgemm", [](char dt, int ordinal, uintptr_t stream, char opA, char opB, int64_t mm,
+                     int64_t n, int64_t k, cplx alpha, uintptr_t A, int64_t lda, uintptr_t B,
+                     int64_t ldb, cplx beta, uintptr_t C, int64_t ldc) {
+        dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+          tsgemm<T>(gpu_queue(ordinal, stream), to_op(opA), to_op(opB), mm, n, k, scalar<T>(alpha),
+                    ptr<const T>(A), lda, ptr<const T>(B), ldb, scalar<T>(beta), ptr<T>(C), ldc);
+        });
+      }, release_gil);
+  m.def("gemm_batched_strided",
+        [](char dt, int ordinal, uintptr_t stream, char opA, char opB, int64_t mm, int64_t n,
+           int64_t k, cplx alpha, uintptr_t A, int64_t lda, int64_t sA, uintptr_t B, int64_t ldb,
+           int64_t sB, cplx beta, uintptr_t C, int64_t ldc, int64_t sC, int64_t batch) {
+          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+            gemm_batched_strided<T>(gpu_queue(ordinal, stream), to_op(opA), to_op(opB), mm, n, k,
+                                    scalar<T>(alpha), ptr<const T>(A), lda, sA, ptr<const T>(B),
+                                    ldb, sB, scalar<T>(beta), ptr<T>(C), ldc, sC, batch);
+          });
+        }, release_gil);
+  // Variable sizes on one GPU: every array argument is device memory (int64 sizes and
+  // leading dimensions, pointer arrays), the maxima host values.
+  m.def("gemm_vbatched",
+        [](char dt, int ordinal, uintptr_t stream, char opA, char opB, uintptr_t mm, uintptr_t n,
+           uintptr_t k, cplx alpha, uintptr_t A, uintptr_t lda, uintptr_t B, uintptr_t ldb,
+           cplx beta, uintptr_t C, uintptr_t ldc, int64_t batch, int64_t max_m, int64_t max_n,
+           int64_t max_k) {
+          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+            gemm_vbatched<T>(gpu_queue(ordinal, stream), to_op(opA), to_op(opB),
+                             ptr<const int64_t>(mm), ptr<const int64_t>(n), ptr<const int64_t>(k),
+                             scalar<T>(alpha), ptr<const T* const>(A), ptr<const int64_t>(lda),
+                             ptr<const T* const>(B), ptr<const int64_t>(ldb), scalar<T>(beta),
+                             ptr<T* const>(C), ptr<const int64_t>(ldc), batch, max_m, max_n,
+                             max_k);
+          });
+        }, release_gil);
+
+  // --- distributed batched GEMM (host arrays) -------------------------------------
+  m.def("gemm_batched_strided_mgpu",
+        [](BoundContext& pc, char dt, char opA, char opB, int64_t mm, int64_t n, int64_t k,
+           cplx alpha, uintptr_t A, int64_t lda, int64_t sA, uintptr_t B, int64_t ldb,
+           int64_t sB, cplx beta, uintptr_t C, int64_t ldc, int64_t sC, int64_t batch) {
+          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+            gemm_batched_strided_mgpu<T>(pc.ctx, to_op(opA), to_op(opB), mm, n, k,
+                                         scalar<T>(alpha), ptr<const T>(A), lda, sA,
+                                         ptr<const T>(B), ldb, sB, scalar<T>(beta), ptr<T>(C),
+                                         ldc, sC, batch);
+          });
+        }, release_gil);
+  m.def("gemm_vbatched_mgpu",
+        [](BoundContext& pc, char dt, char opA, char opB, const std::vector<int64_t>& mm,
+           const std::vector<int64_t>& n, const std::vector<int64_t>& k, cplx alpha,
+           const std::vector<uintptr_t>& A, const std::vector<int64_t>& lda,
+           const std::vector<uintptr_t>& B, const std::vector<int64_t>& ldb, cplx beta,
+           const std::vector<uintptr_t>& C, const std::vector<int64_t>& ldc) {
+          const auto batch = static_cast<int64_t>(mm.size());
+          for (const auto* v : {&n, &k, &lda, &ldb, &ldc})
+            if (static_cast<int64_t>(v->size()) != batch)
+              MGBLAS_THROW(DimensionMismatch, "gemm_vbatched_mgpu: size lists differ in length");
+          if (static_cast<int64_t>(A.size()) != batch || static_cast<int64_t>(B.size()) != batch ||
+              static_cast<int64_t>(C.size()) != batch)
+            MGBLAS_THROW(DimensionMismatch, "gemm_vbatched_mgpu: pointer lists differ in length");
+          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
+            const auto a = const_ptrs<T>(A), b = const_ptrs<T>(B);
+            const auto c = mut_ptrs<T>(C);
+            gemm_vbatched_mgpu<T>(pc.ctx, to_op(opA), to_op(opB), mm.data(), n.data(), k.data(),
+                                  scalar<T>(alpha), a.data(), lda.data(), b.data(), ldb.data(),
+                                  scalar<T>(beta), c.data(), ldc.data(), batch);
+          });
+        }, nb::call_guard<nb::gil_scoped_release>());
+
+  // --- distributed tall-and-skinny GEMM --------------------------------------------
+  m.def("tsgemm_mgpu_rows",
+        [](BoundContext& pc, AnyRowTiled& A, char opB, cplx alpha, uintptr_t B, int64_t ldb,
+           cplx beta, AnyRowTiled& C) {
+          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+            tsgemm_mgpu<T>(pc.red(), to_op(opB), scalar<T>(alpha), A.get<T>(), ptr<const T>(B),
+                           ldb, scalar<T>(beta), C.get<T>());
+          });
+        }, release_gil);
+  m.def("tsgemm_mgpu_ksplit",
+        [](BoundContext& pc, AnyRowTiled& A, char opA, cplx alpha, AnyRowTiled& B, cplx beta,
+           uintptr_t C, int64_t ldc) {
+          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+            tsgemm_mgpu<T>(pc.red(), to_op(opA), scalar<T>(alpha), A.get<T>(), B.get<T>(),
+                           scalar<T>(beta), ptr<T>(C), ldc);
+          });
+        }, release_gil);
+
+  // --- reductions ----------------------------------------------------------------
+  m.def("hetrd_mgpu",
+        [](AnyDistMatrix& A, char uplo, uintptr_t d, uintptr_t e, uintptr_t tau, int64_t panel) {
+          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+            using R = real_type_t<T>;
+            HetrdOptions opts;
+            opts.panel = panel;
+            hetrd_mgpu<T>(to_uplo(uplo), A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tau), opts);
+          });
+        }, release_gil);
+  m.def("gebrd_mgpu",
+        [](AnyDistMatrix& A, uintptr_t d, uintptr_t e, uintptr_t tauq, uintptr_t taup,
+           int64_t panel) {
+          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+            using R = real_type_t<T>;
+            GebrdOptions opts;
+            opts.panel = panel;
+            gebrd_mgpu<T>(A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tauq), ptr<T>(taup), opts);
+          });
+        }, release_gil);
+  m.def("tridiag_eigenvalues_mgpu",
+        [](BoundContext& pc, char dt, int64_t n, uintptr_t d, uintptr_t e, uintptr_t w) {
+          dispatch_real(dt, [&]<typename R>(std::type_identity<R>) {
+            tridiag_eigenvalues_mgpu<R>(*pc.ctx, n, ptr<const R>(d), ptr<const R>(e), ptr<R>(w));
+          });
+        }, release_gil);
+  m.def("unmtr_mgpu",
+        [](AnyDistMatrix& A, char op, uintptr_t tau, AnyDistMatrix& C, int64_t panel) {
+          if (A.dt != C.dt)
+            MGBLAS_THROW(BadArgument, "C has precision '", C.dt, "' but A has '", A.dt, "'");
+          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+            UnmtrOptions opts;
+            opts.panel = panel;
+            unmtr_mgpu<T>(to_op(op), A.get<T>(), ptr<const T>(tau), C.get<T>(), opts);
+          });
+        }, release_gil);
+}
