@@ -79,6 +79,8 @@ if [ "$mode" = test ]; then
     >"$shared.configure.log" 2>&1 || { cat "$shared.configure.log"; exit 1; }
   cmake --build "$shared" -j "$(nproc)" --target mgblas_capi mgblas_dist || exit 1
   (cd "$shared" && ctest --output-on-failure -R install_consumer) || rc=1
+  # The Python package against the shared libraries: pytest on 1 and 2 ranks.
+  bash "$root/python/ci_test.sh" "$shared" || rc=1
   exit "$rc"
 fi
 mpi_flags=()

@@ -18,9 +18,9 @@ subclasses, raised on every rank of a collective call.
 """
 
 from . import _mgblas
-from ._errors import (ERROR_TYPES, BadArgument, CublasError, CudaError, DimensionMismatch,
-                      Error, HwlocError, MpiError, NcclError, NotCompiled, RemoteError,
-                      Unimplemented)
+from ._errors import (ERROR_TYPES, AllocationError, BadArgument, CublasError, CudaError,
+                      DimensionMismatch, Error, HwlocError, MpiError, NcclError, NotCompiled,
+                      RemoteError, Timeout, Unimplemented)
 
 _mgblas.set_error_types(ERROR_TYPES)
 
@@ -49,5 +49,6 @@ __all__ = [
     "hetrd", "sytrd", "gebrd", "tridiag_eigenvalues", "eigvalsh", "unmtr", "ormtr",
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
     "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",
+    "AllocationError", "Timeout",
     "cuda_device_count", "has_cuda", "has_mpi", "has_nccl", "__version__",
 ]

@@ -222,8 +222,10 @@ def cuda_sync(device: int) -> None:
         cupy.cuda.get_current_stream().synchronize()
 
 
-def empty_like_kind(ref: Arr, shape, dtype, order: str = "F"):
-    """A new array in the memory of `ref` (NumPy for host, CuPy for a GPU)."""
+def zeros_like_kind(ref: Arr, shape, dtype, order: str = "F"):
+    """A new zero array in the memory of `ref` (NumPy for host, CuPy for a GPU): zeros,
+    so that an output the call leaves alone (BLAS's quick return on an empty inner
+    dimension) reads as the exact result, 0."""
     if ref.on_gpu:
         try:
             import cupy
@@ -231,5 +233,5 @@ def empty_like_kind(ref: Arr, shape, dtype, order: str = "F"):
             raise BadArgument("the output cannot be allocated on the GPU without CuPy; "
                               "pass it explicitly") from e
         with cupy.cuda.Device(ref.device):
-            return cupy.empty(shape, dtype=dtype, order=order)
-    return np.empty(shape, dtype=dtype, order=order)
+            return cupy.zeros(shape, dtype=dtype, order=order)
+    return np.zeros(shape, dtype=dtype, order=order)

@@ -10,7 +10,7 @@ import numpy as np
 
 from . import _mgblas as _core
 from ._arrays import (REAL_OF, Arr, check_dtype, cuda_stream, cuda_sync, describe,
-                      empty_like_kind, matrix_orders, option, scalar, vector)
+                      zeros_like_kind, matrix_orders, option, scalar, vector)
 from ._context import Context
 from ._dist import DistMatrix, RowTiledMatrix, _check_ctx
 from ._errors import BadArgument, DimensionMismatch
@@ -46,7 +46,7 @@ def _level2_vectors(A: DistMatrix, x: Any, y: Any, xlen: int, ylen: int, beta: c
     if y is None:
         if beta != 0:
             raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = empty_like_kind(xa, (ylen,), A.dtype)
+        y = zeros_like_kind(xa, (ylen,), A.dtype)
     ya = describe(y, "y", writable=True)
     check_dtype(ya, A.dtype, "A's dtype")
     vector(ya, ylen)
@@ -97,6 +97,9 @@ def _gemv(A, i0, j0, x, trans, alpha, beta, y, offset):
                 lambda: _sig(name, letter, op, m, n, r0, c0, dev, a, b))
 
     op, r0, c0, a, b, xa, ya, yo, dev = A.ctx._agree(name, check)
+    m, n = A.shape
+    if (n - c0 if op == "N" else m - r0) == 0:
+        return yo  # BLAS's quick return on an empty inner dimension: y as it was
     if xa.on_gpu:
         cuda_sync(xa.device)
     _core.gemv_mgpu(A.ctx._c, A._c, op, a, r0, c0, xa.ptr, b, ya.ptr, offset, dev)
@@ -196,7 +199,7 @@ def gemv(A: Any, x: Any, trans: str = "N", alpha: Any = 1.0, beta: Any = 0.0,
     if y is None:
         if b != 0:
             raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = empty_like_kind(Aa, (ylen,), Aa.dtype)
+        y = zeros_like_kind(Aa, (ylen,), Aa.dtype)
     ya = describe(y, "y", writable=True)
     check_dtype(ya, Aa.dtype, "A's dtype")
     incy = vector(ya, ylen, unit_stride=False)
@@ -242,7 +245,7 @@ def _symv1(A, x, uplo, alpha, beta, y, hermitian):
     if y is None:
         if b != 0:
             raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = empty_like_kind(Aa, (n,), Aa.dtype)
+        y = zeros_like_kind(Aa, (n,), Aa.dtype)
     ya = describe(y, "y", writable=True)
     check_dtype(ya, Aa.dtype, "A's dtype")
     incy = vector(ya, n, unit_stride=False)
@@ -320,7 +323,7 @@ def tsgemm(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
         if b != 0:
             raise BadArgument("beta != 0 needs C (the matrix it scales)")
         order = _common_order([("A", Aa.shape, Aa.strides), ("B", Ba.shape, Ba.strides)])
-        C = empty_like_kind(Aa, (m, n), Aa.dtype, order=order)
+        C = zeros_like_kind(Aa, (m, n), Aa.dtype, order=order)
     Ca = describe(C, "C", writable=True)
     check_dtype(Ca, Aa.dtype, "A's dtype")
     _gemm_sizes(Aa.shape, Ba.shape, Ca.shape, opa, opb)
@@ -368,9 +371,9 @@ def gemm_batched(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str =
         order = _common_order([("A", Aa.shape[-2:], Aa.strides[-2:]),
                                ("B", Ba.shape[-2:], Ba.strides[-2:])])
         if order == "C":
-            C = empty_like_kind(Aa, (batch, m, n), Aa.dtype, order="C")
+            C = zeros_like_kind(Aa, (batch, m, n), Aa.dtype, order="C")
         else:  # column-major entries: (batch, n, m) row-major, seen transposed
-            C = empty_like_kind(Aa, (batch, n, m), Aa.dtype, order="C").transpose(0, 2, 1)
+            C = zeros_like_kind(Aa, (batch, n, m), Aa.dtype, order="C").transpose(0, 2, 1)
     Ca = describe(C, "C", writable=True)
     check_dtype(Ca, Aa.dtype, "A's dtype")
     if Ca.ndim != 3:
@@ -433,7 +436,7 @@ def _gemm_vbatched(A, B, C, transa, transb, alpha, beta, ctx):
         if b != 0:
             raise BadArgument("beta != 0 needs C (the matrices it scales)")
         order = _common_order([(X.name, X.shape, X.strides) for X in As + Bs])
-        C = [empty_like_kind(As[0], (m, n), dtype, order=order) for m, n, _ in sizes]
+        C = [zeros_like_kind(As[0], (m, n), dtype, order=order) for m, n, _ in sizes]
     Cs = [describe(X, f"C[{i}]", writable=True) for i, X in enumerate(C)]
     for Xc, (m, n, _) in zip(Cs, sizes):
         check_dtype(Xc, dtype, "A[0]'s dtype")

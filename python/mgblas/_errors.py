@@ -60,8 +60,18 @@ class HwlocError(Error):
     """hwloc (topology discovery) failed."""
 
 
+class AllocationError(Error, MemoryError):
+    """An allocation failed; the message names the bytes and the device."""
+
+
+class Timeout(Error, TimeoutError):
+    """The other ranks did not join a collective within MGBLAS_COMM_TIMEOUT seconds;
+    the context's communicator cannot be used afterwards."""
+
+
 ERROR_TYPES = {
     cls.__name__: cls
     for cls in (Error, BadArgument, DimensionMismatch, NotCompiled, Unimplemented,
-                RemoteError, CudaError, CublasError, NcclError, MpiError, HwlocError)
+                RemoteError, CudaError, CublasError, NcclError, MpiError, HwlocError,
+                AllocationError, Timeout)
 }

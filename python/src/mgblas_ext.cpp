@@ -90,6 +90,10 @@ void translate(const std::exception_ptr& p, void*) {
     raise_as("MpiError", e);
   } catch (const HwlocError& e) {
     raise_as("HwlocError", e);
+  } catch (const AllocationError& e) {
+    raise_as("AllocationError", e);
+  } catch (const Timeout& e) {
+    raise_as("Timeout", e);
   } catch (const Error& e) {
     raise_as("Error", e);
   }

@@ -144,10 +144,11 @@ TEST(Reliability, BadOpOnOneRankRaisesOnEveryRank) {
 
 TEST(Reliability, AllocationFailureOnOneRankRaisesOnEveryRank) {
   auto& ctx = context();
-  // One column of 2^40 rows lives on global device 0 only (rank 0): 8 TiB there,
-  // nothing elsewhere.
+  // One column of 2^57 rows lives on global device 0 only (rank 0): 2^60 bytes there,
+  // beyond any address space (a machine that overcommits memory fails it too), nothing
+  // elsewhere.
   const Outcome o = run([&] {
-    DistMatrix<double> big(ctx, BlockCyclic1D(int64_t{1} << 40, 1, 1, ctx->global_num_devices()));
+    DistMatrix<double> big(ctx, BlockCyclic1D(int64_t{1} << 57, 1, 1, ctx->global_num_devices()));
   });
   expect_raised_everywhere(*ctx, o, 0, "alloc", "bytes");
   if (ctx->rank() == 0) EXPECT_TRUE(contains(o.what, "host:0")) << o.what;
@@ -294,9 +295,9 @@ TEST(Reliability, HugeMatricesAndBuffersAreRejectedWithTheirSize) {
   o = run([&] { DeviceBuffer<double> b(*dev, (std::size_t{1} << 61) + 8); });
   EXPECT_EQ(o.kind, "bad") << o.what;
   EXPECT_TRUE(contains(o.what, "overflow")) << o.what;
-  o = run([&] { DeviceBuffer<double> b(*dev, std::size_t{1} << 42); });  // 32 TiB
+  o = run([&] { DeviceBuffer<double> b(*dev, std::size_t{1} << 58); });  // 2 EiB
   EXPECT_EQ(o.kind, "alloc") << o.what;
-  EXPECT_TRUE(contains(o.what, "35184372088832 bytes") && contains(o.what, "host:0")) << o.what;
+  EXPECT_TRUE(contains(o.what, "2305843009213693952 bytes") && contains(o.what, "host:0")) << o.what;
 }
 
 // ---- BLAS semantics -----------------------------------------------------------------
