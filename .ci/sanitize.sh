@@ -94,7 +94,8 @@ supp="$src/tests/sanitizers"
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_return_null=1:strict_string_checks=1:check_initialization_order=1"
 # LSan: leaks that Open MPI makes for itself are suppressed; see the file for each entry.
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
-# UBSan: every check is fatal (the build has -fno-sanitize-recover=all too); print the
+# UBSan: every check is fatal (cmake/mgblas_sanitize.cmake compiles with
+# -fno-sanitize-recover=all; halt_on_error=1 says so at run time too); print the
 # stack of a finding.
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
