@@ -90,7 +90,8 @@ supp="$src/tests/sanitizers"
 #   functions read past the terminator; static initialisers across translation units).
 # - allocator_may_return_null=1: a request larger than ASan's allocator serves (it caps
 #   at 1 TiB) returns null as glibc would, instead of aborting; test_reliability asks for
-#   an 8 TiB buffer on purpose to check the "allocation failed" error on every rank.
+#   buffers beyond any address space on purpose, to check the "allocation failed" error
+#   on every rank.
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0:allocator_may_return_null=1:strict_string_checks=1:check_initialization_order=1"
 # LSan: leaks that Open MPI makes for itself are suppressed; see the file for each entry.
 export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
