@@ -81,6 +81,8 @@ if [ "$mode" = test ]; then
   (cd "$shared" && ctest --output-on-failure -R install_consumer) || rc=1
   # The Python package against the shared libraries: pytest on 1 and 2 ranks.
   bash "$root/python/ci_test.sh" "$shared" || rc=1
+  # The host engine under ASan + UBSan + LSan (its own build folder); a finding fails.
+  bash "$root/.ci/sanitize.sh" "$root" "${build}-sanitize" || rc=1
   exit "$rc"
 fi
 mpi_flags=()
