@@ -88,6 +88,13 @@ def _destination(out: Any, shape: Tuple[int, int], dtype: np.dtype, ctx: Context
     return out, out, ld
 
 
+def _check_sizes(*rules: Tuple[str, Any, int]) -> None:
+    """Each (name, value, low): value must be an integer >= low."""
+    for name, v, low in rules:
+        if not isinstance(v, (int, np.integer)) or v < low:
+            raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
+
+
 class DistMatrix:
     """An m x n matrix split into block columns of width ``nb``; block column j lives
     on global device j mod P (P devices over all ranks). Each device stores its blocks
@@ -100,9 +107,7 @@ class DistMatrix:
     def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, nb: int = 256) -> None:
         _check_ctx(ctx)
         dt = _dtype(dtype)
-        for name, v, low in (("m", m, 0), ("n", n, 0), ("nb", nb, 1)):
-            if not isinstance(v, (int, np.integer)) or v < low:
-                raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
+        _check_sizes(("m", m, 0), ("n", n, 0), ("nb", nb, 1))
         self.ctx = ctx
         self.dtype = dt
         self._c = _core.DistMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(nb))
@@ -225,9 +230,7 @@ class RowTiledMatrix:
     def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, tile: int = 1) -> None:
         _check_ctx(ctx)
         dt = _dtype(dtype)
-        for name, v, low in (("m", m, 0), ("n", n, 0), ("tile", tile, 1)):
-            if not isinstance(v, (int, np.integer)) or v < low:
-                raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
+        _check_sizes(("m", m, 0), ("n", n, 0), ("tile", tile, 1))
         self.ctx = ctx
         self.dtype = dt
         self._c = _core.RowTiledMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(tile))
