@@ -10,6 +10,7 @@
 #include <cstring>
 #include <thread>
 
+#include "core/agreement.hpp"
 #include "core/error.hpp"
 #if MGBLAS_HAVE_MPI
 #include "core/detail/mpi_check.hpp"
@@ -155,13 +156,12 @@ std::string Communicator::hostname() const {
 }
 
 void Communicator::barrier() const {
-#if MGBLAS_HAVE_MPI
+  // A barrier is a collective call like any other: made an agreement of the same shape,
+  // a rank in barrier() while another is in gemv_mgpu gets "call 'barrier' vs
+  // 'gemv_mgpu'" on both, where two different MPI collectives would be erroneous MPI
+  // (Open MPI aborts the job on the truncated message).
   if (!uses_mpi()) return;
-  state_->check_usable();
-  MPI_Request req;
-  MGBLAS_CHECK_MPI(MPI_Ibarrier(state_->comm, &req));
-  state_->wait(&req, "MPI barrier");
-#endif
+  detail::agree_on_call(*this, CallRecord("barrier"), nullptr);
 }
 
 template <Scalar T>

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/checked.hpp"
 #include "core/error.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "kernels/blas.hpp"
@@ -67,11 +68,23 @@ template <Scalar T>
 RowTiledMatrix<T>::RowTiledMatrix(std::shared_ptr<Context> ctx, const RowTiling& tiling, int64_t n)
     : ctx_(std::move(ctx)), tiling_(tiling), n_(n) {
   MGBLAS_CHECK_ARG(ctx_ != nullptr, "ctx", "nullptr", "a Context");
-  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
-  check_tiling(*ctx_, tiling_, "tiling");
-  blocks_.reserve(ctx_->num_devices());
-  for (int d = 0; d < ctx_->num_devices(); ++d)
-    blocks_.emplace_back(ctx_->device(d), static_cast<std::size_t>(local_m(d) > 0 ? ld(d) * n_ : 0));
+  // Collective like DistMatrix's: a bad n, a tiling of another P or a failed allocation
+  // on one rank is an error on every rank, not a later hang in distribute.
+  CallRecord rec("RowTiledMatrix");
+  rec.add_precision<T>()
+      .add("m", tiling_.m())
+      .add("n", n)
+      .add("tile", tiling_.tile())
+      .add("P", tiling_.num_devices());
+  agree(ctx_->comm(), rec, [&] {
+    MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+    check_tiling(*ctx_, tiling_, "tiling");
+    blocks_.reserve(ctx_->num_devices());
+    for (int d = 0; d < ctx_->num_devices(); ++d) {
+      const int64_t elems = local_m(d) > 0 ? checked_mul(ld(d), n_, "local matrix size") : 0;
+      blocks_.emplace_back(ctx_->device(d), static_cast<std::size_t>(elems));
+    }
+  });
 }
 
 template <Scalar T>

@@ -156,6 +156,20 @@ TEST(Reliability, AllocationFailureOnOneRankRaisesOnEveryRank) {
   expect_next_call_works(ctx, op);
 }
 
+TEST(Reliability, RowTiledAllocationFailureOnOneRankRaisesOnEveryRank) {
+  auto& ctx = context();
+  // One tile of 2^57 rows on global device 0 (rank 0) and one of 1 row elsewhere: 2^60
+  // bytes on rank 0 only.
+  const int P = ctx->global_num_devices();
+  const int64_t tile = int64_t{1} << 57;
+  const Outcome o = run([&] { RowTiledMatrix<double> big(ctx, RowTiling(tile + P - 1, P, tile), 1); });
+  expect_raised_everywhere(*ctx, o, 0, "alloc", "bytes");
+  const Outcome bad_n = run([&] { RowTiledMatrix<double> A(ctx, 16, ctx->rank() == 1 ? -1 : 2); });
+  expect_raised_everywhere(*ctx, bad_n, 1, "bad", "'n'");
+  Operands op(ctx);
+  expect_next_call_works(ctx, op);
+}
+
 // ---- ranks that disagree ----------------------------------------------------------
 
 TEST(Reliability, DifferentBetaOrAlphaOrXIsNamed) {
@@ -258,6 +272,21 @@ TEST(Reliability, AnExtraCallTimesOutInsteadOfHanging) {
     EXPECT_EQ(o.kind, "") << o.what;
   }
   context() = make_context();  // a fresh communicator for what follows
+}
+
+TEST(Reliability, ABarrierAgainstAGemvIsNamedOnBothSides) {
+  // Rank 1 enters the library's barrier while the others enter gemv_mgpu.
+  auto& ctx = context();
+  Operands op(ctx);
+  std::vector<double> y = op.y;
+  const Outcome o = run([&] {
+    if (ctx->rank() == 1) ctx->comm().barrier();
+    else gemv_mgpu(ctx, Op::N, 1.0, op.A, op.x.data(), 0.0, y.data());
+  });
+  EXPECT_EQ(o.kind, "mismatch") << o.what;
+  EXPECT_TRUE(contains(o.what, "'barrier'") && contains(o.what, "gemv_mgpu")) << o.what;
+  EXPECT_EQ(y, op.y);
+  expect_next_call_works(ctx, op);
 }
 
 // ---- sizes that overflow ----------------------------------------------------------
