@@ -8,7 +8,8 @@
 #   CTEST_ARGS="-L gpu"           narrows the CTest run
 #   STEPS=sanitize                the GPU test binaries under compute-sanitizer memcheck
 #                                 and racecheck (SAN_TOOLS: which, SAN_FILTER: gtest
-#                                 filter, SAN_TIMEOUT: seconds per binary and tool)
+#                                 filter, SAN_TIMEOUT: seconds per binary and tool,
+#                                 SAN_BINS: test binary names, default all GPU ones)
 # Logs go to $OUT (or ./device-out); a short table is printed last.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -65,16 +66,40 @@ if has python; then
     --config-settings=build-dir="$build/python-build" "$src/python" >"$out/pip.log" 2>&1 ||
     { tail -40 "$out/pip.log"; }
   export PYTHONPATH=/tmp/mgblas-site
+  # hwloc's OpenCL plug-in (pocl, LLVM) crashes MPI_Init inside this Python environment:
+  # empty plug-in and ICD folders keep it out.
+  mkdir -p /tmp/noplugins /tmp/noicd
+  export HWLOC_PLUGINS_PATH=/tmp/noplugins OCL_ICD_VENDORS=/tmp/noicd
+  {
+    python3 -c "import sys, pytest; print(sys.executable, sys.prefix, 'pytest', pytest.__version__)"
+    python3 -m pytest --version --version 2>&1 | head -20
+    ext=$(find /tmp/mgblas-site -name '_mgblas*.so' | head -n1)
+    echo "extension: $ext"; ldd "$ext" | grep -E "stdc|gcc_s|mpi|cuda" 
+    echo "g++ libstdc++: $(g++ -print-file-name=libstdc++.so.6)"
+  } >"$out/python-env.txt" 2>&1
   python3 -c "from mpi4py import MPI; print('mpi4py', MPI.Get_library_version().splitlines()[0])" 2>&1 |
     tee -a "$summary"
   cd "$build"
+  # The test run, and (when it crashes) again without third-party pytest plug-ins, then
+  # with the compiler's libstdc++ preloaded: which of them it needs is the finding.
+  pytest_run() {  # ranks tag [env assignments...]
+    local ranks=$1 tag=$2; shift 2
+    env "$@" timeout 600 mpirun --oversubscribe --allow-run-as-root --bind-to none -np "$ranks" \
+      -x PYTHONPATH -x NCCL_NVLS_ENABLE -x HWLOC_PLUGINS_PATH -x OCL_ICD_VENDORS \
+      $(for a in "$@"; do echo "-x ${a%%=*}"; done) \
+      python3 -X faulthandler -m pytest -q --color=no -p no:cacheprovider \
+      -rs "$src/python/tests" >"$out/pytest-np$ranks$tag.log" 2>&1
+    local rc=$?
+    note "pytest np$ranks$tag (rc $rc): $(grep -E '[0-9]+ (passed|failed)' "$out/pytest-np$ranks$tag.log" | tail -1)"
+    return $rc
+  }
   for ranks in 1 2; do
-    timeout 600 mpirun --oversubscribe --allow-run-as-root --bind-to none -np "$ranks" \
-      -x PYTHONPATH -x NCCL_NVLS_ENABLE python3 -m pytest -q --color=no -p no:cacheprovider \
-      -rs "$src/python/tests" >"$out/pytest-np$ranks.log" 2>&1
-    note "pytest np$ranks (rc $?): $(grep -E '[0-9]+ (passed|failed)' "$out/pytest-np$ranks.log" | tail -1)"
+    pytest_run "$ranks" "" && continue
+    pytest_run "$ranks" "-noplugins" PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 && continue
+    pytest_run "$ranks" "-preload" PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 \
+      LD_PRELOAD="$(g++ -print-file-name=libstdc++.so.6)"
   done
-  grep -E "FAILED|Error" "$out/pytest-np1.log" | head -20
+  grep -h -E "FAILED|Error|Fatal Python|File \"" "$out"/pytest-np1*.log | head -30
   stamp "symv from Python and from C++"
   python3 "$src/bench/python_symv.py" 16384 20 2>&1 | tee "$out/python_symv.txt" | tee -a "$summary"
   for t in d s; do
@@ -88,7 +113,12 @@ fi
 if has sanitize; then
   san_to=${SAN_TIMEOUT:-150}
   filter=${SAN_FILTER:-*}
-  bins=$(ls "$build"/tests/kernels/test_cuda_* "$build"/tests/dist/test_*_gpu "$build"/tests/dist/test_dist_nccl 2>/dev/null)
+  # SAN_BINS: which test binaries (names), default every GPU test binary.
+  if [ -n "${SAN_BINS:-}" ]; then
+    bins=$(for n in $SAN_BINS; do ls "$build"/tests/*/"$n"; done)
+  else
+    bins=$(ls "$build"/tests/kernels/test_cuda_* "$build"/tests/dist/test_*_gpu "$build"/tests/dist/test_dist_nccl 2>/dev/null)
+  fi
   for tool in ${SAN_TOOLS:-memcheck racecheck}; do
     for b in $bins; do
       name=$(basename "$b")

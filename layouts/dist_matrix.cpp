@@ -246,7 +246,7 @@ void gather_cols(const Placement<const T*>& p, T* A, int64_t lda, int root, cons
     if (receives)
       other = PinnedBuffer<T>(static_cast<std::size_t>(
           checked_mul(max_other_cols(p.ctx, p.layout, me), p.rows, "staging size")));
-    if (to_all || me != root) {
+    if ((to_all && comm.size() > 1) || me != root) {
       mine = PinnedBuffer<T>(static_cast<std::size_t>(
           checked_mul(rank_cols(p.ctx, p.layout, me), p.rows, "staging size")));
       devices_to_packed(p, mine.data());
@@ -256,11 +256,13 @@ void gather_cols(const Placement<const T*>& p, T* A, int64_t lda, int root, cons
     if (to_all) {
       for (int r = 0; r < comm.size(); ++r) {
         const int64_t count = rank_cols(p.ctx, p.layout, r) * p.rows;
-        if (count == 0) continue;
+        if (count == 0 || comm.size() == 1) continue;
         comm.bcast(r == me ? mine.data() : other.data(), count * sizeof(T), r);
         if (r != me) unpack_rank(p, r, other.data(), A, lda);
       }
-      unpack_rank(p, me, mine.data(), A, lda);
+      // Its own columns straight from its devices, as the root does below (one copy,
+      // and A may then be device memory on a single rank, as Python's to_array passes).
+      devices_to_host(p, A, lda);
     } else if (me == root) {
       for (int r = 0; r < comm.size(); ++r) {
         const int64_t count = rank_cols(p.ctx, p.layout, r) * p.rows;
