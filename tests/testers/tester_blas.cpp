@@ -13,7 +13,9 @@
 // events: `--warmup` untimed calls, then the median of `--niter` timed calls. When A is
 // smaller than 3x the L2 cache, the calls rotate over copies of A so that every call
 // reads A from device memory. Columns:
-//   time      median milliseconds of mgblas's kernel (the dispatcher's tuning set)
+//   time      median milliseconds of the public call (mgblas::gemv_offset, symv_offset,
+//             hemv_offset: what the dispatcher runs, cuBLAS included); with --sweep,
+//             of each tuning set forced, one row each
 //   GFLOP/s   2mn (real) or 8mn (complex) flops; SYMV/HEMV 2n^2 / 8n^2
 //   GB/s      bytes of A only: m n elements (GEMV), n (n + 1) / 2 (SYMV/HEMV)
 //   %copy     GB/s over the measured copy bandwidth
@@ -42,6 +44,7 @@
 #include "core/device.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
+#include "kernels/blas.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
@@ -219,7 +222,8 @@ void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
     DeviceBuffer<T> y_cb(dev, d.y.size());
     copy_vector(dev, static_cast<int64_t>(d.y.size()), d.y0.data(), d.y.data());
     copy_vector(dev, static_cast<int64_t>(d.y.size()), d.y0.data(), y_cb.data());
-    mg(choice.variant)(0);
+    gemv_offset<T>(Queue(dev, st), op, m, n, alpha, d.parent(0), d.lda, off, off, d.x.data(), 1,
+                   beta, d.y.data(), 1);
     kernels::cuda::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(0), d.lda, d.x.data(),
                                    1, beta, y_cb.data(), 1);
     err = check_error(dev, d, d.y, y_cb, len_x, len_y, len_x, alpha, beta, 1.0);
@@ -232,8 +236,17 @@ void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
     variants.clear();
     for (int v = 0; v < l2::gemv_variant_count<T>(op); ++v) variants.push_back(v);
   }
+  // The default row times what a user's call runs: the public entry, through the
+  // dispatcher (its argument checks included, cuBLAS where it chose cuBLAS); --sweep
+  // rows time each tuning set forced.
+  const Queue q(dev, st);
+  auto pub = [&](int rep) {
+    gemv_offset<T>(q, op, m, n, alpha, d.parent(rep), d.lda, off, off, d.x.data(), 1, beta,
+                   d.y.data(), 1);
+  };
   for (int v : variants) {
-    const double t = median_ms(st, o.warmup, o.niter, mg(v));
+    const double t = o.sweep ? median_ms(st, o.warmup, o.niter, mg(v))
+                             : median_ms(st, o.warmup, o.niter, pub);
     const std::string engine =
         o.sweep ? l2::gemv_variant_name<T>(op, v)
                 : std::string(l2::chosen_engine(choice));
@@ -274,7 +287,12 @@ void run_symv(Env& cx, Uplo uplo, int64_t n, int64_t off) {
     DeviceBuffer<T> y_cb(dev, d.y.size());
     copy_vector(dev, n, d.y0.data(), d.y.data());
     copy_vector(dev, n, d.y0.data(), y_cb.data());
-    mg(choice.variant)(0);
+    if (herm)
+      hemv_offset<T>(Queue(dev, st), uplo, n, alpha, d.parent(0), d.lda, off, d.x.data(), 1,
+                     beta, d.y.data(), 1);
+    else
+      symv_offset<T>(Queue(dev, st), uplo, n, alpha, d.parent(0), d.lda, off, d.x.data(), 1,
+                     beta, d.y.data(), 1);
     cb_into(0, y_cb.data());
     // ||A|| of the symmetric matrix <= sqrt(2) ||stored triangle|| <= sqrt(2) ||parent||.
     err = check_error(dev, d, d.y, y_cb, n, n, n, alpha, beta, std::sqrt(2.0));
@@ -291,8 +309,18 @@ void run_symv(Env& cx, Uplo uplo, int64_t n, int64_t off) {
     variants.clear();
     for (int v = 0; v < l2::symv_variant_count<T>(); ++v) variants.push_back(v);
   }
+  const Queue q(dev, st);  // the public entry, as for gemv above
+  auto pub = [&](int rep) {
+    if (herm)
+      hemv_offset<T>(q, uplo, n, alpha, d.parent(rep), d.lda, off, d.x.data(), 1, beta,
+                     d.y.data(), 1);
+    else
+      symv_offset<T>(q, uplo, n, alpha, d.parent(rep), d.lda, off, d.x.data(), 1, beta,
+                     d.y.data(), 1);
+  };
   for (int v : variants) {
-    const double t = median_ms(st, o.warmup, o.niter, mg(v));
+    const double t = o.sweep ? median_ms(st, o.warmup, o.niter, mg(v))
+                             : median_ms(st, o.warmup, o.niter, pub);
     const std::string engine = o.sweep ? l2::symv_variant_name<T>(uplo, herm, v)
                                        : std::string(l2::chosen_engine(choice));
     cx.report->add({precision_letter<T>(), herm ? "hemv" : "symv", to_string(uplo), n, n, off, t,
