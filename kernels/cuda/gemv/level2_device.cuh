@@ -17,6 +17,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 
 namespace mgblas::kernels::cuda::level2 {
@@ -90,32 +91,7 @@ __device__ __forceinline__ D fma_op(D a, D b, D acc) {
   else return device::mul_add(a, b, acc);
 }
 
-// ---- reductions and atomics ------------------------------------------------------------
-
-__device__ __forceinline__ float shfl_xor(float v, int lane_mask) {
-  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
-}
-__device__ __forceinline__ double shfl_xor(double v, int lane_mask) {
-  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
-}
-__device__ __forceinline__ cuFloatComplex shfl_xor(cuFloatComplex v, int lane_mask) {
-  return {__shfl_xor_sync(0xffffffffu, v.x, lane_mask),
-          __shfl_xor_sync(0xffffffffu, v.y, lane_mask)};
-}
-__device__ __forceinline__ cuDoubleComplex shfl_xor(cuDoubleComplex v, int lane_mask) {
-  return {__shfl_xor_sync(0xffffffffu, v.x, lane_mask),
-          __shfl_xor_sync(0xffffffffu, v.y, lane_mask)};
-}
-
-/// Sum over groups of kWidth consecutive lanes (kWidth a power of two <= 32); every
-/// lane of the group gets the sum. All 32 lanes of the warp must call it.
-template <int kWidth, typename D>
-__device__ __forceinline__ D group_sum(D v) {
-  static_assert(kWidth >= 1 && kWidth <= 32 && (kWidth & (kWidth - 1)) == 0);
-#pragma unroll
-  for (int mask = kWidth / 2; mask > 0; mask /= 2) v = device::add(v, shfl_xor(v, mask));
-  return v;
-}
+// ---- atomics ---------------------------------------------------------------------------
 
 __device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
 __device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }

@@ -596,10 +596,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   for (int u = 0; u < kTm; ++u)
 #pragma unroll
     for (int v = 0; v < kTn; ++v) {
-      const D s = level2::group_sum<32>(acc[u][v]);
+      const D s = device::lane_group_sum<32>(acc[u][v]);
       if (lane == 0) red[warp][u * kTn + v] = s;
     }
   __syncthreads();
+  // The kTm kTn warp sums of every warp combined in one pass (one barrier), not one CUB
+  // block reduction (and barrier) per element.
   for (int e = t; e < kTm * kTn; e += kThreads) {
     D s = red[0][e];
 #pragma unroll
