@@ -22,7 +22,9 @@
 
 namespace mgblas::kernels::cuda::level2 {
 
+using device::atomic_add;
 using device::ceil_div;
+using device::real_diag;
 
 __host__ __device__ constexpr int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
 __host__ __device__ constexpr int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -91,19 +93,7 @@ __device__ __forceinline__ D fma_op(D a, D b, D acc) {
   else return device::mul_add(a, b, acc);
 }
 
-// ---- atomics ---------------------------------------------------------------------------
-
-__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
-__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
-// Complex: the two parts are independent sums, so two scalar atomics are exact.
-__device__ __forceinline__ void atomic_add(cuFloatComplex* p, cuFloatComplex v) {
-  atomicAdd(&p->x, v.x);
-  atomicAdd(&p->y, v.y);
-}
-__device__ __forceinline__ void atomic_add(cuDoubleComplex* p, cuDoubleComplex v) {
-  atomicAdd(&p->x, v.x);
-  atomicAdd(&p->y, v.y);
-}
+// ---- output ----------------------------------------------------------------------------
 
 /// Write one output element: with `fused` the block owns it alone and applies
 /// y = alpha * s + beta * y (y not read when beta == 0); otherwise y was scaled by
@@ -115,12 +105,6 @@ __device__ __forceinline__ void store_output(D* y, D s, D alpha, D beta, bool fu
   else if (device::is_zero(beta)) *y = as;
   else *y = device::mul_add(beta, *y, as);
 }
-
-/// Real part of a diagonal element for HEMV (imaginary part taken as zero).
-__device__ __forceinline__ float real_diag(float a) { return a; }
-__device__ __forceinline__ double real_diag(double a) { return a; }
-__device__ __forceinline__ cuFloatComplex real_diag(cuFloatComplex a) { return {a.x, 0.0f}; }
-__device__ __forceinline__ cuDoubleComplex real_diag(cuDoubleComplex a) { return {a.x, 0.0}; }
 
 // ---- host-side geometry shared by the launchers ----------------------------------------
 

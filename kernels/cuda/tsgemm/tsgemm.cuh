@@ -27,6 +27,7 @@
 namespace mgblas::kernels::cuda::tsm2 {
 
 using device::ceil_div;
+using device::maybe_conj;
 
 /// Elements of D per 16-byte shared-memory vector load.
 template <typename D>
@@ -39,11 +40,6 @@ template <typename D>
 __device__ __forceinline__ void load_vec16(D (&v)[kVecOf<D>], const D* p) {
   const uint4 raw = *reinterpret_cast<const uint4*>(p);
   memcpy(&v, &raw, sizeof(raw));
-}
-
-template <typename D>
-__device__ __forceinline__ D maybe_conj(D v, bool c) {
-  return c ? device::conj(v) : v;
 }
 
 /// Final store of one C element: alpha * s + beta * C, C not read when beta == 0.
