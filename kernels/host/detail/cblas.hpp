@@ -155,34 +155,30 @@ inline void axpy(blas_int n, zcomplex a, const zcomplex* x, blas_int incx, zcomp
   cblas_zaxpy(n, &a, x, incx, y, incy);
 }
 
+/// The one of four per-precision routines (s, d, c, z) that takes T.
+template <Scalar T, typename S, typename D, typename C, typename Z>
+constexpr auto by_precision(S s, D d, C c, Z z) {
+  if constexpr (std::is_same_v<T, float>) return s;
+  else if constexpr (std::is_same_v<T, double>) return d;
+  else if constexpr (std::is_same_v<T, scomplex>) return c;
+  else return z;
+}
+
+// LAPACKE's _work entries: no argument or NaN checks, as for the engine's other calls.
+
 /// B = A on the `uplo` triangle ('L', 'U') or the whole m x n matrix (any other char).
-/// The _work entries: no argument or NaN checks, as for the engine's other LAPACKE calls.
 template <Scalar T>
 void lacpy(char uplo, blas_int m, blas_int n, const T* A, blas_int lda, T* B, blas_int ldb) {
-  constexpr int kLayout = LAPACK_COL_MAJOR;
-  if constexpr (std::is_same_v<T, float>)
-    LAPACKE_slacpy_work(kLayout, uplo, m, n, A, lda, B, ldb);
-  else if constexpr (std::is_same_v<T, double>)
-    LAPACKE_dlacpy_work(kLayout, uplo, m, n, A, lda, B, ldb);
-  else if constexpr (std::is_same_v<T, scomplex>)
-    LAPACKE_clacpy_work(kLayout, uplo, m, n, A, lda, B, ldb);
-  else
-    LAPACKE_zlacpy_work(kLayout, uplo, m, n, A, lda, B, ldb);
+  by_precision<T>(LAPACKE_slacpy_work, LAPACKE_dlacpy_work, LAPACKE_clacpy_work,
+                  LAPACKE_zlacpy_work)(LAPACK_COL_MAJOR, uplo, m, n, A, lda, B, ldb);
 }
 
 /// A = beta on the diagonal and alpha off it, on the `uplo` triangle ('L', 'U') or all
 /// of the m x n matrix.
 template <Scalar T>
 void laset(char uplo, blas_int m, blas_int n, T alpha, T beta, T* A, blas_int lda) {
-  constexpr int kLayout = LAPACK_COL_MAJOR;
-  if constexpr (std::is_same_v<T, float>)
-    LAPACKE_slaset_work(kLayout, uplo, m, n, alpha, beta, A, lda);
-  else if constexpr (std::is_same_v<T, double>)
-    LAPACKE_dlaset_work(kLayout, uplo, m, n, alpha, beta, A, lda);
-  else if constexpr (std::is_same_v<T, scomplex>)
-    LAPACKE_claset_work(kLayout, uplo, m, n, alpha, beta, A, lda);
-  else
-    LAPACKE_zlaset_work(kLayout, uplo, m, n, alpha, beta, A, lda);
+  by_precision<T>(LAPACKE_slaset_work, LAPACKE_dlaset_work, LAPACKE_claset_work,
+                  LAPACKE_zlaset_work)(LAPACK_COL_MAJOR, uplo, m, n, alpha, beta, A, lda);
 }
 
 inline void gemm(CBLAS_TRANSPOSE opA, CBLAS_TRANSPOSE opB, blas_int m, blas_int n, blas_int k,
