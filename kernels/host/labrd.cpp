@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host engine of the bidiagonal reduction's panel steps (kernels/labrd_kernels.hpp):
-// plain loops over host memory in a fixed order, the reference for the CUDA engine.
+// plain loops over host memory in a fixed order, the reference for the CUDA engine
+// (LAPACK's ?lacpy for the store).
 #include <cmath>
 #include <complex>
 #include <vector>
 
+#include "kernels/host/detail/cblas.hpp"
 #include "kernels/labrd_kernels.hpp"
 
 namespace mgblas::kernels::host {
@@ -132,6 +134,16 @@ void finish_step(LabrdSums S, const T* sums, real_type_t<T>* beta_out, T* tau_ou
   }
 }
 
+// A's strictly lower triangle (rows 1.. of each of the b columns) from P: ?lacpy's lower
+// triangle of the matrices one row down.
+template <Scalar T>
+void store(int64_t m, int64_t b, const T* P, int64_t ldp, T* A, int64_t lda) {
+  if (m <= 1) return;
+  using detail::to_blas_int;
+  detail::lacpy('L', to_blas_int("labrd", "m", m - 1), to_blas_int("labrd", "b", b), P + 1,
+                to_blas_int("labrd", "ldp", ldp), A + 1, to_blas_int("labrd", "lda", lda));
+}
+
 }  // namespace
 
 #define MGBLAS_HOST_LABRD_(T)                                                              \
@@ -147,8 +159,7 @@ void finish_step(LabrdSums S, const T* sums, real_type_t<T>* beta_out, T* tau_ou
               lda, ut_col);                                                                \
   }                                                                                        \
   MGBLAS_DECLARE_LABRD_STORE_KERNEL(T) {                                                   \
-    for (int64_t l = 0; l < b; ++l)                                                        \
-      for (int64_t r = l + 1; r < m; ++r) A[r + l * lda] = P[r + l * ldp];                 \
+    store<T>(m, b, P, ldp, A, lda);                                                        \
   }                                                                                        \
   MGBLAS_DECLARE_LABRD_PUT_KERNEL(T) {                                                     \
     for (int64_t i = 0; i < n; ++i) dst[i * inc] = T(src[i]);                              \

@@ -1,27 +1,26 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host engine of the block-reflector steps (kernels/larfb_kernels.hpp): LAPACKE ?larft
-// for the triangular factor, a plain copy for the explicit V.
+// for the triangular factor, ?laset and ?lacpy for the explicit V.
 #include <complex>
 #include <type_traits>
 
 #include "kernels/host/detail/cblas.hpp"
 #include "kernels/larfb_kernels.hpp"
 
-// LAPACKE's complex types as std::complex (layout-compatible), before lapacke.h.
-#define lapack_complex_float std::complex<float>
-#define lapack_complex_double std::complex<double>
-#include <lapacke.h>
-
 namespace mgblas::kernels::host {
 namespace {
 
+using detail::blas_int;
 using detail::to_blas_int;
 
+// V: A's strictly lower triangle under a unit diagonal and zeros (?laset, then ?lacpy of
+// the lower triangle one row down).
 template <Scalar T>
 void form_v(int64_t m, int64_t b, const T* A, int64_t lda, T* V, int64_t ldv) {
-  for (int64_t j = 0; j < b; ++j)
-    for (int64_t i = 0; i < m; ++i)
-      V[i + j * ldv] = i > j ? A[i + j * lda] : (i == j ? T(1) : T(0));
+  const blas_int bm = to_blas_int("larfb", "m", m), bb = to_blas_int("larfb", "b", b);
+  const blas_int blda = to_blas_int("larfb", "lda", lda), bldv = to_blas_int("larfb", "ldv", ldv);
+  detail::laset('U', bm, bb, T(0), T(1), V, bldv);
+  if (m > 1) detail::lacpy('L', bm - 1, bb, A + 1, blda, V + 1, bldv);
 }
 
 template <Scalar T>

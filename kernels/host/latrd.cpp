@@ -8,11 +8,6 @@
 #include "kernels/host/detail/cblas.hpp"
 #include "kernels/latrd_kernels.hpp"
 
-// LAPACKE's complex types as std::complex (layout-compatible), before lapacke.h.
-#define lapack_complex_float std::complex<float>
-#define lapack_complex_double std::complex<double>
-#include <lapacke.h>
-
 namespace mgblas::kernels::host {
 namespace {
 
@@ -75,7 +70,8 @@ void finish(int64_t m, int64_t j, const T* Pn, int64_t ldp, T* W, int64_t ldw, c
   if (len <= 0) return;
   const T* v = Pn + j + 1 + j * ldp;
   T* w = W + j + 1 + j * ldw;
-  for (int64_t i = 0; i < len; ++i) w[i] = p[i];
+  const blas_int blen = to_blas_int("latrd", "m", len);
+  detail::copy(blen, p, 1, w, 1);
   gemv_acc(Op::N, len, j, T(-1), Pn + j + 1, ldp, t, w);
   gemv_acc(Op::N, len, j, T(-1), W + j + 1, ldw, t + j, w);
   const T tj = tau[j];
@@ -85,16 +81,15 @@ void finish(int64_t m, int64_t j, const T* Pn, int64_t ldp, T* W, int64_t ldw, c
     dot += conj(w[i]) * v[i];
   }
   const T alpha = real_type_t<T>(-0.5) * tj * dot;
-  for (int64_t i = 0; i < len; ++i) w[i] += alpha * v[i];
+  detail::axpy(blen, alpha, v, 1, w, 1);
 }
 
 template <Scalar T>
 void store(int64_t m, int64_t b, const T* Pn, int64_t ldp, const real_type_t<T>* e, T* A,
            int64_t lda) {
-  for (int64_t j = 0; j < b; ++j) {
-    for (int64_t r = j; r < m; ++r) A[r + j * lda] = Pn[r + j * ldp];
-    if (j + 1 < m) A[j + 1 + j * lda] = e[j];
-  }
+  detail::lacpy('L', to_blas_int("latrd", "m", m), to_blas_int("latrd", "b", b), Pn,
+                to_blas_int("latrd", "ldp", ldp), A, to_blas_int("latrd", "lda", lda));
+  for (int64_t j = 0; j < b && j + 1 < m; ++j) A[j + 1 + j * lda] = e[j];
 }
 
 template <Scalar T>

@@ -1,31 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Host SYMV/HEMV: CBLAS ?symv (real) and ?hemv (complex Hermitian). The complex
-// symmetric product has no BLAS routine and is a plain loop here.
+// Host SYMV/HEMV: CBLAS ?symv (real) and ?hemv (complex Hermitian); the complex
+// symmetric product, which BLAS lacks, is LAPACK's c/zsymv.
 #include "kernels/host/detail/cblas.hpp"
 #include "kernels/symv_kernels.hpp"
 
 namespace mgblas::kernels::host {
 namespace {
-
-// y += alpha * A * x for complex symmetric A (no conjugation), reading only the `uplo`
-// triangle. Column j is walked once, contiguously: its stored off-diagonal part feeds
-// the other rows of y directly and, by symmetry, row j as a dot product.
-template <Scalar T>
-void complex_symmetric_update(Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda, const T* x,
-                              int64_t incx, T* y, int64_t incy) {
-  for (int64_t j = 0; j < n; ++j) {
-    const T* col = A + j * lda;
-    const T ax = alpha * x[j * incx];
-    const int64_t begin = uplo == Uplo::Lower ? j + 1 : 0;
-    const int64_t end = uplo == Uplo::Lower ? n : j;
-    T dot(0);
-    for (int64_t i = begin; i < end; ++i) {
-      y[i * incy] += ax * col[i];
-      dot += col[i] * x[i * incx];
-    }
-    y[j * incy] += ax * col[j] + alpha * dot;
-  }
-}
 
 template <bool kHermitian, Scalar T>
 void symv_host(const char* func, Uplo uplo, int64_t n, T alpha, const T* A, int64_t lda, const T* x,
@@ -42,13 +22,11 @@ void symv_host(const char* func, Uplo uplo, int64_t n, T alpha, const T* A, int6
     detail::scale_vector(bn, beta, y, bincy);
     return;
   }
-  if constexpr (is_complex_v<T> && !kHermitian) {
-    detail::scale_vector(bn, beta, y, bincy);
-    complex_symmetric_update(uplo, n, alpha, A, lda, x, incx, y, incy);
-  } else {
-    if (beta == T(0)) detail::scale_vector(bn, beta, y, bincy);
+  if (beta == T(0)) detail::scale_vector(bn, beta, y, bincy);
+  if constexpr (is_complex_v<T> && !kHermitian)
+    detail::complex_symv(detail::to_cblas(uplo), bn, alpha, A, blda, x, bincx, beta, y, bincy);
+  else
     detail::symv_or_hemv(detail::to_cblas(uplo), bn, alpha, A, blda, x, bincx, beta, y, bincy);
-  }
 }
 
 // The diagonal block at (off, off); A may be null when that block is empty.

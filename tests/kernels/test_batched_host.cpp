@@ -133,10 +133,6 @@ TYPED_TEST(GemmGrouped_Host, bad_arguments) {
 
 namespace bd = kernels::cuda::batched::dev;
 
-template <typename T> struct DevOf { using type = T; };
-template <> struct DevOf<std::complex<float>> { using type = cuFloatComplex; };
-template <> struct DevOf<std::complex<double>> { using type = cuDoubleComplex; };
-
 /// The thread context of an emulated block: one std::thread per CUDA thread.
 struct HostCtx {
   int tid;

@@ -173,9 +173,11 @@ std::vector<T> ref_gemm(Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha
 // =================================================================================
 
 // Random: random alpha, beta. BetaZero: beta = 0 with NaN in the output. AlphaZero:
-// alpha = 0, random beta. BothZero: the output must become exactly zero.
-enum class Mode { Random, BetaZero, AlphaZero, BothZero };
-constexpr std::array kModes{Mode::Random, Mode::BetaZero, Mode::AlphaZero, Mode::BothZero};
+// alpha = 0, random beta. BothZero: the output must become exactly zero. BothOne:
+// alpha = beta = 1.
+enum class Mode { Random, BetaZero, AlphaZero, BothZero, BothOne };
+constexpr std::array kModes{Mode::Random, Mode::BetaZero, Mode::AlphaZero, Mode::BothZero,
+                            Mode::BothOne};
 constexpr std::array kOps{Op::N, Op::T, Op::C};
 constexpr std::array kUplos{Uplo::Lower, Uplo::Upper};
 
@@ -185,6 +187,7 @@ const char* to_string(Mode m) {
     case Mode::BetaZero: return "beta=0";
     case Mode::AlphaZero: return "alpha=0";
     case Mode::BothZero: return "alpha=beta=0";
+    case Mode::BothOne: return "alpha=beta=1";
   }
   return "?";
 }
@@ -195,6 +198,7 @@ std::pair<T, T> scalars(Mode mode, std::mt19937_64& rng) {
   const bool beta_zero = mode == Mode::BetaZero || mode == Mode::BothZero;
   const T alpha = mt::random_scalar<T>(rng);
   const T beta = mt::random_scalar<T>(rng);
+  if (mode == Mode::BothOne) return {T(1), T(1)};  // the BLAS's and the engine's quick paths
   return {alpha_zero ? T(0) : alpha, beta_zero ? T(0) : beta};
 }
 

@@ -344,24 +344,11 @@ void reload_tables() { detail::table_reload(); }
 
 namespace {
 
-template <typename T> struct DevType { using type = T; };
-template <> struct DevType<std::complex<float>> { using type = cuFloatComplex; };
-template <> struct DevType<std::complex<double>> { using type = cuDoubleComplex; };
-template <typename T> using dev_t = typename DevType<T>::type;
-
-template <typename T>
-dev_t<T> to_dev(T v) {
-  if constexpr (is_complex_v<T>) return {v.real(), v.imag()};
-  else return v;
-}
-template <typename T> const dev_t<T>* dp(const T* p) { return reinterpret_cast<const dev_t<T>*>(p); }
-template <typename T> dev_t<T>* dp(T* p) { return reinterpret_cast<dev_t<T>*>(p); }
-template <typename T> const dev_t<T>* const* dpa(const T* const* p) {
-  return reinterpret_cast<const dev_t<T>* const*>(p);
-}
-template <typename T> dev_t<T>* const* dpa(T* const* p) {
-  return reinterpret_cast<dev_t<T>* const*>(p);
-}
+// The API's scalars and arrays as the kernels' device types (common/device_scalar.cuh).
+template <typename T> using dev_t = device::device_t<T>;
+using device::device_ptr;
+using device::device_ptr_array;
+using device::to_device;
 
 template <Scalar T>
 dev::BatchArgs<dev_t<T>> base_args(Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha,
@@ -371,8 +358,8 @@ dev::BatchArgs<dev_t<T>> base_args(Op opA, Op opB, int64_t m, int64_t n, int64_t
   a.n = n;
   a.k = k;
   a.batch = batch;
-  a.alpha = to_dev(alpha);
-  a.beta = to_dev(beta);
+  a.alpha = to_device(alpha);
+  a.beta = to_device(beta);
   a.trans_a = opA != Op::N;
   a.conj_a = opA == Op::C && is_complex_v<T>;
   a.trans_b = opB != Op::N;
@@ -421,13 +408,13 @@ void gemm_strided(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64_
     return;
   }
   auto args = base_args(opA, opB, m, n, k, alpha, beta, batch);
-  args.a.ptr = dp(A);
+  args.a.ptr = device_ptr(A);
   args.a.stride = strideA;
   args.a.ld = lda;
-  args.b.ptr = dp(B);
+  args.b.ptr = device_ptr(B);
   args.b.stride = strideB;
   args.b.ld = ldb;
-  args.c.ptr = dp(C);
+  args.c.ptr = device_ptr(C);
   args.c.stride = strideC;
   args.c.ld = ldc;
   launch<T>(c, args, p.alpha_one_beta_zero, stream);
@@ -456,11 +443,11 @@ void gemm_pointer_array(const Device& dev, cudaStream_t stream, Op opA, Op opB, 
     return;
   }
   auto args = base_args(opA, opB, m, n, k, alpha, beta, batch);
-  args.a.array = dpa(Aarray);
+  args.a.array = device_ptr_array(Aarray);
   args.a.ld = lda;
-  args.b.array = dpa(Barray);
+  args.b.array = device_ptr_array(Barray);
   args.b.ld = ldb;
-  args.c.array = dpa(Carray);
+  args.c.array = device_ptr_array(Carray);
   args.c.ld = ldc;
   launch<T>(c, args, p.alpha_one_beta_zero, stream);
 }
@@ -489,11 +476,11 @@ void gemm_variable(const Device& dev, cudaStream_t stream, Op opA, Op opB, const
   args.m_array = m;
   args.n_array = n;
   args.k_array = k;
-  args.a.array = dpa(Aarray);
+  args.a.array = device_ptr_array(Aarray);
   args.a.ld_array = lda;
-  args.b.array = dpa(Barray);
+  args.b.array = device_ptr_array(Barray);
   args.b.ld_array = ldb;
-  args.c.array = dpa(Carray);
+  args.c.array = device_ptr_array(Carray);
   args.c.ld_array = ldc;
   launch<T>(c, args, p.alpha_one_beta_zero, stream);
 }

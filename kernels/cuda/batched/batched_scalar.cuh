@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Scalar arithmetic and the argument block of the batched GEMM kernels (private).
+// The argument block of the batched GEMM kernels and its helpers (private).
 //
 // Everything here compiles twice: by nvcc into the kernels, and by the host compiler
 // into the emulation test (tests/kernels/test_batched_host.cpp), which runs the very
-// same block programs (batched_programs.cuh) on CPU threads. That is why these helpers
-// are not the __device__-only ones of common/device_scalar.cuh: MGBLAS_BATCHED_FN is
-// `__device__ __forceinline__` under nvcc and plain `inline` elsewhere.
+// same block programs (batched_programs.cuh) on CPU threads: MGBLAS_BATCHED_FN is
+// `__device__ __forceinline__` under nvcc and plain `inline` elsewhere, and the scalar
+// arithmetic is common/device_scalar.cuh's, which compiles for both.
 //
 // Device scalars are float, double, cuFloatComplex and cuDoubleComplex (layout of
 // std::complex); the launchers reinterpret the API's pointers once.
 #pragma once
 
-#include <cuComplex.h>
-
-#include <cmath>
 #include <cstdint>
+
+#include "kernels/cuda/common/device_scalar.cuh"
 
 #if defined(__CUDACC__)
 #define MGBLAS_BATCHED_FN __device__ __forceinline__
@@ -26,40 +25,11 @@
 
 namespace mgblas::kernels::cuda::batched::dev {
 
-MGBLAS_BATCHED_FN float conj(float a) { return a; }
-MGBLAS_BATCHED_FN double conj(double a) { return a; }
-MGBLAS_BATCHED_FN cuFloatComplex conj(cuFloatComplex a) { return {a.x, -a.y}; }
-MGBLAS_BATCHED_FN cuDoubleComplex conj(cuDoubleComplex a) { return {a.x, -a.y}; }
-
-MGBLAS_BATCHED_FN bool is_zero(float a) { return a == 0.0f; }
-MGBLAS_BATCHED_FN bool is_zero(double a) { return a == 0.0; }
-MGBLAS_BATCHED_FN bool is_zero(cuFloatComplex a) { return a.x == 0.0f && a.y == 0.0f; }
-MGBLAS_BATCHED_FN bool is_zero(cuDoubleComplex a) { return a.x == 0.0 && a.y == 0.0; }
-
-MGBLAS_BATCHED_FN float mul(float a, float b) { return a * b; }
-MGBLAS_BATCHED_FN double mul(double a, double b) { return a * b; }
-MGBLAS_BATCHED_FN cuFloatComplex mul(cuFloatComplex a, cuFloatComplex b) {
-  return {fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x)};
-}
-MGBLAS_BATCHED_FN cuDoubleComplex mul(cuDoubleComplex a, cuDoubleComplex b) {
-  return {fma(a.x, b.x, -a.y * b.y), fma(a.x, b.y, a.y * b.x)};
-}
-
-/// a * b + c with fused multiply-adds.
-MGBLAS_BATCHED_FN float mul_add(float a, float b, float c) { return fmaf(a, b, c); }
-MGBLAS_BATCHED_FN double mul_add(double a, double b, double c) { return fma(a, b, c); }
-MGBLAS_BATCHED_FN cuFloatComplex mul_add(cuFloatComplex a, cuFloatComplex b, cuFloatComplex c) {
-  return {fmaf(a.x, b.x, fmaf(-a.y, b.y, c.x)), fmaf(a.x, b.y, fmaf(a.y, b.x, c.y))};
-}
-MGBLAS_BATCHED_FN cuDoubleComplex mul_add(cuDoubleComplex a, cuDoubleComplex b,
-                                          cuDoubleComplex c) {
-  return {fma(a.x, b.x, fma(-a.y, b.y, c.x)), fma(a.x, b.y, fma(a.y, b.x, c.y))};
-}
-
-template <typename D>
-MGBLAS_BATCHED_FN D maybe_conj(D a, bool c) {
-  return c ? conj(a) : a;
-}
+using device::conj;
+using device::is_zero;
+using device::maybe_conj;
+using device::mul;
+using device::mul_add;
 
 MGBLAS_BATCHED_FN int imin(int a, int b) { return a < b ? a : b; }
 MGBLAS_BATCHED_FN int64_t clamp_size(int64_t v, int64_t hi) { return v < 0 ? 0 : (v > hi ? hi : v); }

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Block- and grid-level sums of the panel kernels (private, not installed): blocks of
-// kLanes x kWarps threads (the lanes of a warp take consecutive rows, the warps split the
-// other dimension), sums formed in a fixed order so that every device of a reduction
-// computes the same bits, and the "last block finishes" pattern for a grid-wide result
-// without a second launch.
+// Warp-, block- and grid-level sums of mgblas's kernels (private, not installed), on CUB
+// where CUB has the primitive: lane-group sums of the level-2 and tall-skinny kernels,
+// and, for the panel kernels (blocks of kLanes x kWarps threads: the lanes of a warp take
+// consecutive rows, the warps split the other dimension), block sums formed in a fixed
+// order so that every device of a reduction computes the same bits, and the "last block
+// finishes" pattern for a grid-wide result without a second launch.
 #pragma once
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
+
+#include <type_traits>
 
 #include "kernels/cuda/common/device_scalar.cuh"
 
@@ -16,11 +20,30 @@ inline constexpr int kLanes = 32, kWarps = 8, kBlockThreads = kLanes * kWarps;
 
 __device__ inline int flat_thread() { return threadIdx.x + kLanes * threadIdx.y; }
 
-/// Complex sums through CUB in one pass: a struct with operator+.
+/// Complex sums through CUB in one pass: a struct with operator+ (cuComplex has none).
 template <typename D> struct Sum {
   D v;
   __device__ Sum operator+(const Sum& o) const { return {add(v, o.v)}; }
 };
+
+/// The sum of v over each group of kWidth consecutive lanes (kWidth a power of two
+/// <= 32), in the group's first lane. All 32 lanes of the warp must call it. CUB's
+/// shuffle reduction for these widths keeps nothing in shared memory. Complex values
+/// are summed as two real sums: CUB's real-type step (a predicated add) held 14 fewer
+/// registers than its generic one in the z tall-skinny A^H B kernel (nvcc 13, sm_90).
+template <int kWidth, typename D>
+__device__ __forceinline__ D lane_group_sum(D v) {
+  static_assert(kWidth >= 1 && kWidth <= 32 && (kWidth & (kWidth - 1)) == 0);
+  using R = device_real_t<D>;
+  using WarpReduce = cub::WarpReduce<R, kWidth>;
+  typename WarpReduce::TempStorage unused;
+  if constexpr (std::is_same_v<D, R>) {
+    return WarpReduce(unused).Sum(v);
+  } else {
+    const R re = WarpReduce(unused).Sum(real_part(v));
+    return make_scalar<D>(re, WarpReduce(unused).Sum(imag_part(v)));
+  }
+}
 
 /// Whether this block is the last of the grid to reach this point; the other blocks'
 /// writes before it are then visible to it. Resets the counter for the next launch.
@@ -37,22 +60,19 @@ __device__ inline bool last_block(unsigned* counter) {
   return last;
 }
 
-/// Sum of one value per thread of the block, in thread 0 (fixed order: deterministic).
+/// Sum of one value per thread of the block, in thread 0: each warp's sum, then the warp
+/// sums added in warp order (deterministic). S needs operator+ (Sum<D> for complex D).
 template <typename S>
 __device__ S block_sum(S v) {
-  using WarpReduce = cub::WarpReduce<S>;
-  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
-  __shared__ S warp_total[kWarps];
-  const S w = WarpReduce(tmp[threadIdx.y]).Sum(v);
-  if (threadIdx.x == 0) warp_total[threadIdx.y] = w;
-  __syncthreads();
-  S total = warp_total[0];
-  for (int i = 1; i < kWarps; ++i) total = total + warp_total[i];
-  __syncthreads();  // warp_total may be reused by the caller's next sum
+  using BlockReduce = cub::BlockReduce<S, kLanes, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kWarps>;
+  __shared__ typename BlockReduce::TempStorage tmp;
+  const S total = BlockReduce(tmp).Sum(v);
+  __syncthreads();  // tmp may be reused by the caller's next sum
   return total;
 }
 
 /// Sums each lane's value over the block's warps: the total in the threads of warp 0.
+/// kLanes sums at once through one shared array (CUB's BlockReduce forms a single sum).
 template <typename D>
 __device__ D across_warps(D v) {
   __shared__ D red[kWarps][kLanes];

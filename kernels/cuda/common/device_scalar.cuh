@@ -7,13 +7,24 @@
 // inf/NaN recovery branches that a BLAS kernel does not want in its inner loop.)
 // Launchers convert once: device_ptr(p) for arrays, device_ptr_array(p) for arrays of
 // pointers, to_device(v) for alpha/beta.
+//
+// The arithmetic is MGBLAS_SCALAR_FN: __host__ __device__ under nvcc, plain inline for
+// the host compiler, so that the batched block programs' emulation test
+// (tests/kernels/test_batched_host.cpp) runs the same helpers on CPU threads.
 #pragma once
 
 #include <cuComplex.h>
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <type_traits>
+
+#if defined(__CUDACC__)
+#define MGBLAS_SCALAR_FN __host__ __device__ __forceinline__
+#else
+#define MGBLAS_SCALAR_FN inline
+#endif
 
 namespace mgblas::kernels::cuda::device {
 
@@ -53,41 +64,49 @@ template <typename T> device_t<T> to_device(T v) {
 // ---- arithmetic: one overload per device type ----------------------------------------
 // mul_add(a, b, c) = a * b + c with fused multiply-adds (rounding as cuBLAS-like kernels).
 
-__host__ __device__ inline bool is_zero(float a) { return a == 0.0f; }
-__host__ __device__ inline bool is_zero(double a) { return a == 0.0; }
-__host__ __device__ inline bool is_zero(cuFloatComplex a) { return a.x == 0.0f && a.y == 0.0f; }
-__host__ __device__ inline bool is_zero(cuDoubleComplex a) { return a.x == 0.0 && a.y == 0.0; }
+MGBLAS_SCALAR_FN bool is_zero(float a) { return a == 0.0f; }
+MGBLAS_SCALAR_FN bool is_zero(double a) { return a == 0.0; }
+MGBLAS_SCALAR_FN bool is_zero(cuFloatComplex a) { return a.x == 0.0f && a.y == 0.0f; }
+MGBLAS_SCALAR_FN bool is_zero(cuDoubleComplex a) { return a.x == 0.0 && a.y == 0.0; }
 
-__device__ inline float conj(float a) { return a; }
-__device__ inline double conj(double a) { return a; }
-__device__ inline cuFloatComplex conj(cuFloatComplex a) { return {a.x, -a.y}; }
-__device__ inline cuDoubleComplex conj(cuDoubleComplex a) { return {a.x, -a.y}; }
+MGBLAS_SCALAR_FN float conj(float a) { return a; }
+MGBLAS_SCALAR_FN double conj(double a) { return a; }
+MGBLAS_SCALAR_FN cuFloatComplex conj(cuFloatComplex a) { return {a.x, -a.y}; }
+MGBLAS_SCALAR_FN cuDoubleComplex conj(cuDoubleComplex a) { return {a.x, -a.y}; }
 
-__device__ inline float add(float a, float b) { return a + b; }
-__device__ inline double add(double a, double b) { return a + b; }
-__device__ inline cuFloatComplex add(cuFloatComplex a, cuFloatComplex b) {
+/// conj(a) when c, else a (a run-time choice, e.g. op = C of an operand).
+template <typename D> MGBLAS_SCALAR_FN D maybe_conj(D a, bool c) { return c ? conj(a) : a; }
+
+MGBLAS_SCALAR_FN float neg(float a) { return -a; }
+MGBLAS_SCALAR_FN double neg(double a) { return -a; }
+MGBLAS_SCALAR_FN cuFloatComplex neg(cuFloatComplex a) { return {-a.x, -a.y}; }
+MGBLAS_SCALAR_FN cuDoubleComplex neg(cuDoubleComplex a) { return {-a.x, -a.y}; }
+
+MGBLAS_SCALAR_FN float add(float a, float b) { return a + b; }
+MGBLAS_SCALAR_FN double add(double a, double b) { return a + b; }
+MGBLAS_SCALAR_FN cuFloatComplex add(cuFloatComplex a, cuFloatComplex b) {
   return {a.x + b.x, a.y + b.y};
 }
-__device__ inline cuDoubleComplex add(cuDoubleComplex a, cuDoubleComplex b) {
+MGBLAS_SCALAR_FN cuDoubleComplex add(cuDoubleComplex a, cuDoubleComplex b) {
   return {a.x + b.x, a.y + b.y};
 }
 
-__device__ inline float mul(float a, float b) { return a * b; }
-__device__ inline double mul(double a, double b) { return a * b; }
-__device__ inline cuFloatComplex mul(cuFloatComplex a, cuFloatComplex b) {
+MGBLAS_SCALAR_FN float mul(float a, float b) { return a * b; }
+MGBLAS_SCALAR_FN double mul(double a, double b) { return a * b; }
+MGBLAS_SCALAR_FN cuFloatComplex mul(cuFloatComplex a, cuFloatComplex b) {
   return {fmaf(a.x, b.x, -a.y * b.y), fmaf(a.x, b.y, a.y * b.x)};
 }
-__device__ inline cuDoubleComplex mul(cuDoubleComplex a, cuDoubleComplex b) {
+MGBLAS_SCALAR_FN cuDoubleComplex mul(cuDoubleComplex a, cuDoubleComplex b) {
   return {fma(a.x, b.x, -a.y * b.y), fma(a.x, b.y, a.y * b.x)};
 }
 
-__device__ inline float mul_add(float a, float b, float c) { return fmaf(a, b, c); }
-__device__ inline double mul_add(double a, double b, double c) { return fma(a, b, c); }
-__device__ inline cuFloatComplex mul_add(cuFloatComplex a, cuFloatComplex b, cuFloatComplex c) {
+MGBLAS_SCALAR_FN float mul_add(float a, float b, float c) { return fmaf(a, b, c); }
+MGBLAS_SCALAR_FN double mul_add(double a, double b, double c) { return fma(a, b, c); }
+MGBLAS_SCALAR_FN cuFloatComplex mul_add(cuFloatComplex a, cuFloatComplex b, cuFloatComplex c) {
   return {fmaf(a.x, b.x, fmaf(-a.y, b.y, c.x)), fmaf(a.x, b.y, fmaf(a.y, b.x, c.y))};
 }
-__device__ inline cuDoubleComplex mul_add(cuDoubleComplex a, cuDoubleComplex b,
-                                          cuDoubleComplex c) {
+MGBLAS_SCALAR_FN cuDoubleComplex mul_add(cuDoubleComplex a, cuDoubleComplex b,
+                                         cuDoubleComplex c) {
   return {fma(a.x, b.x, fma(-a.y, b.y, c.x)), fma(a.x, b.y, fma(a.y, b.x, c.y))};
 }
 
@@ -99,27 +118,47 @@ template <> struct DeviceReal<cuDoubleComplex> { using type = double; };
 /// The real type of a device scalar.
 template <typename D> using device_real_t = typename DeviceReal<D>::type;
 
-__device__ inline float real_part(float a) { return a; }
-__device__ inline double real_part(double a) { return a; }
-__device__ inline float real_part(cuFloatComplex a) { return a.x; }
-__device__ inline double real_part(cuDoubleComplex a) { return a.x; }
-__device__ inline float imag_part(float) { return 0.0f; }
-__device__ inline double imag_part(double) { return 0.0; }
-__device__ inline float imag_part(cuFloatComplex a) { return a.y; }
-__device__ inline double imag_part(cuDoubleComplex a) { return a.y; }
-/// re + i im as the device scalar D (im dropped for real D).
-template <typename D> __device__ inline D make_scalar(device_real_t<D> re, device_real_t<D> im = 0) {
+MGBLAS_SCALAR_FN float real_part(float a) { return a; }
+MGBLAS_SCALAR_FN double real_part(double a) { return a; }
+MGBLAS_SCALAR_FN float real_part(cuFloatComplex a) { return a.x; }
+MGBLAS_SCALAR_FN double real_part(cuDoubleComplex a) { return a.x; }
+MGBLAS_SCALAR_FN float imag_part(float) { return 0.0f; }
+MGBLAS_SCALAR_FN double imag_part(double) { return 0.0; }
+MGBLAS_SCALAR_FN float imag_part(cuFloatComplex a) { return a.y; }
+MGBLAS_SCALAR_FN double imag_part(cuDoubleComplex a) { return a.y; }
+/// re + i im as the device scalar D (im dropped for real D); make_scalar<D>(0) and
+/// make_scalar<D>(1) are zero and one.
+template <typename D>
+MGBLAS_SCALAR_FN D make_scalar(device_real_t<D> re, device_real_t<D> im = 0) {
   if constexpr (std::is_same_v<D, device_real_t<D>>) return re;
   else return D{re, im};
 }
+/// a with its imaginary part dropped, as D: the diagonal of a Hermitian matrix, whose
+/// stored imaginary part BLAS ignores.
+template <typename D> MGBLAS_SCALAR_FN D real_diag(D a) { return make_scalar<D>(real_part(a)); }
 /// a - b.
-template <typename D> __device__ inline D sub(D a, D b) {
+template <typename D> MGBLAS_SCALAR_FN D sub(D a, D b) {
   return make_scalar<D>(real_part(a) - real_part(b), imag_part(a) - imag_part(b));
 }
 /// |a|^2.
-template <typename D> __device__ inline device_real_t<D> abs_sq(D a) {
+template <typename D> MGBLAS_SCALAR_FN device_real_t<D> abs_sq(D a) {
   return real_part(a) * real_part(a) + imag_part(a) * imag_part(a);
 }
+
+#if defined(__CUDACC__)
+/// *p += v atomically. Complex: the two parts are independent sums, so two scalar
+/// atomics are exact.
+__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
+__device__ __forceinline__ void atomic_add(cuFloatComplex* p, cuFloatComplex v) {
+  atomicAdd(&p->x, v.x);
+  atomicAdd(&p->y, v.y);
+}
+__device__ __forceinline__ void atomic_add(cuDoubleComplex* p, cuDoubleComplex v) {
+  atomicAdd(&p->x, v.x);
+  atomicAdd(&p->y, v.y);
+}
+#endif
 
 // ---- launch arithmetic --------------------------------------------------------------
 

@@ -112,6 +112,8 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     gemv_n_columns<false, kTy, kUnroll, kPrefetch>(acc, A + (row - shift), lda, x, incx,
                                         c_begin + ty * kUnroll, c_end, row, lo, hi);
 
+  // kRows sums over the kTy thread rows at once, one per output row: not CUB's block
+  // reduction, which forms one sum.
 #pragma unroll
   for (int e = 0; e < kVec; ++e) partial[ty][tx * kVec + e] = acc[e];
   __syncthreads();
@@ -214,7 +216,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
 
   // Every lane takes part in the shuffles (lanes without columns hold zeros).
 #pragma unroll
-  for (int c = 0; c < kCols; ++c) acc[c] = group_sum<kTx>(acc[c]);
+  for (int c = 0; c < kCols; ++c) acc[c] = device::lane_group_sum<kTx>(acc[c]);
   if (tx == 0) {
 #pragma unroll
     for (int c = 0; c < kCols; ++c)

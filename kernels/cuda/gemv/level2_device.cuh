@@ -17,11 +17,14 @@
 #include <cstring>
 #include <type_traits>
 
+#include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 
 namespace mgblas::kernels::cuda::level2 {
 
+using device::atomic_add;
 using device::ceil_div;
+using device::real_diag;
 
 __host__ __device__ constexpr int64_t imin(int64_t a, int64_t b) { return a < b ? a : b; }
 __host__ __device__ constexpr int64_t imax(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -90,44 +93,7 @@ __device__ __forceinline__ D fma_op(D a, D b, D acc) {
   else return device::mul_add(a, b, acc);
 }
 
-// ---- reductions and atomics ------------------------------------------------------------
-
-__device__ __forceinline__ float shfl_xor(float v, int lane_mask) {
-  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
-}
-__device__ __forceinline__ double shfl_xor(double v, int lane_mask) {
-  return __shfl_xor_sync(0xffffffffu, v, lane_mask);
-}
-__device__ __forceinline__ cuFloatComplex shfl_xor(cuFloatComplex v, int lane_mask) {
-  return {__shfl_xor_sync(0xffffffffu, v.x, lane_mask),
-          __shfl_xor_sync(0xffffffffu, v.y, lane_mask)};
-}
-__device__ __forceinline__ cuDoubleComplex shfl_xor(cuDoubleComplex v, int lane_mask) {
-  return {__shfl_xor_sync(0xffffffffu, v.x, lane_mask),
-          __shfl_xor_sync(0xffffffffu, v.y, lane_mask)};
-}
-
-/// Sum over groups of kWidth consecutive lanes (kWidth a power of two <= 32); every
-/// lane of the group gets the sum. All 32 lanes of the warp must call it.
-template <int kWidth, typename D>
-__device__ __forceinline__ D group_sum(D v) {
-  static_assert(kWidth >= 1 && kWidth <= 32 && (kWidth & (kWidth - 1)) == 0);
-#pragma unroll
-  for (int mask = kWidth / 2; mask > 0; mask /= 2) v = device::add(v, shfl_xor(v, mask));
-  return v;
-}
-
-__device__ __forceinline__ void atomic_add(float* p, float v) { atomicAdd(p, v); }
-__device__ __forceinline__ void atomic_add(double* p, double v) { atomicAdd(p, v); }
-// Complex: the two parts are independent sums, so two scalar atomics are exact.
-__device__ __forceinline__ void atomic_add(cuFloatComplex* p, cuFloatComplex v) {
-  atomicAdd(&p->x, v.x);
-  atomicAdd(&p->y, v.y);
-}
-__device__ __forceinline__ void atomic_add(cuDoubleComplex* p, cuDoubleComplex v) {
-  atomicAdd(&p->x, v.x);
-  atomicAdd(&p->y, v.y);
-}
+// ---- output ----------------------------------------------------------------------------
 
 /// Write one output element: with `fused` the block owns it alone and applies
 /// y = alpha * s + beta * y (y not read when beta == 0); otherwise y was scaled by
@@ -139,12 +105,6 @@ __device__ __forceinline__ void store_output(D* y, D s, D alpha, D beta, bool fu
   else if (device::is_zero(beta)) *y = as;
   else *y = device::mul_add(beta, *y, as);
 }
-
-/// Real part of a diagonal element for HEMV (imaginary part taken as zero).
-__device__ __forceinline__ float real_diag(float a) { return a; }
-__device__ __forceinline__ double real_diag(double a) { return a; }
-__device__ __forceinline__ cuFloatComplex real_diag(cuFloatComplex a) { return {a.x, 0.0f}; }
-__device__ __forceinline__ cuDoubleComplex real_diag(cuDoubleComplex a) { return {a.x, 0.0}; }
 
 // ---- host-side geometry shared by the launchers ----------------------------------------
 

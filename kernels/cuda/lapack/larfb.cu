@@ -23,22 +23,6 @@ constexpr int64_t kMaxBlocks = 65535;
 constexpr int kLarftThreads = 128;
 static_assert(kLarftThreads >= kLarftMaxBlock, "larft_kernel: one thread per row of Tm");
 
-template <typename D> __device__ inline D zero() {
-  if constexpr (std::is_same_v<D, cuFloatComplex>) return make_cuFloatComplex(0.0f, 0.0f);
-  else if constexpr (std::is_same_v<D, cuDoubleComplex>) return make_cuDoubleComplex(0.0, 0.0);
-  else return D(0);
-}
-template <typename D> __device__ inline D one() {
-  if constexpr (std::is_same_v<D, cuFloatComplex>) return make_cuFloatComplex(1.0f, 0.0f);
-  else if constexpr (std::is_same_v<D, cuDoubleComplex>) return make_cuDoubleComplex(1.0, 0.0);
-  else return D(1);
-}
-template <typename D> __device__ inline D negate(D a) {
-  if constexpr (std::is_same_v<D, cuFloatComplex> || std::is_same_v<D, cuDoubleComplex>)
-    return {-a.x, -a.y};
-  else return -a;
-}
-
 // ---- form_v: the explicit unit lower trapezoid ----------------------------------------
 // Threads over rows (grid-stride in x), blockIdx.y over columns (grid-stride in y).
 template <typename D>
@@ -47,7 +31,7 @@ __global__ void __launch_bounds__(kThreads)
   for (int64_t j = blockIdx.y; j < b; j += gridDim.y)
     for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
          i += int64_t{gridDim.x} * blockDim.x)
-      V[i + j * ldv] = i > j ? A[i + j * lda] : (i == j ? one<D>() : zero<D>());
+      V[i + j * ldv] = i > j ? A[i + j * lda] : (i == j ? make_scalar<D>(1) : make_scalar<D>(0));
 }
 
 // ---- larft: the triangular recurrence --------------------------------------------------
@@ -74,12 +58,12 @@ __global__ void __launch_bounds__(kLarftThreads)
     if (i < j) g[i] = Ts[i + j * ld];
     __syncthreads();
     if (i < b) {
-      D v = zero<D>();
+      D v = make_scalar<D>(0);
       if (i < j) {
-        D s = zero<D>();  // (Tm(0:j, 0:j) g)(i): Tm is upper triangular, l >= i
+        D s = make_scalar<D>(0);  // (Tm(0:j, 0:j) g)(i): Tm is upper triangular, l >= i
 #pragma unroll 4
         for (int l = i; l < j; ++l) s = mul_add(Ts[i + l * ld], g[l], s);
-        v = negate(mul(tau[j], s));
+        v = neg(mul(tau[j], s));
       } else if (i == j) {
         v = tau[j];
       }

@@ -190,6 +190,8 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
       }
     }
 
+    // kNb row sums over the kTy thread rows at once (not CUB's single-sum block
+    // reduction), double-buffered so that one barrier per tile suffices.
     const int buf = static_cast<int>(k & 1);
 #pragma unroll
     for (int e = 0; e < kVec; ++e) partial[buf][ty][tx * kVec + e] = accN[e];
@@ -209,7 +211,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   }
 
 #pragma unroll
-  for (int c = 0; c < kC; ++c) accT[c] = group_sum<kTx>(accT[c]);
+  for (int c = 0; c < kC; ++c) accT[c] = device::lane_group_sum<kTx>(accT[c]);
   if (tx == 0) {
 #pragma unroll
     for (int c = 0; c < kC; ++c)

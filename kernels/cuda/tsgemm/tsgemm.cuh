@@ -27,6 +27,7 @@
 namespace mgblas::kernels::cuda::tsm2 {
 
 using device::ceil_div;
+using device::maybe_conj;
 
 /// Elements of D per 16-byte shared-memory vector load.
 template <typename D>
@@ -39,11 +40,6 @@ template <typename D>
 __device__ __forceinline__ void load_vec16(D (&v)[kVecOf<D>], const D* p) {
   const uint4 raw = *reinterpret_cast<const uint4*>(p);
   memcpy(&v, &raw, sizeof(raw));
-}
-
-template <typename D>
-__device__ __forceinline__ D maybe_conj(D v, bool c) {
-  return c ? device::conj(v) : v;
 }
 
 /// Final store of one C element: alpha * s + beta * C, C not read when beta == 0.
@@ -596,10 +592,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   for (int u = 0; u < kTm; ++u)
 #pragma unroll
     for (int v = 0; v < kTn; ++v) {
-      const D s = level2::group_sum<32>(acc[u][v]);
+      const D s = device::lane_group_sum<32>(acc[u][v]);
       if (lane == 0) red[warp][u * kTn + v] = s;
     }
   __syncthreads();
+  // The kTm kTn warp sums of every warp combined in one pass (one barrier), not one CUB
+  // block reduction (and barrier) per element.
   for (int e = t; e < kTm * kTn; e += kThreads) {
     D s = red[0][e];
 #pragma unroll

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The host engine's door to CBLAS (OpenBLAS), private to kernels/host:
+// The host engine's door to CBLAS (OpenBLAS) and LAPACK(E), private to kernels/host:
 // - checked narrowing of mgblas's int64_t to the BLAS integer (32-bit here);
-// - one overload per precision of each CBLAS routine the engine calls, column-major;
+// - one overload per precision of each CBLAS/LAPACK routine the engine calls, column-major;
 // - beta scaling with the BLAS-free beta == 0 case, and the gemm of one entry, shared
 //   by the plain and the batched kernels.
 #pragma once
@@ -9,12 +9,32 @@
 #include <cblas.h>
 
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <source_location>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+
+// LAPACKE's complex types as std::complex (layout-compatible), before lapacke.h.
+#define lapack_complex_float std::complex<float>
+#define lapack_complex_double std::complex<double>
+#include <lapacke.h>
+
+// LAPACK's complex symmetric product (BLAS has only the Hermitian one) has no LAPACKE
+// wrapper: the Fortran entries, with the hidden length of the character argument last.
+extern "C" {
+void csymv_(const char* uplo, const blasint* n, const std::complex<float>* alpha,
+            const std::complex<float>* A, const blasint* lda, const std::complex<float>* x,
+            const blasint* incx, const std::complex<float>* beta, std::complex<float>* y,
+            const blasint* incy, std::size_t uplo_len);
+void zsymv_(const char* uplo, const blasint* n, const std::complex<double>* alpha,
+            const std::complex<double>* A, const blasint* lda, const std::complex<double>* x,
+            const blasint* incx, const std::complex<double>* beta, std::complex<double>* y,
+            const blasint* incy, std::size_t uplo_len);
+}
 
 namespace mgblas::kernels::host::detail {
 
@@ -73,7 +93,7 @@ inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, zcomplex alpha, con
 }
 
 /// Symmetric for real types, Hermitian for complex ones: the product BLAS provides for
-/// each. (Complex symmetric has no BLAS routine; symv.cpp loops for it.)
+/// each. (Complex symmetric is LAPACK's ?symv: complex_symv below.)
 inline void symv_or_hemv(CBLAS_UPLO uplo, blas_int n, float alpha, const float* A, blas_int lda,
                          const float* x, blas_int incx, float beta, float* y, blas_int incy) {
   cblas_ssymv(CblasColMajor, uplo, n, alpha, A, lda, x, incx, beta, y, incy);
@@ -91,6 +111,74 @@ inline void symv_or_hemv(CBLAS_UPLO uplo, blas_int n, zcomplex alpha, const zcom
                          blas_int lda, const zcomplex* x, blas_int incx, zcomplex beta, zcomplex* y,
                          blas_int incy) {
   cblas_zhemv(CblasColMajor, uplo, n, &alpha, A, lda, x, incx, &beta, y, incy);
+}
+
+/// Complex symmetric (not Hermitian) y = alpha A x + beta y: LAPACK's c/zsymv.
+inline void complex_symv(CBLAS_UPLO uplo, blas_int n, scomplex alpha, const scomplex* A,
+                         blas_int lda, const scomplex* x, blas_int incx, scomplex beta, scomplex* y,
+                         blas_int incy) {
+  const char u = uplo == CblasLower ? 'L' : 'U';
+  csymv_(&u, &n, &alpha, A, &lda, x, &incx, &beta, y, &incy, 1);
+}
+inline void complex_symv(CBLAS_UPLO uplo, blas_int n, zcomplex alpha, const zcomplex* A,
+                         blas_int lda, const zcomplex* x, blas_int incx, zcomplex beta, zcomplex* y,
+                         blas_int incy) {
+  const char u = uplo == CblasLower ? 'L' : 'U';
+  zsymv_(&u, &n, &alpha, A, &lda, x, &incx, &beta, y, &incy, 1);
+}
+
+inline void copy(blas_int n, const float* x, blas_int incx, float* y, blas_int incy) {
+  cblas_scopy(n, x, incx, y, incy);
+}
+inline void copy(blas_int n, const double* x, blas_int incx, double* y, blas_int incy) {
+  cblas_dcopy(n, x, incx, y, incy);
+}
+inline void copy(blas_int n, const scomplex* x, blas_int incx, scomplex* y, blas_int incy) {
+  cblas_ccopy(n, x, incx, y, incy);
+}
+inline void copy(blas_int n, const zcomplex* x, blas_int incx, zcomplex* y, blas_int incy) {
+  cblas_zcopy(n, x, incx, y, incy);
+}
+
+inline void axpy(blas_int n, float a, const float* x, blas_int incx, float* y, blas_int incy) {
+  cblas_saxpy(n, a, x, incx, y, incy);
+}
+inline void axpy(blas_int n, double a, const double* x, blas_int incx, double* y, blas_int incy) {
+  cblas_daxpy(n, a, x, incx, y, incy);
+}
+inline void axpy(blas_int n, scomplex a, const scomplex* x, blas_int incx, scomplex* y,
+                 blas_int incy) {
+  cblas_caxpy(n, &a, x, incx, y, incy);
+}
+inline void axpy(blas_int n, zcomplex a, const zcomplex* x, blas_int incx, zcomplex* y,
+                 blas_int incy) {
+  cblas_zaxpy(n, &a, x, incx, y, incy);
+}
+
+/// The one of four per-precision routines (s, d, c, z) that takes T.
+template <Scalar T, typename S, typename D, typename C, typename Z>
+constexpr auto by_precision(S s, D d, C c, Z z) {
+  if constexpr (std::is_same_v<T, float>) return s;
+  else if constexpr (std::is_same_v<T, double>) return d;
+  else if constexpr (std::is_same_v<T, scomplex>) return c;
+  else return z;
+}
+
+// LAPACKE's _work entries: no argument or NaN checks, as for the engine's other calls.
+
+/// B = A on the `uplo` triangle ('L', 'U') or the whole m x n matrix (any other char).
+template <Scalar T>
+void lacpy(char uplo, blas_int m, blas_int n, const T* A, blas_int lda, T* B, blas_int ldb) {
+  by_precision<T>(LAPACKE_slacpy_work, LAPACKE_dlacpy_work, LAPACKE_clacpy_work,
+                  LAPACKE_zlacpy_work)(LAPACK_COL_MAJOR, uplo, m, n, A, lda, B, ldb);
+}
+
+/// A = beta on the diagonal and alpha off it, on the `uplo` triangle ('L', 'U') or all
+/// of the m x n matrix.
+template <Scalar T>
+void laset(char uplo, blas_int m, blas_int n, T alpha, T beta, T* A, blas_int lda) {
+  by_precision<T>(LAPACKE_slaset_work, LAPACKE_dlaset_work, LAPACKE_claset_work,
+                  LAPACKE_zlaset_work)(LAPACK_COL_MAJOR, uplo, m, n, alpha, beta, A, lda);
 }
 
 inline void gemm(CBLAS_TRANSPOSE opA, CBLAS_TRANSPOSE opB, blas_int m, blas_int n, blas_int k,
