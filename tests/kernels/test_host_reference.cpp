@@ -8,6 +8,8 @@
 //   buffer) and in outputs that beta = 0 must overwrite;
 // - bad inputs: every rule of the public entries broken once.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstring>
 
@@ -715,6 +717,37 @@ TEST_F(HostHandChecked, gemv_c_complex_2x3) {
   std::vector<z> y(3, nan_);
   mgblas::gemv(*dev_, Op::C, 2, 3, z(1, 0), kA23.data(), 2, x.data(), 1, z(0, 0), y.data(), 1);
   EXPECT_EQ(y, (std::vector<z>{{1, 2}, {0, 1}, {1, 3}}));
+}
+
+// x ends exactly where an inaccessible page begins: a read past x faults. OpenBLAS
+// 0.3.21's c/zgemv_n reads one element past x when m % 4 == 2; the host engine must not.
+template <typename C>
+void gemv_n_reads_only_x(const Device& dev, int64_t incx) {
+  const long page = sysconf(_SC_PAGESIZE);
+  void* mem = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  ASSERT_EQ(mprotect(static_cast<char*>(mem) + page, page, PROT_NONE), 0);
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (const int64_t m : {2, 6, 10, 7}) {
+    const int64_t n = 5, span = (n - 1) * incx + 1;
+    C* x = reinterpret_cast<C*>(static_cast<char*>(mem) + page) - span;
+    std::vector<C> A(m * n), y(m), ref(m, C(0));
+    for (auto& a : A) a = C(u(rng), u(rng));
+    for (int64_t j = 0; j < n; ++j) x[j * incx] = C(u(rng), u(rng));
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) ref[i] += A[i + j * m] * x[j * incx];
+    mgblas::gemv(dev, Op::N, m, n, C(1), A.data(), m, x, incx, C(0), y.data(), 1);
+    for (int64_t i = 0; i < m; ++i)
+      EXPECT_NEAR(std::abs(y[i] - ref[i]), 0.0, 1e-5) << "m = " << m << ", i = " << i;
+  }
+  munmap(mem, 2 * page);
+}
+
+TEST_F(HostHandChecked, gemv_n_complex_reads_nothing_past_x) {
+  gemv_n_reads_only_x<std::complex<float>>(*dev_, 1);
+  gemv_n_reads_only_x<std::complex<double>>(*dev_, 1);
+  gemv_n_reads_only_x<std::complex<double>>(*dev_, 3);
 }
 
 // S = [2 1 0; 1 3 -1; 0 -1 4], x = (1, 2, 3): S x = (4, 4, 10). The triangle that is not

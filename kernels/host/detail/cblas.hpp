@@ -14,6 +14,7 @@
 #include <limits>
 #include <source_location>
 #include <type_traits>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/types.hpp"
@@ -81,14 +82,29 @@ inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, double alpha, const
                  blas_int incy) {
   cblas_dgemv(CblasColMajor, op, m, n, alpha, A, lda, x, incx, beta, y, incy);
 }
+/// OpenBLAS before 0.3.24 (Debian 12 ships 0.3.21) reads one element past x in its
+/// c/zgemv_n kernel when m % 4 == 2 (OpenBLAS issue 4013); with x a row of a matrix
+/// (incx = ld) that lands past the matrix. The complex no-transpose products therefore
+/// read x from a contiguous copy one element longer (an O(n) copy beside O(mn) work).
+template <typename C>
+const C* gemv_n_safe_x(CBLAS_TRANSPOSE op, blas_int n, const C* x, blas_int& incx) {
+  if (op != CblasNoTrans || n <= 0) return x;
+  thread_local std::vector<C> copy;
+  copy.assign(static_cast<std::size_t>(n) + 1, C(0));
+  for (blas_int i = 0; i < n; ++i) copy[i] = x[static_cast<int64_t>(i) * incx];
+  incx = 1;
+  return copy.data();
+}
 inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, scomplex alpha, const scomplex* A,
                  blas_int lda, const scomplex* x, blas_int incx, scomplex beta, scomplex* y,
                  blas_int incy) {
+  x = gemv_n_safe_x(op, n, x, incx);
   cblas_cgemv(CblasColMajor, op, m, n, &alpha, A, lda, x, incx, &beta, y, incy);
 }
 inline void gemv(CBLAS_TRANSPOSE op, blas_int m, blas_int n, zcomplex alpha, const zcomplex* A,
                  blas_int lda, const zcomplex* x, blas_int incx, zcomplex beta, zcomplex* y,
                  blas_int incy) {
+  x = gemv_n_safe_x(op, n, x, incx);
   cblas_zgemv(CblasColMajor, op, m, n, &alpha, A, lda, x, incx, &beta, y, incy);
 }
 
