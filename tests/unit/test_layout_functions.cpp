@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The pure distribution functions of layouts/ (column ranges of a device, its columns
-// as plain index data, runs of contiguous columns) on fresh random shapes, each against
-// a brute-force walk over every global column.
+// as plain index data, runs of contiguous columns, the batch splits) on fresh random
+// shapes, each against a brute-force walk over every global column or entry.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "layouts/batch_split.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/local_columns.hpp"
 #include "tests/testing/testing.hpp"
@@ -84,6 +85,52 @@ TEST(LayoutFunctions, ColumnRangesAgainstWalk) {
     EXPECT_EQ(max_local_count(L, c0), most);
   }
   EXPECT_GT(checked, 0);
+}
+
+// +-----------------------------------------------------------------------------------+
+// | batch_share(batch, P, g): contiguous, in device order, covering [0, batch), sizes  |
+// | differing by at most one, larger ones first.  batch_split_by_work: P + 1 bounds    |
+// | from 0 to batch, non-decreasing; device g's work <= total / P + the largest entry. |
+// +-----------------------------------------------------------------------------------+
+TEST(LayoutFunctions, BatchSplitsAgainstWalk) {
+  auto rng = testing::make_rng();
+  for (int s = 0; s < kShapes; ++s) {
+    const int64_t batch = std::uniform_int_distribution<int64_t>(0, 60)(rng);
+    const int P = std::uniform_int_distribution<int>(1, 9)(rng);
+    SCOPED_TRACE(::testing::Message() << "batch=" << batch << " P=" << P);
+    int64_t next = 0, prev = batch + 1;
+    for (int g = 0; g < P; ++g) {
+      const BatchShare sh = batch_share(batch, P, g);
+      EXPECT_EQ(sh.first, next);
+      EXPECT_LE(sh.count, prev);
+      EXPECT_LE(sh.count, batch / P + 1);
+      EXPECT_GE(sh.count, batch / P);
+      next += sh.count;
+      prev = sh.count;
+    }
+    EXPECT_EQ(next, batch);
+
+    std::uniform_int_distribution<int64_t> dim(0, 12);
+    std::vector<int64_t> m(batch), n(batch), k(batch);
+    double total = 0, largest = 0;
+    std::vector<double> work(batch);
+    for (int64_t i = 0; i < batch; ++i) {
+      m[i] = dim(rng), n[i] = dim(rng), k[i] = dim(rng);
+      work[i] = m[i] > 0 && n[i] > 0 ? double(m[i]) * n[i] * std::max<int64_t>(k[i], 1) : 0;
+      total += work[i];
+      largest = std::max(largest, work[i]);
+    }
+    const std::vector<int64_t> b = batch_split_by_work(batch, m.data(), n.data(), k.data(), P);
+    ASSERT_EQ(b.size(), static_cast<size_t>(P) + 1);
+    EXPECT_EQ(b.front(), 0);
+    EXPECT_EQ(b.back(), batch);
+    for (int g = 0; g < P; ++g) {
+      EXPECT_LE(b[g], b[g + 1]);
+      double w = 0;
+      for (int64_t i = b[g]; i < b[g + 1]; ++i) w += work[i];
+      EXPECT_LE(w, total / P + largest + 1e-9 * total) << "device " << g;
+    }
+  }
 }
 
 }  // namespace
