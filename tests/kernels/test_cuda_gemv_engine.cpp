@@ -408,8 +408,7 @@ void run_symv_cyclic(const CyclicCase& c, std::mt19937_64& rng) {
         continue;
       }
       if (l1 <= l0) continue;
-      const l2::CyclicShare share{c.nb, c.P, L.first_block(g), l0, l1, L.global_col(g, l0),
-                                  L.global_col(g, l1 - 1) + 1};
+      const LocalColumns share{c.nb, c.nb * c.P, L.first_block(g) * c.nb, l0, l1};
       l2::symv_cyclic<T>(gpu().stream(), c.uplo, c.hermitian, n, c.off, share, alpha,
                          locals.back().data(), ld, dx.data(), dy.data());
     }

@@ -60,10 +60,12 @@ struct ColumnSets {
 };
 
 // blockIdx.y: the column set; its threads grid-stride over the set's entries.
+// __grid_constant__: the set is read in place from parameter memory (indexing a by-value
+// parameter array with blockIdx.y would copy it to local memory).
 template <typename D>
 __global__ void __launch_bounds__(kVectorThreads)
-    scatter_columns_kernel(ColumnSets sets, const D* in, int64_t in_stride, int64_t c0, D beta,
-                           D* y) {
+    scatter_columns_kernel(const __grid_constant__ ColumnSets sets, const D* in,
+                           int64_t in_stride, int64_t c0, D beta, D* y) {
   const bool overwrite = device::is_zero(beta);
   const LocalColumns& c = sets.set[blockIdx.y];
   const D* from = in + blockIdx.y * in_stride;
@@ -267,17 +269,14 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
                        const T* x, T* y, bool tiles) {
   if (cols.count() <= 0) return;
   d.make_current();
-  // The engine's tile kernel takes block-cyclic shares (whole blocks nb apart by a
-  // multiple of nb); layouts/' BlockCyclic1D always gives those.
-  if (tiles && cols.nb % level2::symv_tile<T>() == 0 && cols.stride % cols.nb == 0 &&
-      cols.first_col % cols.nb == 0) {
+  // The engine's tile kernel needs blocks aligned to its tiles (nb, the block stride and
+  // the first column multiples of the tile); layouts/' BlockCyclic1D gives the latter
+  // two whenever nb is one.
+  const int64_t tile = level2::symv_tile<T>();
+  if (tiles && cols.nb % tile == 0 && cols.stride % tile == 0 && cols.first_col % tile == 0) {
     // The engine's kernel: 16-byte loads and one atomic per row per 32 or 64 columns
     // (the column kernel below: one per 8 or 16), as fast per GPU as on one.
-    const level2::CyclicShare share{cols.nb,          cols.stride / cols.nb,
-                                    cols.first_col / cols.nb, cols.local_begin,
-                                    cols.local_end,   cols.global_col(cols.local_begin),
-                                    cols.global_col(cols.local_end - 1) + 1};
-    level2::symv_cyclic<T>(stream, uplo, herm, n, off, share, alpha, A, ld, x, y);
+    level2::symv_cyclic<T>(stream, uplo, herm, n, off, cols, alpha, A, ld, x, y);
     return;
   }
   using D = device_t<T>;
