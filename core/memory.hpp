@@ -6,6 +6,7 @@
 // are plain memcpy. Pointers may be host or device memory (CUDA unified addressing).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -44,6 +45,18 @@ void copy_matrix(const Device& dev, int64_t m, int64_t n, const T* src, int64_t 
 template <typename T>
 void copy_vector(const Device& dev, int64_t n, const T* src, T* dst, bool async = false) {
   copy_matrix(dev, n, 1, src, n, dst, n, async);
+}
+/// An m x n block between column-major arrays that are both host memory (staging
+/// buffers of the collectives): no device involved.
+template <typename T>
+void copy_host_matrix(int64_t m, int64_t n, const T* src, int64_t ld_src, T* dst,
+                      int64_t ld_dst) {
+  if (m <= 0 || n <= 0) return;
+  if (ld_src == m && ld_dst == m) {
+    std::copy_n(src, m * n, dst);
+    return;
+  }
+  for (int64_t j = 0; j < n; ++j) std::copy_n(src + j * ld_src, m, dst + j * ld_dst);
 }
 
 /// Owning array of `size` elements of T on one device. Move-only.

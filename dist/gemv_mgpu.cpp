@@ -4,11 +4,10 @@
 #include <vector>
 
 #include "core/communicator.hpp"
-#include "dist/detail/column_range.hpp"
-#include "dist/detail/device_ops.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/dist_blas.hpp"
 #include "kernels/blas.hpp"
+#include "layouts/block_cyclic.hpp"
 
 namespace mgblas {
 
@@ -64,7 +63,7 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
   std::vector<int64_t> jl0(P), cols(P);
   for (int d = 0; d < P; ++d) {
     const int g = ctx.device_offset() + d;
-    jl0[d] = detail::local_begin(L, g, j0);
+    jl0[d] = local_begin(L, g, j0);
     cols[d] = L.local_n(g) - jl0[d];
   }
 
@@ -84,8 +83,8 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
             x_local[d] = x.local(d) + jl0[d];
           } else {
             T* buf = red.workspace<T>(d, detail::kSlotLocal, cols[d]);
-            detail::gather_columns(dev, L, ctx.device_offset() + d, jl0[d], cols[d],
-                                   x.on_device(red, d, n), j0, buf);
+            gather_columns(Queue(dev), local_columns(L, ctx.device_offset() + d, j0, L.n()),
+                           x.on_device(red, d, n), j0, buf);
             x_local[d] = buf;
           }
           part[d] = red.workspace<T>(d, detail::kSlotPartial, m);
@@ -116,7 +115,7 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
     });
     return;
   }
-  const int64_t stride = detail::max_local_count(L, j0);
+  const int64_t stride = max_local_count(L, j0);
   red.reduce_columns<T>(L, j0, beta, y.target(), [&] {
     std::vector<const T*> pieces(P, nullptr);
     for (int d = 0; d < P; ++d) {

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "core/config.hpp"
-#include "dist/detail/column_range.hpp"
-#include "dist/detail/device_ops.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"
+#include "kernels/columns.hpp"
+#include "layouts/block_cyclic.hpp"
 
 #if MGBLAS_HAVE_NCCL
 #include <cuda_runtime.h>
@@ -32,8 +32,9 @@ struct NcclReducer::State {
   std::vector<DeviceBuffer<std::byte>> gathered;  // per device: all devices' pieces
   std::vector<cudaEvent_t> ready, done;
   PinnedBuffer<std::byte> host;                   // device 0's result, for a host output
-  // Gather mode: the layout, first column and padded piece length.
-  BlockCyclic1D layout;
+  // Gather mode: every device's columns at or after c0 (global device order), c0 and
+  // the padded piece length.
+  std::vector<LocalColumns> columns;
   int64_t c0 = 0;
   int64_t stride = 0;
 };
@@ -137,9 +138,10 @@ void NcclReducer::add_columns_impl(const BlockCyclic1D& L, int64_t c0, const T* 
   State& s = *state_;
   const int P = ctx.num_devices();
   s.mode = State::Mode::Gather;
-  s.layout = L;
+  s.columns.clear();
+  for (int g = 0; g < L.num_devices(); ++g) s.columns.push_back(local_columns(L, g, c0, L.n()));
   s.c0 = c0;
-  s.stride = detail::max_local_count(L, c0);
+  s.stride = max_local_count(L, c0);
   s.pipelined = false;
   const std::size_t piece = static_cast<std::size_t>(s.stride) * sizeof(T);
   std::vector<const T*> send(P);
@@ -175,11 +177,11 @@ void NcclReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
       // Device outputs take beta here; a host output gets it on the host below.
       const T* gathered = reinterpret_cast<const T*>(s.gathered[d].data());
       if (!to_host)
-        detail::unpack_columns(dev, s.layout, s.c0, gathered, s.stride, beta, y.devices[d]);
+        scatter_columns(Queue(dev), s.columns, gathered, s.stride, s.c0, beta, y.devices[d]);
       else if (d == 0)
-        detail::unpack_columns(dev, s.layout, s.c0, gathered, s.stride, T(0), sum);
+        scatter_columns(Queue(dev), s.columns, gathered, s.stride, s.c0, T(0), sum);
     } else if (!to_host) {
-      detail::finish_sum(dev, n, static_cast<const T*>(sum), beta, y.devices[d]);
+      finish_sum(Queue(dev), n, static_cast<const T*>(sum), beta, y.devices[d]);
     }
   }
   T* staged = nullptr;
@@ -196,7 +198,7 @@ void NcclReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
   }
   // Every device's collective must be complete before returning, not only device 0's.
   nccl_->wait(device_streams(ctx));
-  if (to_host) detail::host_finish_sum(n, static_cast<const T*>(staged), beta, y.host);
+  if (to_host) finish_sum_host(n, static_cast<const T*>(staged), beta, y.host);
 }
 
 #define MGBLAS_NCCL_REDUCER_PHASES_(T)                                                      \

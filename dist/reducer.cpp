@@ -4,12 +4,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string_view>
 
 #include "core/config.hpp"
-#include "dist/detail/column_range.hpp"
-#include "dist/detail/device_ops.hpp"
 #include "dist/nccl_comm.hpp"
+#include "kernels/columns.hpp"
+#include "layouts/block_cyclic.hpp"
 
 namespace mgblas {
 
@@ -63,13 +64,14 @@ void Reducer::add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const T* co
   std::vector<const T*> parts(ctx_->num_devices(), nullptr);
   for (int d = 0; d < ctx_->num_devices(); ++d) {
     const int g = ctx_->device_offset() + d;
-    const int64_t count = detail::local_count(L, g, c0, L.n());
+    const int64_t count = local_count(L, g, c0, L.n());
     if (!locals[d] || count == 0) continue;
     const Device& dev = ctx_->device(d);
     T* part = workspace<T>(d, kOwnSlot, n);
     dev.make_current();
     memset_bytes(dev, part, 0, static_cast<std::size_t>(n) * sizeof(T), /*async=*/true);
-    detail::scatter_columns(dev, L, g, detail::local_begin(L, g, c0), count, locals[d], c0, part);
+    const LocalColumns cols = local_columns(L, g, c0, L.n());
+    scatter_columns(Queue(dev), std::span(&cols, 1), locals[d], count, c0, T(0), part);
     parts[d] = part;
   }
   add(n, parts.data(), 0, n);
@@ -172,7 +174,7 @@ void HostReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
   if (ctx.nranks() > 1) ctx.comm().allreduce_sum(sum, n);
 
   if (y.devices.empty()) {
-    detail::host_finish_sum(n, static_cast<const T*>(sum), beta, y.host);
+    finish_sum_host(n, static_cast<const T*>(sum), beta, y.host);
     return;
   }
   // Device outputs: y0 from the first device's copy (all copies are equal), the result
@@ -182,7 +184,7 @@ void HostReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
     ctx.device(0).make_current();
     copy_vector(ctx.device(0), n, y.devices[0], y0);
   }
-  detail::host_finish_sum(n, static_cast<const T*>(sum), beta, y0);
+  finish_sum_host(n, static_cast<const T*>(sum), beta, y0);
   for (int d = 0; d < ctx.num_devices(); ++d) {
     ctx.device(d).make_current();
     copy_vector(ctx.device(d), n, static_cast<const T*>(y0), y.devices[d], /*async=*/true);

@@ -6,12 +6,12 @@
 #include <string_view>
 #include <vector>
 
-#include "dist/detail/column_range.hpp"
-#include "dist/detail/dist_kernels.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/detail/symv_share.hpp"
 #include "dist/dist_blas.hpp"
 #include "kernels/blas.hpp"
+#include "kernels/columns.hpp"
+#include "layouts/block_cyclic.hpp"
 
 namespace mgblas {
 
@@ -19,8 +19,8 @@ namespace {
 
 // How GPUs compute their share (env MGBLAS_DIST_SYMV): kernel (default): one launch per
 // device, the engine's tile kernel when nb is a multiple of its tile, else the column
-// kernel (dist_kernels.hpp); columns: the column kernel always; engine: the engine's
-// symv/gemv per block column (for comparison and as a fallback).
+// kernel (kernels/columns.hpp, SymvColumns); columns: the column kernel always; engine:
+// the engine's symv/gemv per block column (for comparison and as a fallback).
 enum class SymvPath { Kernel, Columns, Engine };
 SymvPath symv_path() {
   const char* v = std::getenv("MGBLAS_DIST_SYMV");
@@ -57,72 +57,45 @@ std::vector<int64_t> chunk_bounds(bool lower, int64_t off, int64_t n, int chunks
   return b;
 }
 
-// The engine's products for device g's columns [a, b) (global, a >= off): per run of
-// local columns contiguous in the global matrix (one block when P > 1, the whole range
-// when P = 1), symv/hemv on the diagonal block and the off-diagonal panel of the
-// stored triangle twice, as itself (rows beyond the block, reading x at the block) and
+// One device's columns [a, b) (global, a >= off) when it holds the whole matrix (P = 1):
+// the engine's symv/hemv on the diagonal block and the off-diagonal panel of the stored
+// triangle twice, as itself (rows beyond the block, reading x at the block) and
 // mirrored (rows of the block, reading x at the panel's rows), so each stored entry is
-// read once. y (length n - off) accumulates.
-template <Scalar T, bool kHermitian>
-void symv_engine_columns(const Queue& q, Uplo uplo, T alpha, const BlockCyclic1D& L, int g,
-                         const T* A_local, int64_t ld, int64_t off, int64_t a, int64_t b,
-                         const T* x, T* y) {
-  const int64_t n = L.n(), nb = L.nb(), P = L.num_devices();
+// read once; the offset entries keep reads aligned to the matrix. y (length n - off)
+// accumulates.
+template <Scalar T>
+void symv_whole_columns(const Queue& q, Uplo uplo, bool herm, T alpha, int64_t n, const T* A,
+                        int64_t ld, int64_t off, int64_t a, int64_t b, const T* x, T* y) {
+  if (a >= b) return;
+  const int64_t w = b - a;
+  if (herm)
+    hemv_offset(q, uplo, w, alpha, A, ld, a, x + a - off, 1, T(1), y + a - off, 1);
+  else
+    symv_offset(q, uplo, w, alpha, A, ld, a, x + a - off, 1, T(1), y + a - off, 1);
   const bool lower = uplo == Uplo::Lower;
+  const int64_t r0 = lower ? b : off;
+  const int64_t h = lower ? n - b : a - off;
+  if (h == 0) return;
   // The mirrored triangle is the stored one transposed (symv) or conjugate-transposed
   // (hemv); for real T both are T.
-  const Op op_mirror = kHermitian ? Op::C : Op::T;
-  const auto run = [&](int64_t c0, int64_t c1, int64_t jl) {
-    const int64_t w = c1 - c0;
-    if (P == 1) {
-      // Local storage is the global matrix: the offset entry keeps reads aligned.
-      if constexpr (kHermitian)
-        hemv_offset(q, uplo, w, alpha, A_local, ld, c0, x + c0 - off, 1, T(1), y + c0 - off, 1);
-      else
-        symv_offset(q, uplo, w, alpha, A_local, ld, c0, x + c0 - off, 1, T(1), y + c0 - off, 1);
-    } else {
-      const T* diag = A_local + c0 + jl * ld;  // rows and columns [c0, c1), at local (c0, jl)
-      if constexpr (kHermitian)
-        hemv(q, uplo, w, alpha, diag, ld, x + c0 - off, 1, T(1), y + c0 - off, 1);
-      else
-        symv(q, uplo, w, alpha, diag, ld, x + c0 - off, 1, T(1), y + c0 - off, 1);
-    }
-    const int64_t r0 = lower ? c1 : off;
-    const int64_t h = lower ? n - c1 : c0 - off;
-    if (h == 0) return;
-    gemv_offset(q, Op::N, h, w, alpha, A_local, ld, r0, jl, x + c0 - off, 1, T(1), y + r0 - off, 1);
-    gemv_offset(q, op_mirror, h, w, alpha, A_local, ld, r0, jl, x + r0 - off, 1, T(1),
-                y + c0 - off, 1);
-  };
-  if (a >= b) return;
-  if (P == 1) {
-    run(a, b, a);
-    return;
-  }
-  // g's blocks meeting [a, b): the first at or after a's block, then every P-th.
-  const int64_t first = a / nb + ((L.first_block(g) - a / nb) % P + P) % P;
-  for (int64_t jb = first; jb * nb < b; jb += P) {
-    const int64_t c0 = std::max(jb * nb, a), c1 = std::min(jb * nb + L.block_width(jb), b);
-    if (c0 < c1) run(c0, c1, detail::local_begin(L, g, c0));
-  }
+  gemv_offset(q, Op::N, h, w, alpha, A, ld, r0, a, x + a - off, 1, T(1), y + r0 - off, 1);
+  gemv_offset(q, herm ? Op::C : Op::T, h, w, alpha, A, ld, r0, a, x + r0 - off, 1, T(1),
+              y + a - off, 1);
 }
 
-// Device g's part of the columns [a, b) (a >= off), the form `path` chooses.
+// Device g's part of the columns [a, b) (a >= off), the form `path` chooses (a host
+// device computes per run of columns with its engine whatever the path).
 template <Scalar T>
 void symv_share_in(SymvPath path, const Device& dev, Uplo uplo, bool herm, T alpha,
                    const BlockCyclic1D& L, int g, const T* A_local, int64_t ld, int64_t off,
                    int64_t a, int64_t b, const T* x, T* y) {
-  if (path != SymvPath::Engine && dev.is_gpu() && L.num_devices() > 1) {
-    const int64_t jl0 = detail::local_begin(L, g, a), jl1 = detail::local_begin(L, g, b);
-    if (jl1 <= jl0) return;
-    dev.make_current();
-    detail::cuda::symv_block_cyclic(dev.stream(), uplo, herm, L, g, A_local, ld, off, jl0, jl1,
-                                    alpha, x, y, path == SymvPath::Kernel);
-  } else if (herm) {
-    symv_engine_columns<T, true>(Queue(dev), uplo, alpha, L, g, A_local, ld, off, a, b, x, y);
-  } else {
-    symv_engine_columns<T, false>(Queue(dev), uplo, alpha, L, g, A_local, ld, off, a, b, x, y);
-  }
+  if (L.num_devices() == 1)
+    return symv_whole_columns(Queue(dev), uplo, herm, alpha, L.n(), A_local, ld, off, a, b, x, y);
+  const SymvColumns form = path == SymvPath::Kernel    ? SymvColumns::Tiles
+                           : path == SymvPath::Columns ? SymvColumns::Columns
+                                                       : SymvColumns::Engine;
+  symv_columns(Queue(dev), uplo, herm, L.n(), off, local_columns(L, g, a, b), alpha, A_local, ld,
+               x, y, form);
 }
 
 template <Scalar T, bool kHermitian>
@@ -171,7 +144,7 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
     if (c == 0) {
       for (int d = 0; d < P; ++d) {
         const int g = ctx.device_offset() + d;
-        if (detail::local_count(L, g, off, L.n()) == 0) continue;  // no column in S
+        if (local_count(L, g, off, L.n()) == 0) continue;  // no column in S
         const Device& dev = ctx.device(d);
         xd[d] = x.on_device(red, d, n);
         part[d] = red.workspace<T>(d, detail::kSlotPartial, n);

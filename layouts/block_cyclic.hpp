@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "layouts/local_columns.hpp"
 
 namespace mgblas {
 
@@ -96,5 +97,43 @@ class BlockCyclic1D {
   int64_t m_ = 0, n_ = 0, nb_ = 1;
   int p_ = 1, first_ = 0;
 };
+
+// ---- Column ranges of one device ------------------------------------------------------
+// A device's local columns are in increasing global order, so the columns of a global
+// range [c0, c1) it holds form one contiguous local range [local_begin(c0),
+// local_begin(c1)).
+
+/// Number of local columns of global device g whose global index is below c, for
+/// 0 <= c <= L.n(): the local index of g's first column at or after c.
+MGBLAS_HD inline int64_t local_begin(const BlockCyclic1D& L, int g, int64_t c) {
+  const int64_t nb = L.nb(), P = L.num_devices();
+  const int64_t jb = c / nb;  // block holding c (num_blocks() when c = n and nb divides n)
+  const int64_t s = L.first_block(g);
+  // g's blocks before jb are s, s + P, ...; none of them is the (possibly narrow) last.
+  int64_t cols = (jb > s ? (jb - s + P - 1) / P : 0) * nb;
+  if (jb < L.num_blocks() && L.block_owner(jb) == g) cols += c - jb * nb;
+  return cols;
+}
+
+/// Local columns of g in the global range [c0, c1).
+MGBLAS_HD inline int64_t local_count(const BlockCyclic1D& L, int g, int64_t c0, int64_t c1) {
+  return local_begin(L, g, c1) - local_begin(L, g, c0);
+}
+
+/// The largest local_count(L, g, c0, n) over all devices g: the padded per-device size
+/// of a gather of the columns [c0, n) (equal send counts, as NCCL's all-gather needs).
+inline int64_t max_local_count(const BlockCyclic1D& L, int64_t c0) {
+  int64_t most = 0;
+  for (int g = 0; g < L.num_devices(); ++g) most = std::max(most, local_count(L, g, c0, L.n()));
+  return most;
+}
+
+/// Device g's columns in the global range [c0, c1) (0 <= c0 <= c1 <= n) as plain index
+/// data for a kernel.
+MGBLAS_HD inline LocalColumns local_columns(const BlockCyclic1D& L, int g, int64_t c0,
+                                            int64_t c1) {
+  return {L.nb(), L.nb() * L.num_devices(), L.first_block(g) * L.nb(), local_begin(L, g, c0),
+          local_begin(L, g, c1)};
+}
 
 }  // namespace mgblas

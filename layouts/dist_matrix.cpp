@@ -3,292 +3,138 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "core/agreement.hpp"
 #include "core/checked.hpp"
 #include "core/error.hpp"
+#include "layouts/detail/placement.hpp"
 
 namespace mgblas {
 
 namespace {
 
-// Point-to-point tags of the scatter and the gather; pairs of ranks exchange at most
-// one message per call, and MPI keeps messages between a pair in order.
-constexpr int kTagDistribute = 0x6d67;
-constexpr int kTagCollect = 0x6d68;
-
-// Columns of a BlockCyclic1D placed on the local devices: `rows` entries per column
-// (m for a matrix, 1 for a block-cyclic vector), device storage with leading
-// dimension `ld`, and `locals[d]` the storage of local device d.
+// Columns of a BlockCyclic1D placed on the local devices (a placement of
+// layouts/detail/placement.hpp): `rows` entries per column (m for a matrix, 1 for a
+// block-cyclic vector), device storage with leading dimension `ld`, and `locals[d]`
+// the storage of local device d (T* to scatter into, const T* to gather from).
 //
 // Between ranks, a rank's columns travel "packed": its devices in order, each
 // device's local columns in local order, `rows` entries per column with no padding.
 // A packed device part then lands in device storage with one copy_matrix.
 template <typename Ptr>
-struct Placement {
+struct ColumnPlacement {
+  using T = std::remove_const_t<std::remove_pointer_t<Ptr>>;
   const Context& ctx;
   const BlockCyclic1D& layout;
   int64_t rows;
   int64_t ld;
   const std::vector<Ptr>& locals;
-};
 
-// Calls f(global_col, local_col, width) for each run of local columns of global device
-// g that is contiguous in the global matrix too: every block when P > 1, all columns
-// at once when P = 1.
-template <typename F>
-void for_each_run(const BlockCyclic1D& layout, int g, F&& f) {
-  const int64_t nb = layout.nb();
-  int64_t gc = 0, lc = 0, w = 0;
-  for (int64_t lb = 0; lb < layout.local_blocks(g); ++lb) {
-    const int64_t jb = layout.first_block(g) + lb * layout.num_devices();
-    const int64_t bw = layout.block_width(jb);
-    if (w > 0 && gc + w == jb * nb && lc + w == lb * nb) {
-      w += bw;
-      continue;
+  CallRecord record(const char* what) const {
+    CallRecord rec(what);
+    rec.add_precision<T>()
+        .add("rows", rows)
+        .add("n", layout.n())
+        .add("nb", layout.nb())
+        .add("P", layout.num_devices())
+        .add("first", layout.first());
+    return rec;
+  }
+  int64_t host_rows() const { return rows; }
+  int64_t host_cols() const { return layout.n(); }
+  int64_t unit_len() const { return rows; }
+  // Number of columns rank r's devices hold together.
+  int64_t rank_units(int r) const {
+    int64_t cols = 0;
+    for (int g = ctx.device_offset(r); g < ctx.device_offset(r) + ctx.devices_on_rank(r); ++g)
+      cols += layout.local_n(g);
+    return cols;
+  }
+
+  // Calls f(global_col, local_col, width) for each run of local columns of global
+  // device g that is contiguous in the global matrix too: every block when P > 1, all
+  // columns at once when P = 1.
+  template <typename F>
+  void for_each_run(int g, F&& f) const {
+    const int64_t nb = layout.nb();
+    int64_t gc = 0, lc = 0, w = 0;
+    for (int64_t lb = 0; lb < layout.local_blocks(g); ++lb) {
+      const int64_t jb = layout.first_block(g) + lb * layout.num_devices();
+      const int64_t bw = layout.block_width(jb);
+      if (w > 0 && gc + w == jb * nb && lc + w == lb * nb) {
+        w += bw;
+        continue;
+      }
+      if (w > 0) f(gc, lc, w);
+      gc = jb * nb;
+      lc = lb * nb;
+      w = bw;
     }
     if (w > 0) f(gc, lc, w);
-    gc = jb * nb;
-    lc = lb * nb;
-    w = bw;
   }
-  if (w > 0) f(gc, lc, w);
-}
 
-// Number of columns rank r's devices hold together.
-int64_t rank_cols(const Context& ctx, const BlockCyclic1D& layout, int r) {
-  int64_t cols = 0;
-  for (int g = ctx.device_offset(r); g < ctx.device_offset(r) + ctx.devices_on_rank(r); ++g)
-    cols += layout.local_n(g);
-  return cols;
-}
-
-// Largest packed part among the ranks other than `skip` (skip < 0: all ranks).
-int64_t max_other_cols(const Context& ctx, const BlockCyclic1D& layout, int skip) {
-  int64_t cols = 0;
-  for (int r = 0; r < ctx.nranks(); ++r)
-    if (r != skip) cols = std::max(cols, rank_cols(ctx, layout, r));
-  return cols;
-}
-
-// Host-to-host copy of an m x n block between column-major arrays.
-template <typename T>
-void host_copy(int64_t m, int64_t n, const T* src, int64_t lds, T* dst, int64_t ldd) {
-  if (m <= 0 || n <= 0) return;
-  if (lds == m && ldd == m) {
-    std::copy_n(src, m * n, dst);
-    return;
+  // Rank r's columns of the host matrix A into buf, packed, and back.
+  void pack_rank(int r, const T* A, int64_t lda, T* buf) const {
+    int64_t base = 0;
+    for (int g = ctx.device_offset(r); g < ctx.device_offset(r) + ctx.devices_on_rank(r); ++g) {
+      for_each_run(g, [&](int64_t gc, int64_t lc, int64_t w) {
+        copy_host_matrix(rows, w, A + gc * lda, lda, buf + (base + lc) * rows, rows);
+      });
+      base += layout.local_n(g);
+    }
   }
-  for (int64_t j = 0; j < n; ++j) std::copy_n(src + j * lds, m, dst + j * ldd);
-}
-
-// Packs rank r's columns of the host matrix A into buf.
-template <typename T, typename Ptr>
-void pack_rank(const Placement<Ptr>& p, int r, const T* A, int64_t lda, T* buf) {
-  int64_t base = 0;
-  for (int g = p.ctx.device_offset(r); g < p.ctx.device_offset(r) + p.ctx.devices_on_rank(r); ++g) {
-    for_each_run(p.layout, g, [&](int64_t gc, int64_t lc, int64_t w) {
-      host_copy(p.rows, w, A + gc * lda, lda, buf + (base + lc) * p.rows, p.rows);
-    });
-    base += p.layout.local_n(g);
+  void unpack_rank(int r, const T* buf, T* A, int64_t lda) const {
+    int64_t base = 0;
+    for (int g = ctx.device_offset(r); g < ctx.device_offset(r) + ctx.devices_on_rank(r); ++g) {
+      for_each_run(g, [&](int64_t gc, int64_t lc, int64_t w) {
+        copy_host_matrix(rows, w, buf + (base + lc) * rows, rows, A + gc * lda, lda);
+      });
+      base += layout.local_n(g);
+    }
   }
-}
 
-// The reverse of pack_rank: writes rank r's packed columns into A.
-template <typename T, typename Ptr>
-void unpack_rank(const Placement<Ptr>& p, int r, const T* buf, T* A, int64_t lda) {
-  int64_t base = 0;
-  for (int g = p.ctx.device_offset(r); g < p.ctx.device_offset(r) + p.ctx.devices_on_rank(r); ++g) {
-    for_each_run(p.layout, g, [&](int64_t gc, int64_t lc, int64_t w) {
-      host_copy(p.rows, w, buf + (base + lc) * p.rows, p.rows, A + gc * lda, lda);
-    });
-    base += p.layout.local_n(g);
+  // This rank's packed columns into its device storage and back: one copy per device.
+  void packed_to_devices(const T* buf) const {
+    int64_t base = 0;
+    for (int d = 0; d < ctx.num_devices(); ++d) {
+      const int64_t cols = layout.local_n(ctx.device_offset() + d);
+      copy_matrix(ctx.device(d), rows, cols, buf + base * rows, rows, locals[d], ld);
+      base += cols;
+    }
   }
-}
-
-// This rank's packed columns into its device storage: one copy per device.
-template <typename T>
-void packed_to_devices(const Placement<T*>& p, const T* buf) {
-  int64_t base = 0;
-  for (int d = 0; d < p.ctx.num_devices(); ++d) {
-    const int64_t cols = p.layout.local_n(p.ctx.device_offset() + d);
-    copy_matrix(p.ctx.device(d), p.rows, cols, buf + base * p.rows, p.rows, p.locals[d], p.ld);
-    base += cols;
+  void devices_to_packed(T* buf) const {
+    int64_t base = 0;
+    for (int d = 0; d < ctx.num_devices(); ++d) {
+      const int64_t cols = layout.local_n(ctx.device_offset() + d);
+      copy_matrix(ctx.device(d), rows, cols, locals[d], ld, buf + base * rows, rows);
+      base += cols;
+    }
   }
-}
 
-template <typename T>
-void devices_to_packed(const Placement<const T*>& p, T* buf) {
-  int64_t base = 0;
-  for (int d = 0; d < p.ctx.num_devices(); ++d) {
-    const int64_t cols = p.layout.local_n(p.ctx.device_offset() + d);
-    copy_matrix(p.ctx.device(d), p.rows, cols, p.locals[d], p.ld, buf + base * p.rows, p.rows);
-    base += cols;
+  // The host matrix A straight into this rank's device storage and back: one copy per
+  // run.
+  void host_to_devices(const T* A, int64_t lda) const {
+    for (int d = 0; d < ctx.num_devices(); ++d)
+      for_each_run(ctx.device_offset() + d, [&](int64_t gc, int64_t lc, int64_t w) {
+        copy_matrix(ctx.device(d), rows, w, A + gc * lda, lda, locals[d] + lc * ld, ld);
+      });
   }
-}
-
-// The host matrix A straight into this rank's device storage: one copy per run.
-template <typename T>
-void host_to_devices(const Placement<T*>& p, const T* A, int64_t lda) {
-  for (int d = 0; d < p.ctx.num_devices(); ++d)
-    for_each_run(p.layout, p.ctx.device_offset() + d, [&](int64_t gc, int64_t lc, int64_t w) {
-      copy_matrix(p.ctx.device(d), p.rows, w, A + gc * lda, lda, p.locals[d] + lc * p.ld, p.ld);
-    });
-}
-
-template <typename T>
-void devices_to_host(const Placement<const T*>& p, T* A, int64_t lda) {
-  for (int d = 0; d < p.ctx.num_devices(); ++d)
-    for_each_run(p.layout, p.ctx.device_offset() + d, [&](int64_t gc, int64_t lc, int64_t w) {
-      copy_matrix(p.ctx.device(d), p.rows, w, p.locals[d] + lc * p.ld, p.ld, A + gc * lda, lda);
-    });
-}
-
-// What every rank must pass identically to a scatter or gather: the precision, the
-// layout and the root.
-template <typename T>
-CallRecord placement_record(const char* what, const BlockCyclic1D& l, int64_t rows, int root) {
-  CallRecord rec(what);
-  rec.add_precision<T>()
-      .add("rows", rows)
-      .add("n", l.n())
-      .add("nb", l.nb())
-      .add("P", l.num_devices())
-      .add("first", l.first())
-      .add("root", root);
-  return rec;
-}
+  void devices_to_host(T* A, int64_t lda) const {
+    for (int d = 0; d < ctx.num_devices(); ++d)
+      for_each_run(ctx.device_offset() + d, [&](int64_t gc, int64_t lc, int64_t w) {
+        copy_matrix(ctx.device(d), rows, w, locals[d] + lc * ld, ld, A + gc * lda, lda);
+      });
+  }
+};
 
 void check_layout_devices(const Context& ctx, const BlockCyclic1D& layout) {
   if (layout.num_devices() != ctx.global_num_devices())
     MGBLAS_THROW(DimensionMismatch, "layout.num_devices() = ", layout.num_devices(),
                  " but ctx->global_num_devices() = ", ctx.global_num_devices(),
                  ": they must be equal");
-}
-
-void check_root(int root, int nranks, bool allow_all) {
-  if (allow_all)
-    MGBLAS_CHECK_ARG(root < nranks, "root", root, "< nranks = ", nranks,
-                     " (or negative: every rank receives)");
-  else
-    MGBLAS_CHECK_ARG(root >= 0 && root < nranks, "root", root, "in [0, nranks = ", nranks, ")");
-}
-
-template <typename T>
-void check_host_array(const T* A, const char* a_name, int64_t lda, const char* lda_name,
-                      int64_t rows, int64_t cols) {
-  MGBLAS_CHECK_ARG(lda >= std::max<int64_t>(1, rows), lda_name, lda,
-                   ">= max(1, m) = ", std::max<int64_t>(1, rows));
-  MGBLAS_CHECK_PTR(A, a_name, rows * cols > 0);
-}
-
-// Scatter of the rows x n host matrix A from `root` into the placement's storage.
-// Phase 1 validates and allocates (nothing written); phase 2 moves data, the root
-// sending before touching its devices so a device failure cannot strand a receiver.
-template <typename T>
-void scatter_cols(const Placement<T*>& p, const T* A, int64_t lda, int root, const char* a_name,
-                  const char* what) {
-  const Communicator& comm = p.ctx.comm();
-  const int me = comm.rank();
-  PinnedBuffer<T> stage;
-  CallRecord rec = placement_record<T>(what, p.layout, p.rows, root);
-  agree(comm, rec, [&] {
-    check_root(root, comm.size(), false);
-    if (me == root) check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n());
-    const int64_t cols =
-        me == root ? max_other_cols(p.ctx, p.layout, root) : rank_cols(p.ctx, p.layout, me);
-    stage = PinnedBuffer<T>(static_cast<std::size_t>(checked_mul(cols, p.rows, "staging size")));
-  });
-  all_or_nothing(comm, what, [&] {
-    if (me == root) {
-      for (int r = 0; r < comm.size(); ++r) {
-        const int64_t count = rank_cols(p.ctx, p.layout, r) * p.rows;
-        if (r == root || count == 0) continue;
-        pack_rank(p, r, A, lda, stage.data());
-        comm.send(stage.data(), count * sizeof(T), r, kTagDistribute);
-      }
-      host_to_devices(p, A, lda);
-    } else {
-      const int64_t count = rank_cols(p.ctx, p.layout, me) * p.rows;
-      if (count > 0) comm.recv(stage.data(), count * sizeof(T), root, kTagDistribute);
-      packed_to_devices(p, stage.data());
-    }
-  });
-}
-
-// Every rank copies its own columns from its full copy of A.
-template <typename T>
-void scatter_cols_replicated(const Placement<T*>& p, const T* A, int64_t lda, const char* a_name,
-                             const char* what) {
-  const Communicator& comm = p.ctx.comm();
-  CallRecord rec = placement_record<T>(what, p.layout, p.rows, -2);
-  agree(comm, rec, [&] { check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n()); });
-  all_or_nothing(comm, what, [&] { host_to_devices(p, A, lda); });
-}
-
-// Gather of the placement's storage into the host matrix A on `root` (root < 0: on
-// every rank, as one broadcast per rank). Senders read their devices in the
-// validating phase, so a device failure cannot strand the receiving root.
-template <typename T>
-void gather_cols(const Placement<const T*>& p, T* A, int64_t lda, int root, const char* a_name,
-                 const char* what) {
-  const Communicator& comm = p.ctx.comm();
-  const int me = comm.rank();
-  const bool to_all = root < 0;
-  const bool receives = to_all || me == root;
-  PinnedBuffer<T> mine, other;
-  CallRecord rec = placement_record<T>(what, p.layout, p.rows, root < 0 ? -1 : root);
-  agree(comm, rec, [&] {
-    check_root(root, comm.size(), true);
-    if (receives) check_host_array(A, a_name, lda, "lda", p.rows, p.layout.n());
-    if (receives)
-      other = PinnedBuffer<T>(static_cast<std::size_t>(
-          checked_mul(max_other_cols(p.ctx, p.layout, me), p.rows, "staging size")));
-    if ((to_all && comm.size() > 1) || me != root) {
-      mine = PinnedBuffer<T>(static_cast<std::size_t>(
-          checked_mul(rank_cols(p.ctx, p.layout, me), p.rows, "staging size")));
-      devices_to_packed(p, mine.data());
-    }
-  });
-  all_or_nothing(comm, what, [&] {
-    if (to_all) {
-      for (int r = 0; r < comm.size(); ++r) {
-        const int64_t count = rank_cols(p.ctx, p.layout, r) * p.rows;
-        if (count == 0 || comm.size() == 1) continue;
-        comm.bcast(r == me ? mine.data() : other.data(), count * sizeof(T), r);
-        if (r != me) unpack_rank(p, r, other.data(), A, lda);
-      }
-      // Its own columns straight from its devices, as the root does below (one copy,
-      // and A may then be device memory on a single rank, as Python's to_array passes).
-      devices_to_host(p, A, lda);
-    } else if (me == root) {
-      for (int r = 0; r < comm.size(); ++r) {
-        const int64_t count = rank_cols(p.ctx, p.layout, r) * p.rows;
-        if (r == root || count == 0) continue;
-        comm.recv(other.data(), count * sizeof(T), r, kTagCollect);
-        unpack_rank(p, r, other.data(), A, lda);
-      }
-      devices_to_host(p, A, lda);
-    } else {
-      const int64_t count = rank_cols(p.ctx, p.layout, me) * p.rows;
-      if (count > 0) comm.send(mine.data(), count * sizeof(T), root, kTagCollect);
-    }
-  });
-}
-
-template <typename T>
-std::vector<T*> pointers(std::vector<DeviceBuffer<T>>& bufs) {
-  std::vector<T*> out;
-  for (auto& b : bufs) out.push_back(b.data());
-  return out;
-}
-template <typename T>
-std::vector<const T*> pointers(const std::vector<DeviceBuffer<T>>& bufs) {
-  std::vector<const T*> out;
-  for (const auto& b : bufs) out.push_back(b.data());
-  return out;
 }
 
 const Context& checked_context(const std::shared_ptr<Context>& ctx) {
@@ -342,23 +188,23 @@ void DistMatrix<T>::allocate() {
 
 template <Scalar T>
 void DistMatrix<T>::distribute(const T* A, int64_t lda, int root) {
-  const auto locals = pointers(blocks_);
-  scatter_cols(Placement<T*>{*ctx_, layout_, m(), ld(), locals}, A, lda, root, "A",
-               "DistMatrix::distribute");
+  const auto locals = detail::pointers(blocks_);
+  const ColumnPlacement<T*> p{*ctx_, layout_, m(), ld(), locals};
+  detail::scatter<T>(p, A, lda, root, "A", "DistMatrix::distribute");
 }
 
 template <Scalar T>
 void DistMatrix<T>::distribute_replicated(const T* A, int64_t lda) {
-  const auto locals = pointers(blocks_);
-  scatter_cols_replicated(Placement<T*>{*ctx_, layout_, m(), ld(), locals}, A, lda, "A",
-                          "DistMatrix::distribute_replicated");
+  const auto locals = detail::pointers(blocks_);
+  const ColumnPlacement<T*> p{*ctx_, layout_, m(), ld(), locals};
+  detail::scatter_replicated<T>(p, A, lda, "A", "DistMatrix::distribute_replicated");
 }
 
 template <Scalar T>
 void DistMatrix<T>::collect(T* A, int64_t lda, int root) const {
-  const auto locals = pointers(blocks_);
-  gather_cols(Placement<const T*>{*ctx_, layout_, m(), ld(), locals}, A, lda, root, "A",
-              "DistMatrix::collect");
+  const auto locals = detail::pointers(blocks_);
+  const ColumnPlacement<const T*> p{*ctx_, layout_, m(), ld(), locals};
+  detail::gather<T>(p, A, lda, root, "A", "DistMatrix::collect");
 }
 
 // ---------------------------------------------------------------------------------
@@ -413,8 +259,9 @@ template <Scalar T>
 void DistVector<T>::distribute(const T* x, int root) {
   constexpr const char* what = "DistVector::distribute";
   if (kind_ == VectorLayout::BlockCyclic) {
-    const auto locals = pointers(parts_);
-    scatter_cols(Placement<T*>{*ctx_, layout_, 1, 1, locals}, x, 1, root, "x", what);
+    const auto locals = detail::pointers(parts_);
+    detail::scatter<T>(ColumnPlacement<T*>{*ctx_, layout_, 1, 1, locals}, x, 1, root, "x",
+                       what);
     return;
   }
   const Communicator& comm = ctx_->comm();
@@ -423,7 +270,7 @@ void DistVector<T>::distribute(const T* x, int root) {
   CallRecord rec(what);
   rec.add_precision<T>().add("n", n_).add("root", root);
   agree(comm, rec, [&] {
-    check_root(root, comm.size(), false);
+    detail::check_root(root, comm.size(), false);
     if (me == root) MGBLAS_CHECK_PTR(x, "x", n_ > 0);
     if (me != root) stage = PinnedBuffer<T>(static_cast<std::size_t>(n_));
   });
@@ -439,8 +286,9 @@ template <Scalar T>
 void DistVector<T>::distribute_replicated(const T* x) {
   constexpr const char* what = "DistVector::distribute_replicated";
   if (kind_ == VectorLayout::BlockCyclic) {
-    const auto locals = pointers(parts_);
-    scatter_cols_replicated(Placement<T*>{*ctx_, layout_, 1, 1, locals}, x, 1, "x", what);
+    const auto locals = detail::pointers(parts_);
+    detail::scatter_replicated<T>(ColumnPlacement<T*>{*ctx_, layout_, 1, 1, locals}, x, 1, "x",
+                                  what);
     return;
   }
   const Communicator& comm = ctx_->comm();
@@ -456,8 +304,9 @@ template <Scalar T>
 void DistVector<T>::collect(T* x, int root) const {
   constexpr const char* what = "DistVector::collect";
   if (kind_ == VectorLayout::BlockCyclic) {
-    const auto locals = pointers(parts_);
-    gather_cols(Placement<const T*>{*ctx_, layout_, 1, 1, locals}, x, 1, root, "x", what);
+    const auto locals = detail::pointers(parts_);
+    detail::gather<T>(ColumnPlacement<const T*>{*ctx_, layout_, 1, 1, locals}, x, 1, root, "x",
+                      what);
     return;
   }
   // Every rank holds the whole vector: receivers read their own first device.
@@ -466,7 +315,7 @@ void DistVector<T>::collect(T* x, int root) const {
   CallRecord rec(what);
   rec.add_precision<T>().add("n", n_).add("root", root < 0 ? -1 : root);
   agree(comm, rec, [&] {
-    check_root(root, comm.size(), true);
+    detail::check_root(root, comm.size(), true);
     if (receives) MGBLAS_CHECK_PTR(x, "x", n_ > 0);
   });
   all_or_nothing(comm, what, [&] {

@@ -15,9 +15,8 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
-#include "dist/detail/column_range.hpp"
-#include "dist/detail/device_ops.hpp"
 #include "dist/reducer.hpp"
+#include "kernels/columns.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -197,19 +196,20 @@ class OutputVector : public VectorOperand<T*, DistVector<T>> {
   void scale(Context& ctx, int64_t len, T beta, int64_t c0) {
     if (len == 0 || beta == T(1)) return;
     if (!this->dist_) {
-      host_finish_sum<T>(len, nullptr, beta, this->host_);
+      finish_sum_host<T>(len, nullptr, beta, this->host_);
       return;
     }
     for (int d = 0; d < ctx.num_devices(); ++d) {
       const Device& dev = ctx.device(d);
       if (!this->block_cyclic()) {
-        finish_sum<T>(dev, len, nullptr, beta, this->dist_->local(d));
+        finish_sum<T>(Queue(dev), len, nullptr, beta, this->dist_->local(d));
         continue;
       }
       const BlockCyclic1D& L = this->dist_->layout();
       const int g = ctx.device_offset() + d;
       const int64_t first = local_begin(L, g, c0);
-      finish_sum<T>(dev, L.local_n(g) - first, nullptr, beta, this->dist_->local(d) + first);
+      finish_sum<T>(Queue(dev), L.local_n(g) - first, nullptr, beta,
+                    this->dist_->local(d) + first);
     }
     ctx.synchronize();
   }

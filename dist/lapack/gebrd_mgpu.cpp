@@ -12,13 +12,13 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "dist/detail/column_range.hpp"
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/lapack/detail/panel_width.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/labrd_kernels.hpp"
+#include "layouts/block_cyclic.hpp"
 
 namespace mgblas {
 namespace {
@@ -92,7 +92,7 @@ class Gebrd {
   bool upper() const { return m_ >= n_; }
   int64_t nloc(int dd) const { return L_.local_n(global(dd)); }
   // First local column of device dd at or after global column c.
-  int64_t lbegin(int dd, int64_t c) const { return detail::local_begin(L_, global(dd), c); }
+  int64_t lbegin(int dd, int64_t c) const { return local_begin(L_, global(dd), c); }
   int owner_local(int64_t c) const { return ctx_.local_index_of(L_.owner(c)); }
   T* Aloc(int dd) { return A_.local(dd); }
   // A(r, q) for local column q of device dd (null on a device without columns, whose

@@ -10,16 +10,16 @@
 
 #include "core/error.hpp"
 #include "core/memory.hpp"
-#include "dist/detail/column_range.hpp"
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/detail/symv_share.hpp"
-#include "dist/lapack/detail/rank2k_columns.hpp"
 #include "dist/lapack/detail/panel_width.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
+#include "dist/lapack/detail/rank2k_columns.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
+#include "layouts/block_cyclic.hpp"
 
 namespace mgblas {
 namespace {

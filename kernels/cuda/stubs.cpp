@@ -3,6 +3,7 @@
 // callers dispatch without #ifdef, and raises NotCompiled naming itself.
 #include "core/error.hpp"
 #include "kernels/batched_kernels.hpp"
+#include "kernels/column_kernels.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/labrd_kernels.hpp"
@@ -54,6 +55,10 @@ MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LABRD_STORE_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LABRD_PUT_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LARFB_FORM_V_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_LARFT_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_FINISH_SUM_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL)
+MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL)
 
 #undef MGBLAS_CUDA_STUBS_
 #undef MGBLAS_CUDA_STUB_

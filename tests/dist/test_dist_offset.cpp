@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/context.hpp"
-#include "dist/detail/column_range.hpp"
 #include "dist/reducer.hpp"
+#include "layouts/block_cyclic.hpp"
 #include "tests/dist/dist_cases.hpp"
 #include "tests/dist/host_contexts.hpp"
 
@@ -39,10 +39,10 @@ TEST(ColumnRange, LocalBeginCountsColumnsBefore) {
             for (int g = 0; g < P; ++g) {
               int64_t before = 0;
               for (int64_t jl = 0; jl < L.local_n(g); ++jl) before += L.global_col(g, jl) < c;
-              bad += detail::local_begin(L, g, c) != before;
+              bad += local_begin(L, g, c) != before;
               most = std::max(most, L.local_n(g) - before);
             }
-            bad += detail::max_local_count(L, c) != most;
+            bad += max_local_count(L, c) != most;
           }
         }
   EXPECT_EQ(bad, 0);

@@ -11,10 +11,13 @@
 // either a multiple of 128 bytes (the aligned path with a row shift for offsets) or
 // odd (element loads only).
 #include <cstdio>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/blas.hpp"
+#include "kernels/columns.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
 #include "kernels/cuda/tuning/level2_dispatch.hpp"
@@ -341,6 +344,9 @@ struct CyclicCase {
   int64_t nb;
   int P, first;
   bool split;
+  // How the shares run: the engine's symv_cyclic directly (0), or the per-device entry
+  // symv_columns (kernels/columns.hpp) with SymvColumns::Tiles (1) or ::Columns (2).
+  int form = 0;
 };
 
 template <Scalar T>
@@ -391,16 +397,26 @@ void run_symv_cyclic(const CyclicCase& c, std::mt19937_64& rng) {
     cuts.push_back(n);
     for (std::size_t k = 0; k + 1 < cuts.size(); ++k) {
       const int64_t l0 = local_begin(cuts[k]), l1 = local_begin(cuts[k + 1]);
+      if (c.form > 0) {
+        // layouts/' columns of the range must be the ones counted here.
+        const LocalColumns cols = local_columns(L, g, cuts[k], cuts[k + 1]);
+        ASSERT_EQ(cols.local_begin, l0);
+        ASSERT_EQ(cols.local_end, l1);
+        symv_columns<T>(Queue(gpu()), c.uplo, c.hermitian, n, c.off, cols, alpha,
+                        locals.back().data(), ld, dx.data(), dy.data(),
+                        c.form == 1 ? SymvColumns::Tiles : SymvColumns::Columns);
+        continue;
+      }
       if (l1 <= l0) continue;
-      const l2::CyclicShare share{c.nb, c.P, L.first_block(g), l0, l1, L.global_col(g, l0),
-                                  L.global_col(g, l1 - 1) + 1};
+      const LocalColumns share{c.nb, c.nb * c.P, L.first_block(g) * c.nb, l0, l1};
       l2::symv_cyclic<T>(gpu().stream(), c.uplo, c.hermitian, n, c.off, share, alpha,
                          locals.back().data(), ld, dx.data(), dy.data());
     }
   }
   SCOPED_TRACE(detail::concat(c.hermitian ? "hemv" : "symv", " uplo=", to_string(c.uplo),
                               " n=", n, " off=", c.off, " nb=", c.nb, " P=", c.P,
-                              " first=", c.first, " split=", c.split, ", ", seed_text()));
+                              " first=", c.first, " split=", c.split, " form=", c.form, ", ",
+                              seed_text()));
   const std::vector<T> y = download(dy);
   check_y(y0, y, y_ref, m, 1, m, alpha, T(0), std::sqrt(norm2), norm_vec(m, x.data(), 1), false);
 }
@@ -415,8 +431,55 @@ TYPED_TEST(SymvEngine_Cuda, cyclic_shares) {
         for (int64_t nb : {t, 2 * t})
           for (const auto& [n, off] : {std::pair<int64_t, int64_t>{1, 0}, {t + 5, 0},
                                        {517, 0}, {517, 17}, {1000, t + 3}, {1000, 999}})
-            for (bool split : {false, true})
-              run_symv_cyclic<T>({herm, uplo, n, off, nb, P, P > 1 ? 1 : 0, split}, rng);
+            for (bool split : {false, true}) {
+              // Split shares of several devices also run through the per-device entry
+              // symv_columns (the kernels dist/ runs), in both of its kernel forms.
+              const int forms = P > 1 && split ? 3 : 1;
+              for (int form = 0; form < forms; ++form)
+                run_symv_cyclic<T>({herm, uplo, n, off, nb, P, P > 1 ? 1 : 0, split, form}, rng);
+            }
+}
+
+// +-----------------------------------------------------------------------------------+
+// | gather_columns / scatter_columns / finish_sum on the GPU through the per-device    |
+// | entries = the host engine's results on the same inputs (exact: copies, and one     |
+// | fused or plain multiply-add per entry, within one rounding: compared with the      |
+// | bound of a length-1 product).                                                      |
+// +-----------------------------------------------------------------------------------+
+TYPED_TEST(GemvEngine_Cuda, column_vector_kernels_entry) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  const std::unique_ptr<Device> hdev = Device::make_host(0);
+  for (const auto& [n, nb, P, c0] : {std::tuple<int64_t, int64_t, int, int64_t>{1000, 64, 3, 0},
+                                      {517, 24, 2, 17}, {2131, 32, 12, 100}}) {
+    const BlockCyclic1D L(n, n, nb, P, 1);
+    const int64_t len = n - c0, stride = max_local_count(L, c0);
+    const std::vector<T> x = random_strided_vector<T>(len, 1, rng);
+    std::vector<LocalColumns> cols;
+    for (int g = 0; g < P; ++g) cols.push_back(local_columns(L, g, c0, n));
+    gpu().make_current();
+    const DeviceBuffer<T> dx = upload(x);
+    std::vector<T> gathered(static_cast<std::size_t>(stride * P), T(0));
+    DeviceBuffer<T> dg = upload(gathered);
+    for (int g = 0; g < P; ++g) {
+      gather_columns<T>(Queue(gpu()), cols[g], dx.data(), c0, dg.data() + g * stride);
+      gather_columns<T>(Queue(*hdev), cols[g], x.data(), c0, gathered.data() + g * stride);
+    }
+    EXPECT_EQ(download(dg), gathered) << "gather n=" << n << " P=" << P;
+    const T beta = random_value<T>(rng);
+    const std::vector<T> y0 = random_strided_vector<T>(len, 1, rng);
+    std::vector<T> y = y0;
+    DeviceBuffer<T> dy = upload(y0);
+    scatter_columns<T>(Queue(gpu()), cols, dg.data(), stride, c0, beta, dy.data());
+    scatter_columns<T>(Queue(*hdev), cols, gathered.data(), stride, c0, beta, y.data());
+    const std::vector<T> yd = download(dy);
+    check_y(y0, yd, y, len, 1, 1, T(1), beta, 1.0, norm_vec(len, x.data(), 1), false);
+    DeviceBuffer<T> dz = upload(y0);
+    std::vector<T> z = y0;
+    finish_sum<T>(Queue(gpu()), len, dx.data(), beta, dz.data());
+    finish_sum<T>(Queue(*hdev), len, x.data(), beta, z.data());
+    check_y(y0, download(dz), z, len, 1, 1, T(1), beta, 1.0, norm_vec(len, x.data(), 1), false);
+  }
 }
 
 // The dispatcher says what it chose and why, for every precision and kind.

@@ -3,7 +3,6 @@
 // trailing update of the reductions and the public her2k_mgpu / syr2k_mgpu.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "core/device.hpp"
@@ -32,9 +31,10 @@ void rank2k_columns(const Device& dev, const BlockCyclic1D& L, int g, T* C_local
   const bool lower = uplo == Uplo::Lower;
   const Op op = herm ? Op::C : Op::T;
   const T alpha2 = herm ? conj(alpha) : alpha;
-  const auto block = [&](int64_t c0, int64_t c1) {
+  // Local columns [jl, jl + c1 - c0) holding the global columns [c0, c1).
+  const auto block = [&](int64_t c0, int64_t c1, int64_t jl) {
     const int64_t width = c1 - c0;
-    T* Cc = C_local + L.local_col(c0) * ld;
+    T* Cc = C_local + jl * ld;
     kernels::rank2k<T>(dev, herm, uplo, width, k, alpha, v(c0), ldv, w(c0), ldv, beta, Cc + c0,
                        ld);
     const int64_t r0 = lower ? c1 : lo, h = lower ? hi - c1 : c0 - lo;
@@ -42,10 +42,10 @@ void rank2k_columns(const Device& dev, const BlockCyclic1D& L, int g, T* C_local
     gemm<T>(dev, Op::N, op, h, width, k, alpha, v(r0), ldv, w(c0), ldv, beta, Cc + r0, ld);
     gemm<T>(dev, Op::N, op, h, width, k, alpha2, w(r0), ldv, v(c0), ldv, T(1), Cc + r0, ld);
   };
-  if (L.num_devices() == 1) return block(lo, hi);  // one contiguous range
-  const int64_t nb = L.nb();
-  for (int64_t jb = lo / nb; jb * nb < hi; ++jb)
-    if (L.block_owner(jb) == g) block(std::max(jb * nb, lo), std::min((jb + 1) * nb, hi));
+  if (L.num_devices() == 1) return block(lo, hi, lo);  // one contiguous range
+  // g's blocks of [lo, hi), one at a time (layouts/' runs of contiguous columns).
+  for_each_column_run(local_columns(L, g, lo, hi),
+                      [&](int64_t jl, int64_t c0, int64_t w) { block(c0, c0 + w, jl); });
 }
 
 }  // namespace mgblas::detail

@@ -9,6 +9,7 @@
 #include "core/device.hpp"
 #include "core/types.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
+#include "layouts/local_columns.hpp"
 
 namespace mgblas::kernels::cuda::level2 {
 
@@ -32,29 +33,17 @@ constexpr int64_t symv_tile() {
   return sizeof(T) == 16 ? 32 : 64;
 }
 
-/// One device's share of a symmetric matrix whose columns are dealt to `devices`
-/// devices in blocks of nb (block b to device (b + first) mod devices; layouts/'
-/// BlockCyclic1D): this device holds blocks first_block, first_block + devices, ...,
-/// one after the other in its local columns, all n rows of each. A call computes with
-/// its local columns [local_begin, local_end), which are the global columns
-/// [col_begin, col_end) it holds. nb must be a multiple of symv_tile<T>().
-struct CyclicShare {
-  int64_t nb;
-  int64_t devices;
-  int64_t first_block;
-  int64_t local_begin, local_end;
-  int64_t col_begin, col_end;
-};
-
-/// y += alpha * (the share's columns of S) * x (and their mirror), S = A(off:n, off:n)
-/// symmetric or Hermitian with its `uplo` triangle stored: summed over the devices'
-/// shares and column ranges, y = alpha * S * x. x and y are indexed from off (length
-/// n - off, unit stride); y accumulates (atomically, so several calls may add into it).
-/// A: the device's local columns (leading dimension lda, >= n). Queued on `stream`.
-/// The dispatcher's tuning set for n - off.
+/// y += alpha * (the columns `cols` of S) * x (and their mirror), S = A(off:n, off:n)
+/// symmetric or Hermitian with its `uplo` triangle stored: summed over every device's
+/// columns, y = alpha * S * x. A holds the device's local columns, all n rows of each
+/// (leading dimension lda >= n); cols says which global column each is
+/// (layouts/local_columns.hpp); cols.nb, cols.stride and cols.first_col must be
+/// multiples of symv_tile<T>(). x and y are indexed from off (length n - off, unit
+/// stride); y accumulates (atomically, so several calls may add into it). Queued on
+/// `stream`. The dispatcher's tuning set for n - off.
 template <Scalar T>
 void symv_cyclic(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, int64_t off,
-                 const CyclicShare& share, T alpha, const T* A, int64_t lda, const T* x, T* y);
+                 const LocalColumns& cols, T alpha, const T* A, int64_t lda, const T* x, T* y);
 
 template <Scalar T> int symv_variant_count();
 /// "symvL 32x8 nb64" style name of a tuning set.
@@ -64,7 +53,7 @@ template <Scalar T> std::string symv_variant_name(Uplo uplo, bool hermitian, int
   PREFIX template void symv<T>(cudaStream_t, Uplo, bool, int64_t, T, const T*, int64_t,      \
                                int64_t, const T*, int64_t, T, T*, int64_t, Params);          \
   PREFIX template void symv_cyclic<T>(cudaStream_t, Uplo, bool, int64_t, int64_t,            \
-                                      const CyclicShare&, T, const T*, int64_t, const T*, T*); \
+                                      const LocalColumns&, T, const T*, int64_t, const T*, T*); \
   PREFIX template int symv_variant_count<T>();                                               \
   PREFIX template std::string symv_variant_name<T>(Uplo, bool, int);
 #define MGBLAS_SYMV_LEVEL2_EXTERN_(T) MGBLAS_SYMV_LEVEL2_DECLARE_(extern, T)

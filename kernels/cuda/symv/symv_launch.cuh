@@ -57,19 +57,20 @@ void launch_symv(cudaStream_t stream, int64_t n, T alpha, const T* A, int64_t ld
       stream, R, 0, nt, nt * (nt + 1) / 2, nt, alpha, A, lda, x, incx, y, incy, split);
 }
 
-// One device's share of a block-cyclic matrix (symv.hpp, CyclicShare): the virtual
-// matrix is the global one (rows from 0, so tiles align with the layout's blocks when
+// One device's columns of a matrix dealt out in blocks (symv.hpp, LocalColumns): the
+// virtual matrix is the global one (rows from 0, so tiles align with the blocks when
 // nb is a multiple of the tile), the submatrix [off, n).
 template <typename T, int kTx, int kTy, bool kPrefetch, int kMinBlocksPerSm, bool kLower,
           bool kConj>
-void launch_symv_cyclic(cudaStream_t stream, int64_t n, int64_t off, const CyclicShare& sh,
+void launch_symv_cyclic(cudaStream_t stream, int64_t n, int64_t off, const LocalColumns& sh,
                         T alpha, const T* A, int64_t lda, const T* x, T* y) {
   constexpr int kNb = kTx * kVecOf<device::device_t<T>>;
   const int64_t q = sh.nb / kNb;
-  const TileColumns cols{0, q, sh.devices * q, sh.first_block * q};
+  const TileColumns cols{0, q, sh.stride / kNb, sh.first_col / kNb};
   const bool vector_ok = reinterpret_cast<uintptr_t>(A) % 16 == 0 &&
                          (lda * static_cast<int64_t>(sizeof(T))) % 16 == 0;
-  const SymvRegion R{off, n, sh.col_begin, sh.col_end, 0, cols, vector_ok};
+  const SymvRegion R{off, n, sh.global_col(sh.local_begin), sh.global_col(sh.local_end - 1) + 1,
+                     0, cols, vector_ok};
   const int64_t jl0 = sh.local_begin / kNb, jl1 = ceil_div(sh.local_end, kNb);
   const int64_t nt = ceil_div(n, kNb), tile_lo = off / kNb;
   int64_t stored = 0, longest = 0;
@@ -123,8 +124,8 @@ void symv(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, T alpha, co
 
 template <Scalar T>
 void symv_cyclic(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, int64_t off,
-                 const CyclicShare& share, T alpha, const T* A, int64_t lda, const T* x, T* y) {
-  if (share.local_end <= share.local_begin || share.col_end <= share.col_begin || alpha == T(0))
+                 const LocalColumns& share, T alpha, const T* A, int64_t lda, const T* x, T* y) {
+  if (share.local_end <= share.local_begin || alpha == T(0))
     return;
   using Tuning = SymvTuning<T>;
   // The tuning set the dispatcher names for this size (its cuBLAS choices are for small

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Kernels on one device's share of a distributed vector or matrix, the device work of
+// the multi-device drivers (dist/): the final sum of a reduction, gathers and scatters
+// of a vector's entries at a device's columns, and the SYMV/HEMV product over a
+// device's columns. The share comes as plain index data (layouts/local_columns.hpp),
+// so no kernel knows a distribution. beta == 0 never reads y.
+#pragma once
+
+#include "kernels/kernel_declaration.hpp"
+#include "layouts/local_columns.hpp"
+
+/// y[i] = s[i] + beta * y[i] for i < n; s == nullptr stands for zeros.
+#define MGBLAS_DECLARE_FINISH_SUM_KERNEL(T)                                                \
+  void finish_sum(const Device& dev, cudaStream_t stream, int64_t n, const T* s, T beta,   \
+                  T* y)
+
+/// out[t] = x[cols.global_col(cols.local_begin + t) - c0] for t < cols.count(): the
+/// entries of a vector indexed from global column c0 at the device's columns.
+#define MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL(T)                                            \
+  void gather_columns(const Device& dev, cudaStream_t stream, const LocalColumns& cols,    \
+                      const T* x, int64_t c0, T* out)
+
+/// The reverse, for `parts` column sets at once (cols: a host array; their global
+/// columns must not overlap): for p < parts and t < cols[p].count(), with
+/// i = cols[p].global_col(cols[p].local_begin + t) - c0,
+/// y[i] = in[p * in_stride + t] + beta * y[i]. Other entries of y are untouched.
+#define MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL(T)                                           \
+  void scatter_columns(const Device& dev, cudaStream_t stream, int parts,                  \
+                       const LocalColumns* cols, const T* in, int64_t in_stride, int64_t c0, \
+                       T beta, T* y)
+
+/// y += alpha * (the part of S = A(off:n, off:n) in the device's columns `cols`), S
+/// symmetric (herm = false) or Hermitian (herm = true; imaginary parts of the diagonal
+/// taken as zero) with only the `uplo` triangle stored and read. A: the device's local
+/// columns, leading dimension ld >= n; x and y indexed from global row/column off; the
+/// columns must lie in [off, n). Every stored entry is read once and adds to y at its
+/// row (as itself) and at its column (mirrored); y must hold the sum so far (zeros at
+/// first). CUDA: atomics, in varying order; with `tiles` and nb a multiple of the SYMV
+/// engine's tile, its tile kernel, else a kernel over tiles of 16 (double complex: 8)
+/// local columns. Host: per contiguous run of columns, symv/hemv on its diagonal block
+/// and two gemv on the panel of the stored triangle beside it.
+#define MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T)                                              \
+  void symv_columns(const Device& dev, cudaStream_t stream, Uplo uplo, bool herm,          \
+                    int64_t n, int64_t off, const LocalColumns& cols, T alpha, const T* A,  \
+                    int64_t ld, const T* x, T* y, bool tiles)
+
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_FINISH_SUM_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL)

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Per-device entries of the column kernels (kernels/column_kernels.hpp), the device
+// work of the multi-device drivers: check the arguments, then run the engine of the
+// queue's device, with the asynchrony rules of kernels/blas.hpp (on a GPU queued on
+// q.stream, pointers device memory; on a host device run to completion). A device's
+// columns come as plain index data from layouts/ (BlockCyclic1D's local_columns).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "core/device.hpp"
+#include "core/types.hpp"
+#include "layouts/local_columns.hpp"
+
+namespace mgblas {
+
+/// y = s + beta * y over n entries of host memory (s == nullptr: zeros); beta == 0 does
+/// not read y. The host engine's finish_sum, for a reduction whose result is in host
+/// memory rather than on a device.
+template <Scalar T>
+void finish_sum_host(int64_t n, const T* s, T beta, T* y);
+
+/// y[i] = s[i] + beta * y[i] for i < n (s == nullptr: zeros): the last step of a
+/// reduction. beta == 0 does not read y.
+template <Scalar T>
+void finish_sum(const Queue& q, int64_t n, const T* s, T beta, T* y);
+
+/// out[t] = x[cols.global_col(cols.local_begin + t) - c0] for t < cols.count().
+template <Scalar T>
+void gather_columns(const Queue& q, const LocalColumns& cols, const T* x, int64_t c0, T* out);
+
+/// For each column set p and t < cols[p].count(): y[i] = in[p * in_stride + t] + beta *
+/// y[i], i = cols[p].global_col(cols[p].local_begin + t) - c0 (the sets must not share
+/// a global column; beta == 0 does not read y). One set: the reverse of gather_columns;
+/// every device's set: the unpacking of an all-gather padded to in_stride per device.
+template <Scalar T>
+void scatter_columns(const Queue& q, std::span<const LocalColumns> cols, const T* in,
+                     int64_t in_stride, int64_t c0, T beta, T* y);
+
+/// How a GPU computes symv_columns (a host device always uses the engine's products).
+/// Tiles: the SYMV engine's tile kernel when nb is a multiple of its tile, else Columns;
+/// Columns: a kernel over tiles of 16 (double complex: 8) local columns, any nb;
+/// Engine: the engine's symv/hemv and gemv per run of contiguous columns.
+enum class SymvColumns { Tiles, Columns, Engine };
+
+/// y += alpha * (the part of S = A(off:n, off:n) in the device's columns `cols`), S
+/// symmetric (herm = false) or Hermitian (herm = true) with its `uplo` triangle stored;
+/// see MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL. Summed over every device's columns of
+/// [off, n): y = alpha * S * x. x, y: length n - off, indexed from off; A: the device's
+/// local columns (leading dimension ld >= max(1, n)); the columns must lie in [off, n).
+template <Scalar T>
+void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
+                  const LocalColumns& cols, T alpha, const T* A, int64_t ld, const T* x, T* y,
+                  SymvColumns form = SymvColumns::Tiles);
+
+}  // namespace mgblas

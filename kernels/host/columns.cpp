@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The host engine's column kernels (kernels/column_kernels.hpp): plain loops in the
+// order of the math (no BLAS routine gathers by a block-cyclic index), and SYMV/HEMV
+// per run of columns on the engine's own CBLAS-backed symv and gemv.
+#include "kernels/column_kernels.hpp"
+#include "kernels/columns.hpp"
+#include "kernels/detail/symv_column_runs.hpp"
+#include "kernels/gemv_kernels.hpp"
+#include "kernels/symv_kernels.hpp"
+
+namespace mgblas {
+
+template <Scalar T>
+void finish_sum_host(int64_t n, const T* s, T beta, T* y) {
+  // beta == 0 overwrites y without reading it, so NaN or garbage in y cannot leak.
+  for (int64_t i = 0; i < n; ++i) {
+    const T si = s ? s[i] : T(0);
+    y[i] = beta == T(0) ? si : si + beta * y[i];
+  }
+}
+
+namespace kernels::host {
+namespace {
+
+template <Scalar T>
+void gather_host(const LocalColumns& cols, const T* x, int64_t c0, T* out) {
+  for (int64_t t = 0; t < cols.count(); ++t) out[t] = x[cols.global_col(cols.local_begin + t) - c0];
+}
+
+template <Scalar T>
+void scatter_host(int parts, const LocalColumns* cols, const T* in, int64_t in_stride, int64_t c0,
+                  T beta, T* y) {
+  for (int p = 0; p < parts; ++p) {
+    const LocalColumns& c = cols[p];
+    for (int64_t t = 0; t < c.count(); ++t) {
+      const T v = in[p * in_stride + t];
+      T& yi = y[c.global_col(c.local_begin + t) - c0];
+      yi = beta == T(0) ? v : v + beta * yi;
+    }
+  }
+}
+
+template <Scalar T>
+void symv_columns_host(const Device& dev, cudaStream_t stream, Uplo uplo, bool herm, int64_t n,
+                       int64_t off, const LocalColumns& cols, T alpha, const T* A, int64_t ld,
+                       const T* x, T* y) {
+  // The mirrored triangle is the stored one transposed (symv) or conjugate-transposed
+  // (hemv); for real T both are T.
+  const Op op_mirror = herm ? Op::C : Op::T;
+  detail::symv_column_runs(
+      uplo, n, off, cols,
+      [&](int64_t c0, int64_t jl, int64_t w) {
+        const T* diag = A + c0 + jl * ld;  // rows and columns [c0, c0 + w) at local (c0, jl)
+        if (herm)
+          hemv(dev, stream, uplo, w, alpha, diag, ld, x + c0 - off, 1, T(1), y + c0 - off, 1);
+        else
+          symv(dev, stream, uplo, w, alpha, diag, ld, x + c0 - off, 1, T(1), y + c0 - off, 1);
+      },
+      [&](int64_t r0, int64_t h, int64_t jl, int64_t c0, int64_t w) {
+        gemv_offset(dev, stream, Op::N, h, w, alpha, A, ld, r0, jl, x + c0 - off, 1, T(1),
+                    y + r0 - off, 1);
+        gemv_offset(dev, stream, op_mirror, h, w, alpha, A, ld, r0, jl, x + r0 - off, 1, T(1),
+                    y + c0 - off, 1);
+      });
+}
+
+}  // namespace
+
+#define MGBLAS_HOST_COLUMNS_(T)                                                               \
+  MGBLAS_DECLARE_FINISH_SUM_KERNEL(T) { finish_sum_host(n, s, beta, y); }                     \
+  MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL(T) { gather_host(cols, x, c0, out); }                  \
+  MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL(T) {                                                  \
+    scatter_host(parts, cols, in, in_stride, c0, beta, y);                                    \
+  }                                                                                           \
+  MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T) {                                                     \
+    symv_columns_host(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y);             \
+  }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_COLUMNS_)
+#undef MGBLAS_HOST_COLUMNS_
+
+}  // namespace kernels::host
+
+#define MGBLAS_INSTANTIATE_(T) template void finish_sum_host<T>(int64_t, const T*, T, T*);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
+#undef MGBLAS_INSTANTIATE_
+
+}  // namespace mgblas
