@@ -5,6 +5,7 @@
 
 #include "core/detail/cuda_check.hpp"
 #include "kernels/column_kernels.hpp"
+#include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/gemv/level2_device.cuh"
 #include "kernels/cuda/symv/symv.hpp"
@@ -13,8 +14,7 @@ namespace mgblas::kernels::cuda {
 namespace {
 
 using device::device_t;
-using level2::atomic_add;
-using level2::shfl_xor;
+using device::atomic_add;
 
 constexpr int kVectorThreads = 256;
 // Vector kernels grid-stride past this many blocks (enough to fill any current GPU).
@@ -186,9 +186,7 @@ __global__ void __launch_bounds__(kSymvThreads, 2)
   // Column sums: over the lanes of each warp, then over the warps.
 #pragma unroll
   for (int c = 0; c < kCols; ++c) {
-    D v = tacc[c];
-#pragma unroll
-    for (int m = 16; m > 0; m /= 2) v = device::add(v, shfl_xor(v, m));
+    const D v = device::lane_group_sum<32>(tacc[c]);
     if (lane == 0) tsum[warp][c] = v;
   }
   __syncthreads();
