@@ -236,7 +236,8 @@ class HostReference : public ::testing::Test {
   std::mt19937_64 rng_;
 };
 
-using Scalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+// The precisions of this build (MGBLAS_PRECISIONS).
+using Scalars = mgblas::EnabledScalars::apply<::testing::Types>;
 struct ScalarName {
   template <typename T>
   static std::string GetName(int) {
