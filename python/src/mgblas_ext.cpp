@@ -112,7 +112,10 @@ template <typename F>
 void dispatch_real(char dt, F&& f) {
   if (dt != 's' && dt != 'd')
     MGBLAS_THROW(BadArgument, "real precision '", dt, "': must be s or d");
-  visit_scalar(dt, std::forward<F>(f), "dtype");
+  // f is instantiated for the real types only (the letter check above rules out c, z).
+  visit_scalar(dt, [&](auto tag) {
+    if constexpr (!is_complex_v<typename decltype(tag)::type>) f(tag);
+  }, "dtype");
 }
 
 template <typename T>
@@ -203,10 +206,13 @@ std::shared_ptr<BoundContext> make_context(int64_t fortran_comm, const std::stri
 // Precision-erased distributed containers.
 template <template <Scalar> class M>
 struct Erased {
-  template <typename... Ts>
-  using Held = std::variant<std::monostate, M<Ts>...>;
+  // std::variant<std::monostate, M<T>...> over the scalar types of a TypeList.
+  template <typename List> struct Held;
+  template <Scalar... Ts> struct Held<TypeList<Ts...>> {
+    using type = std::variant<std::monostate, M<Ts>...>;
+  };
   char dt = 'd';
-  EnabledScalars::apply<Held> v;  // one alternative per precision of this build
+  typename Held<EnabledScalars>::type v;  // one alternative per precision built
   template <typename T>
   M<T>& get() {
     return std::get<M<T>>(v);
