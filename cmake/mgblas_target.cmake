@@ -18,3 +18,17 @@ function(mgblas_configure_target target)
   target_compile_features(${target} ${_scope} cxx_std_20)
   set_property(GLOBAL APPEND PROPERTY MGBLAS_EXPORTED_TARGETS ${target})
 endfunction()
+
+# The --type argument (comma separated) of the precisions in `wanted` that this build
+# has (MGBLAS_PRECISIONS), so that tests and examples ask only for compiled precisions;
+# empty when none is.
+function(mgblas_type_arg out wanted)
+  set(_types "")
+  foreach(_p IN LISTS wanted)
+    if(_p IN_LIST MGBLAS_ENABLED_PRECISIONS)
+      list(APPEND _types ${_p})
+    endif()
+  endforeach()
+  string(REPLACE ";" "," _types "${_types}")
+  set(${out} "${_types}" PARENT_SCOPE)
+endfunction()

@@ -99,7 +99,7 @@ void NcclReducer::begin(int64_t n, std::size_t elem, int chunks) {
 }
 
 template <Scalar T>
-void NcclReducer::add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t hi) {
+void NcclReducer::add_impl(int64_t n, const void* const* parts, int64_t lo, int64_t hi) {
   Context& ctx = context();
   State& s = *state_;
   const int P = ctx.num_devices();
@@ -109,7 +109,7 @@ void NcclReducer::add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t
   for (int d = 0; d < P; ++d) {
     const Device& dev = ctx.device(d);
     dev.make_current();
-    const T* part = parts[d];
+    const T* part = static_cast<const T*>(parts[d]);
     if (!part) {
       // Every device joins the collective; one with nothing to add sends zeros.
       T* z = reinterpret_cast<T*>(grown(s.zeros, ctx, d, static_cast<std::size_t>(n) * sizeof(T)));
@@ -133,7 +133,8 @@ void NcclReducer::add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t
 }
 
 template <Scalar T>
-void NcclReducer::add_columns_impl(const BlockCyclic1D& L, int64_t c0, const T* const* locals) {
+void NcclReducer::add_columns_impl(const BlockCyclic1D& L, int64_t c0,
+                                   const void* const* locals) {
   Context& ctx = context();
   State& s = *state_;
   const int P = ctx.num_devices();
@@ -150,7 +151,8 @@ void NcclReducer::add_columns_impl(const BlockCyclic1D& L, int64_t c0, const T* 
     recv[d] = reinterpret_cast<T*>(
         grown(s.gathered, ctx, d, piece * static_cast<std::size_t>(L.num_devices())));
     // A device without columns sends padding: any memory of the right size will do.
-    send[d] = locals[d] ? locals[d] : reinterpret_cast<const T*>(grown(s.zeros, ctx, d, piece));
+    send[d] = locals[d] ? static_cast<const T*>(locals[d])
+                        : reinterpret_cast<const T*>(grown(s.zeros, ctx, d, piece));
   }
   nccl_->allgather<T>(send, recv, s.stride, device_streams(ctx));
 }
@@ -201,21 +203,27 @@ void NcclReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
   if (to_host) finish_sum_host(n, static_cast<const T*>(staged), beta, y.host);
 }
 
-#define MGBLAS_NCCL_REDUCER_PHASES_(T)                                                      \
-  void NcclReducer::add(int64_t n, const T* const* parts, int64_t lo, int64_t hi) {         \
-    add_impl(n, parts, lo, hi);                                                             \
-  }                                                                                         \
-  void NcclReducer::add_columns(const BlockCyclic1D& L, int64_t c0, const T* const* locals) { \
-    add_columns_impl(L, c0, locals);                                                        \
-  }                                                                                         \
-  void NcclReducer::finish(int64_t n, T beta, const ReduceOutput<T>& y) {                   \
-    finish_impl(n, beta, y);                                                                \
-  }
-MGBLAS_NCCL_REDUCER_PHASES_(float)
-MGBLAS_NCCL_REDUCER_PHASES_(double)
-MGBLAS_NCCL_REDUCER_PHASES_(scomplex)
-MGBLAS_NCCL_REDUCER_PHASES_(zcomplex)
-#undef MGBLAS_NCCL_REDUCER_PHASES_
+void NcclReducer::add(DataType type, int64_t n, const void* const* parts, int64_t lo,
+                      int64_t hi) {
+  visit_scalar(type, [&](auto tag) {
+    add_impl<typename decltype(tag)::type>(n, parts, lo, hi);
+  }, "NcclReducer::add");
+}
+
+void NcclReducer::add_columns(DataType type, const BlockCyclic1D& L, int64_t c0,
+                              const void* const* locals) {
+  visit_scalar(type, [&](auto tag) {
+    add_columns_impl<typename decltype(tag)::type>(L, c0, locals);
+  }, "NcclReducer::add_columns");
+}
+
+void NcclReducer::finish(DataType type, int64_t n, const void* beta,
+                         const ReduceOutput<void>& y) {
+  visit_scalar(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    finish_impl<T>(n, *static_cast<const T*>(beta), typed<T>(y));
+  }, "NcclReducer::finish");
+}
 
 #else  // no NCCL: the constructor says so; nothing else is reachable.
 
@@ -230,15 +238,9 @@ std::string NcclReducer::description() const { return "nccl (not compiled)"; }
 void NcclReducer::begin(int64_t, std::size_t, int) {}
 void NcclReducer::settle() {}
 void NcclReducer::cancel() noexcept {}
-#define MGBLAS_NCCL_REDUCER_PHASES_(T)                                                       \
-  void NcclReducer::add(int64_t, const T* const*, int64_t, int64_t) {}                       \
-  void NcclReducer::add_columns(const BlockCyclic1D&, int64_t, const T* const*) {}           \
-  void NcclReducer::finish(int64_t, T, const ReduceOutput<T>&) {}
-MGBLAS_NCCL_REDUCER_PHASES_(float)
-MGBLAS_NCCL_REDUCER_PHASES_(double)
-MGBLAS_NCCL_REDUCER_PHASES_(scomplex)
-MGBLAS_NCCL_REDUCER_PHASES_(zcomplex)
-#undef MGBLAS_NCCL_REDUCER_PHASES_
+void NcclReducer::add(DataType, int64_t, const void* const*, int64_t, int64_t) {}
+void NcclReducer::add_columns(DataType, const BlockCyclic1D&, int64_t, const void* const*) {}
+void NcclReducer::finish(DataType, int64_t, const void*, const ReduceOutput<void>&) {}
 
 #endif
 

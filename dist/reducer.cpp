@@ -59,9 +59,9 @@ void* Reducer::workspace_bytes(int d, int slot, std::size_t bytes) {
 // The default for disjoint pieces: each device's entries scattered into a zeroed
 // full-length partial, then the ordinary sum.
 template <Scalar T>
-void Reducer::add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const T* const* locals) {
+void Reducer::add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const void* const* locals) {
   const int64_t n = L.n() - c0;
-  std::vector<const T*> parts(ctx_->num_devices(), nullptr);
+  std::vector<const void*> parts(ctx_->num_devices(), nullptr);
   for (int d = 0; d < ctx_->num_devices(); ++d) {
     const int g = ctx_->device_offset() + d;
     const int64_t count = local_count(L, g, c0, L.n());
@@ -71,21 +71,19 @@ void Reducer::add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const T* co
     dev.make_current();
     memset_bytes(dev, part, 0, static_cast<std::size_t>(n) * sizeof(T), /*async=*/true);
     const LocalColumns cols = local_columns(L, g, c0, L.n());
-    scatter_columns(Queue(dev), std::span(&cols, 1), locals[d], count, c0, T(0), part);
+    scatter_columns(Queue(dev), std::span(&cols, 1), static_cast<const T*>(locals[d]), count, c0,
+                    T(0), part);
     parts[d] = part;
   }
-  add(n, parts.data(), 0, n);
+  add(data_type_of<T>(), n, parts.data(), 0, n);
 }
 
-#define MGBLAS_REDUCER_COLUMNS_(T)                                                            \
-  void Reducer::add_columns(const BlockCyclic1D& L, int64_t c0, const T* const* locals) {     \
-    add_columns_by_sum<T>(L, c0, locals);                                                     \
-  }
-MGBLAS_REDUCER_COLUMNS_(float)
-MGBLAS_REDUCER_COLUMNS_(double)
-MGBLAS_REDUCER_COLUMNS_(scomplex)
-MGBLAS_REDUCER_COLUMNS_(zcomplex)
-#undef MGBLAS_REDUCER_COLUMNS_
+void Reducer::add_columns(DataType type, const BlockCyclic1D& L, int64_t c0,
+                          const void* const* locals) {
+  visit_scalar(type, [&](auto tag) {
+    add_columns_by_sum<typename decltype(tag)::type>(L, c0, locals);
+  }, "Reducer::add_columns");
+}
 
 // ---------------------------------------------------------------------------------
 // HostReducer
@@ -117,23 +115,24 @@ void HostReducer::begin(int64_t n, std::size_t elem, int) {
 }
 
 template <Scalar T>
-void HostReducer::add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t hi) {
+void HostReducer::add_impl(int64_t n, const void* const* parts, int64_t lo, int64_t hi) {
   Context& ctx = context();
   const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
   // Queue every GPU's copy before waiting for any (settle), so that the copies
   // overlap each other and the remaining chunks. A host device's memory is host
   // memory: it is summed in place.
   for (int d = 0; d < ctx.num_devices(); ++d) {
-    if (!parts[d]) continue;
+    const T* part = static_cast<const T*>(parts[d]);
+    if (!part) continue;
     const Device& dev = ctx.device(d);
     if (dev.is_gpu()) {
       T* staged = reinterpret_cast<T*>(pinned(1 + d, bytes));
       dev.make_current();
-      copy_vector(dev, hi - lo, parts[d] + lo, staged + lo, /*async=*/true);
+      copy_vector(dev, hi - lo, part + lo, staged + lo, /*async=*/true);
       sources_[d] = staged;
       copying_[d] = true;
     } else {
-      sources_[d] = parts[d];
+      sources_[d] = part;
     }
   }
 }
@@ -192,18 +191,20 @@ void HostReducer::finish_impl(int64_t n, T beta, const ReduceOutput<T>& y) {
   ctx.synchronize();
 }
 
-#define MGBLAS_HOST_REDUCER_PHASES_(T)                                                     \
-  void HostReducer::add(int64_t n, const T* const* parts, int64_t lo, int64_t hi) {        \
-    add_impl(n, parts, lo, hi);                                                            \
-  }                                                                                        \
-  void HostReducer::finish(int64_t n, T beta, const ReduceOutput<T>& y) {                  \
-    finish_impl(n, beta, y);                                                               \
-  }
-MGBLAS_HOST_REDUCER_PHASES_(float)
-MGBLAS_HOST_REDUCER_PHASES_(double)
-MGBLAS_HOST_REDUCER_PHASES_(scomplex)
-MGBLAS_HOST_REDUCER_PHASES_(zcomplex)
-#undef MGBLAS_HOST_REDUCER_PHASES_
+void HostReducer::add(DataType type, int64_t n, const void* const* parts, int64_t lo,
+                      int64_t hi) {
+  visit_scalar(type, [&](auto tag) {
+    add_impl<typename decltype(tag)::type>(n, parts, lo, hi);
+  }, "HostReducer::add");
+}
+
+void HostReducer::finish(DataType type, int64_t n, const void* beta,
+                         const ReduceOutput<void>& y) {
+  visit_scalar(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    finish_impl<T>(n, *static_cast<const T*>(beta), typed<T>(y));
+  }, "HostReducer::finish");
+}
 
 // ---------------------------------------------------------------------------------
 // Choosing a reducer

@@ -56,7 +56,8 @@ inline const char* to_string(ReducerKind k) {
 
 /// Where a reduction writes y (and reads y0 when beta != 0): a host vector, the same on
 /// every rank, or one full copy on every local device (a replicated DistVector).
-template <Scalar T>
+/// ReduceOutput<void> is the untyped form the reducer's virtual entries take.
+template <typename T>
 struct ReduceOutput {
   T* host = nullptr;
   /// Empty, or one pointer per local device, in that device's memory.
@@ -160,7 +161,9 @@ class Reducer {
   Reducer(std::shared_ptr<Context> ctx, ReducerKind kind);
   static constexpr int kOwnSlot = kWorkspaceSlots - 1;
 
-  // Phases (virtual functions cannot be templates: one overload per scalar).
+  // Phases. Virtual functions cannot be templates, so the typed entries take the scalar
+  // type as a DataType and untyped buffers, as NCCL's API does; an implementation turns
+  // them back into a template once (visit_scalar), so no list of precisions lives here.
   //   begin     local: a reduction of n elements of `elem` bytes in `chunks` chunks
   //             starts (buffers).
   //   add       local: the chunk's entries [lo, hi) are produced (or queued); may
@@ -174,28 +177,45 @@ class Reducer {
   virtual void begin(int64_t n, std::size_t elem, int chunks) = 0;
   virtual void settle() = 0;
   virtual void cancel() noexcept = 0;
-#define MGBLAS_REDUCER_PHASES_(T)                                                            \
-  virtual void add(int64_t n, const T* const* parts, int64_t lo, int64_t hi) = 0;            \
-  virtual void add_columns(const BlockCyclic1D& L, int64_t c0, const T* const* locals);      \
-  virtual void finish(int64_t n, T beta, const ReduceOutput<T>& y) = 0;
-  MGBLAS_REDUCER_PHASES_(float)
-  MGBLAS_REDUCER_PHASES_(double)
-  MGBLAS_REDUCER_PHASES_(scomplex)
-  MGBLAS_REDUCER_PHASES_(zcomplex)
-#undef MGBLAS_REDUCER_PHASES_
+  // parts and locals: one pointer per local device to elements of `type`; beta points
+  // to one element of `type`.
+  virtual void add(DataType type, int64_t n, const void* const* parts, int64_t lo,
+                   int64_t hi) = 0;
+  virtual void add_columns(DataType type, const BlockCyclic1D& L, int64_t c0,
+                           const void* const* locals);
+  virtual void finish(DataType type, int64_t n, const void* beta,
+                      const ReduceOutput<void>& y) = 0;
 
   template <Scalar T>
-  void add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const T* const* locals);
+  void add_columns_by_sum(const BlockCyclic1D& L, int64_t c0, const void* const* locals);
+
+  /// The typed view of an untyped output (the implementations' side of the entry).
+  template <Scalar T>
+  static ReduceOutput<T> typed(const ReduceOutput<void>& y) {
+    ReduceOutput<T> t{static_cast<T*>(y.host), {}};
+    for (void* p : y.devices) t.devices.push_back(static_cast<T*>(p));
+    return t;
+  }
 
  private:
   void* workspace_bytes(int d, int slot, std::size_t bytes);
   template <Scalar T>
   void check_output(int64_t n, const ReduceOutput<T>& y) const;
+  template <Scalar T>
+  static ReduceOutput<void> untyped(const ReduceOutput<T>& y) {
+    return {y.host, std::vector<void*>(y.devices.begin(), y.devices.end())};
+  }
+  template <Scalar T>
+  const void* const* untyped(const std::vector<const T*>& parts) {
+    untyped_parts_.assign(parts.begin(), parts.end());
+    return untyped_parts_.data();
+  }
 
   std::shared_ptr<Context> ctx_;  // first member: outlives the device buffers below
   ReducerKind kind_;
   int chunks_ = 1;
   std::vector<std::vector<DeviceBuffer<std::byte>>> workspace_;  // [local device][slot]
+  std::vector<const void*> untyped_parts_;  // reused: one reducer per thread
 };
 
 /// The host reducer: for each GPU device an asynchronous device-to-host copy into a
@@ -211,17 +231,11 @@ class HostReducer final : public Reducer {
   void begin(int64_t n, std::size_t elem, int chunks) override;
   void settle() override;
   void cancel() noexcept override;
-#define MGBLAS_HOST_REDUCER_PHASES_(T)                                         \
-  void add(int64_t n, const T* const* parts, int64_t lo, int64_t hi) override; \
-  void finish(int64_t n, T beta, const ReduceOutput<T>& y) override;
-  MGBLAS_HOST_REDUCER_PHASES_(float)
-  MGBLAS_HOST_REDUCER_PHASES_(double)
-  MGBLAS_HOST_REDUCER_PHASES_(scomplex)
-  MGBLAS_HOST_REDUCER_PHASES_(zcomplex)
-#undef MGBLAS_HOST_REDUCER_PHASES_
+  void add(DataType type, int64_t n, const void* const* parts, int64_t lo, int64_t hi) override;
+  void finish(DataType type, int64_t n, const void* beta, const ReduceOutput<void>& y) override;
 
  private:
-  template <Scalar T> void add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t hi);
+  template <Scalar T> void add_impl(int64_t n, const void* const* parts, int64_t lo, int64_t hi);
   template <Scalar T> void finish_impl(int64_t n, T beta, const ReduceOutput<T>& y);
   std::byte* pinned(int index, std::size_t bytes);
 
@@ -253,19 +267,15 @@ class NcclReducer final : public Reducer {
   void begin(int64_t n, std::size_t elem, int chunks) override;
   void settle() override;
   void cancel() noexcept override;
-#define MGBLAS_NCCL_REDUCER_PHASES_(T)                                                   \
-  void add(int64_t n, const T* const* parts, int64_t lo, int64_t hi) override;           \
-  void add_columns(const BlockCyclic1D& L, int64_t c0, const T* const* locals) override; \
-  void finish(int64_t n, T beta, const ReduceOutput<T>& y) override;
-  MGBLAS_NCCL_REDUCER_PHASES_(float)
-  MGBLAS_NCCL_REDUCER_PHASES_(double)
-  MGBLAS_NCCL_REDUCER_PHASES_(scomplex)
-  MGBLAS_NCCL_REDUCER_PHASES_(zcomplex)
-#undef MGBLAS_NCCL_REDUCER_PHASES_
+  void add(DataType type, int64_t n, const void* const* parts, int64_t lo, int64_t hi) override;
+  void add_columns(DataType type, const BlockCyclic1D& L, int64_t c0,
+                   const void* const* locals) override;
+  void finish(DataType type, int64_t n, const void* beta, const ReduceOutput<void>& y) override;
 
  private:
-  template <Scalar T> void add_impl(int64_t n, const T* const* parts, int64_t lo, int64_t hi);
-  template <Scalar T> void add_columns_impl(const BlockCyclic1D& L, int64_t c0, const T* const* locals);
+  template <Scalar T> void add_impl(int64_t n, const void* const* parts, int64_t lo, int64_t hi);
+  template <Scalar T>
+  void add_columns_impl(const BlockCyclic1D& L, int64_t c0, const void* const* locals);
   template <Scalar T> void finish_impl(int64_t n, T beta, const ReduceOutput<T>& y);
 
   struct State;
@@ -321,7 +331,7 @@ void Reducer::reduce_chunks(int64_t n, T beta, const ReduceOutput<T>& y, int chu
         MGBLAS_THROW(BadArgument, "reduce: chunk ", c, " completes entries [", p.lo, ", ", p.hi,
                      ") outside [0, ", n, ")");
       covered += p.hi - p.lo;
-      if (n > 0 && p.hi > p.lo) add(n, p.parts.data(), p.lo, p.hi);
+      if (n > 0 && p.hi > p.lo) add(data_type_of<T>(), n, untyped(p.parts), p.lo, p.hi);
     }
     if (covered != n)
       MGBLAS_THROW(BadArgument, "reduce: the chunks complete ", covered, " entries of ", n);
@@ -335,7 +345,7 @@ void Reducer::reduce_chunks(int64_t n, T beta, const ReduceOutput<T>& y, int chu
     MGBLAS_THROW(RemoteError, "mgblas::Reducer::reduce: failed on another rank (see that rank's "
                               "error)");
   }
-  if (n > 0) finish(n, beta, y);
+  if (n > 0) finish(data_type_of<T>(), n, &beta, untyped(y));
 }
 
 template <Scalar T, typename Produce>
@@ -355,7 +365,7 @@ void Reducer::reduce_columns(const BlockCyclic1D& L, int64_t c0, T beta, const R
       if (static_cast<int>(locals.size()) != ctx_->num_devices())
         MGBLAS_THROW(DimensionMismatch, "reduce_columns: ", locals.size(), " pieces for ",
                      ctx_->num_devices(), " local devices");
-      add_columns(L, c0, locals.data());
+      add_columns(data_type_of<T>(), L, c0, untyped(locals));
       settle();
     }
   } catch (...) {
@@ -367,7 +377,7 @@ void Reducer::reduce_columns(const BlockCyclic1D& L, int64_t c0, T beta, const R
     MGBLAS_THROW(RemoteError, "mgblas::Reducer::reduce_columns: failed on another rank (see "
                               "that rank's error)");
   }
-  if (n > 0) finish(n, beta, y);
+  if (n > 0) finish(data_type_of<T>(), n, &beta, untyped(y));
 }
 
 }  // namespace mgblas

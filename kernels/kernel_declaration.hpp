@@ -14,16 +14,14 @@
 #include "core/device.hpp"
 #include "core/types.hpp"
 
-#define MGBLAS_DECLARE_FOR_EACH_SCALAR_(DECLARE) \
-  DECLARE(float);                               \
-  DECLARE(double);                              \
-  DECLARE(std::complex<float>);                 \
-  DECLARE(std::complex<double>)
+// Only the precisions of MGBLAS_PRECISIONS are declared, so a use of another one is
+// a compile error rather than a link error.
+#define MGBLAS_DECLARE_ONE_(T, DECLARE) DECLARE(T);
 
 #define MGBLAS_DECLARE_FOR_BACKENDS(DECLARE)                         \
   namespace mgblas::kernels::host {                                  \
-  MGBLAS_DECLARE_FOR_EACH_SCALAR_(DECLARE);                          \
+  MGBLAS_FOR_EACH_SCALAR(MGBLAS_DECLARE_ONE_, DECLARE)               \
   }                                                                  \
   namespace mgblas::kernels::cuda {                                  \
-  MGBLAS_DECLARE_FOR_EACH_SCALAR_(DECLARE);                          \
+  MGBLAS_FOR_EACH_SCALAR(MGBLAS_DECLARE_ONE_, DECLARE)               \
   }

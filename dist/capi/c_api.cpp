@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The C API: every entry converts its arguments, calls the C++ API inside guard(),
 // and maps the exception class to a status code. Entries are generated per
-// precision from the header's MGBLAS_C_FOR_EACH_PRECISION list.
+// precision from the header's MGBLAS_C_FOR_EACH_PRECISION list: every C name exists in
+// every build; those of a precision outside MGBLAS_PRECISIONS return
+// MGBLAS_ERROR_NOT_COMPILED (guard_compiled).
 #include "dist/capi/mgblas.h"
 
 #include <algorithm>
@@ -32,11 +34,12 @@ struct mgblas_context_s {
   std::shared_ptr<mgblas::Context> ctx;
   std::vector<std::unique_ptr<mgblas_device_s>> devices;  // handed out, one per local device
 };
+// One alternative per precision of this build (mgblas::EnabledScalars).
+template <typename... Ts>
+using HeldMatrix = std::variant<std::unique_ptr<mgblas::DistMatrix<Ts>>...>;
 struct mgblas_matrix_s {
-  std::variant<std::unique_ptr<mgblas::DistMatrix<float>>, std::unique_ptr<mgblas::DistMatrix<double>>,
-               std::unique_ptr<mgblas::DistMatrix<mgblas::scomplex>>,
-               std::unique_ptr<mgblas::DistMatrix<mgblas::zcomplex>>>
-      m;
+  mgblas::EnabledScalars::apply<HeldMatrix> m;
+  mgblas::DataType type{};
 };
 
 namespace {
@@ -72,6 +75,20 @@ mgblas::Device& device_of(mgblas_device_t dev) {
     MGBLAS_THROW(mgblas::BadArgument,
                  "argument 'dev' is not a live device handle (its context was destroyed)");
   return *dev->device;
+}
+
+template <typename F>
+mgblas_status_t guard(F&& f) noexcept;
+
+// guard() for an entry of precision T: runs body(std::type_identity<T>{}) where this
+// build has T, else fails with NotCompiled naming `entry`. The body is a generic lambda,
+// so a disabled precision's C++ calls are never instantiated (nothing left to link).
+template <typename T, typename F>
+mgblas_status_t guard_compiled(const char* entry, F&& body) noexcept {
+  return guard([&] {
+    if constexpr (mgblas::precision_enabled_v<T>) body(std::type_identity<T>{});
+    else mgblas::detail::throw_precision_not_compiled(mgblas::data_type_of<T>(), entry);
+  });
 }
 
 template <typename F>
@@ -186,11 +203,10 @@ template <typename T>
 mgblas::DistMatrix<T>& matrix_as(mgblas_matrix_t A) {
   check_matrix_handle(A);
   auto* held = std::get_if<std::unique_ptr<mgblas::DistMatrix<T>>>(&A->m);
-  if (!held) {
-    const char letters[] = {'s', 'd', 'c', 'z'};
-    MGBLAS_THROW(mgblas::BadArgument, "argument 'A' holds precision '", letters[A->m.index()],
-                 "' but this routine takes '", mgblas::precision_letter<T>(), "'");
-  }
+  if (!held)
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'A' holds precision '",
+                 mgblas::precision_letter(A->type), "' but this routine takes '",
+                 mgblas::precision_letter<T>(), "'");
   return **held;
 }
 
@@ -332,15 +348,15 @@ mgblas_status_t mgblas_matrix_create(mgblas_context_t ctx, mgblas_precision_t pr
       MGBLAS_CHECK_PTR(A, "A", true);
       const mgblas::BlockCyclic1D layout(m, n, nb, c.ctx->global_num_devices());
       const auto local = mgblas::local_allocation;
-      switch (prec) {
-        case MGBLAS_PREC_S: handle->m = std::make_unique<mgblas::DistMatrix<float>>(c.ctx, layout, local); break;
-        case MGBLAS_PREC_D: handle->m = std::make_unique<mgblas::DistMatrix<double>>(c.ctx, layout, local); break;
-        case MGBLAS_PREC_C: handle->m = std::make_unique<mgblas::DistMatrix<mgblas::scomplex>>(c.ctx, layout, local); break;
-        case MGBLAS_PREC_Z: handle->m = std::make_unique<mgblas::DistMatrix<mgblas::zcomplex>>(c.ctx, layout, local); break;
-        default:
-          MGBLAS_THROW(mgblas::BadArgument, "argument 'prec' = ", static_cast<int>(prec),
-                       ": must be MGBLAS_PREC_S, _D, _C or _Z");
-      }
+      if (prec != MGBLAS_PREC_S && prec != MGBLAS_PREC_D && prec != MGBLAS_PREC_C &&
+          prec != MGBLAS_PREC_Z)
+        MGBLAS_THROW(mgblas::BadArgument, "argument 'prec' = ", static_cast<int>(prec),
+                     ": must be MGBLAS_PREC_S, _D, _C or _Z");
+      handle->type = mgblas::data_type_of_letter(static_cast<char>(prec), "prec");
+      mgblas::visit_scalar(handle->type, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        handle->m = std::make_unique<mgblas::DistMatrix<T>>(c.ctx, layout, local);
+      }, "mgblas_matrix_create");
     });
     std::lock_guard lock(registry().mutex);
     registry().matrices.insert(handle.get());
@@ -385,7 +401,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
   mgblas_status_t mgblas_##p##gemv(mgblas_device_t dev, mgblas_op_t op, int64_t m, int64_t n,  \
                                    T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
                                    T beta, T* y, int64_t incy) {                               \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::gemv(mgblas::Queue(device_of(dev)), to_op(op), m, n, val(alpha), ptr(A), lda,   \
                    ptr(x), incx, val(beta), ptr(y), incy);                                     \
     });                                                                                        \
@@ -394,7 +410,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                          mgblas_op_t op, int64_t m, int64_t n, T alpha,        \
                                          const T* A, int64_t lda, const T* x, int64_t incx,    \
                                          T beta, T* y, int64_t incy) {                         \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::gemv(mgblas::Queue(device_of(dev), stream), to_op(op), m, n, val(alpha),       \
                    ptr(A), lda, ptr(x), incx, val(beta), ptr(y), incy);                        \
     });                                                                                        \
@@ -403,7 +419,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                           int64_t n, T alpha, const T* A, int64_t lda,         \
                                           int64_t row_off, int64_t col_off, const T* x,        \
                                           int64_t incx, T beta, T* y, int64_t incy) {          \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::gemv_offset(mgblas::Queue(device_of(dev)), to_op(op), m, n, val(alpha),        \
                           ptr(A), lda, row_off, col_off, ptr(x), incx, val(beta), ptr(y),      \
                           incy);                                                               \
@@ -412,7 +428,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
   mgblas_status_t mgblas_##p##symv(mgblas_device_t dev, mgblas_uplo_t uplo, int64_t n,         \
                                    T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
                                    T beta, T* y, int64_t incy) {                               \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::symv(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
                    ptr(x), incx, val(beta), ptr(y), incy);                                     \
     });                                                                                        \
@@ -421,7 +437,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                           T alpha, const T* A, int64_t lda, int64_t off,       \
                                           const T* x, int64_t incx, T beta, T* y,              \
                                           int64_t incy) {                                      \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::symv_offset(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha),       \
                           ptr(A), lda, off, ptr(x), incx, val(beta), ptr(y), incy);            \
     });                                                                                        \
@@ -429,7 +445,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
   mgblas_status_t mgblas_##p##hemv(mgblas_device_t dev, mgblas_uplo_t uplo, int64_t n,         \
                                    T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
                                    T beta, T* y, int64_t incy) {                               \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::hemv(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
                    ptr(x), incx, val(beta), ptr(y), incy);                                     \
     });                                                                                        \
@@ -438,7 +454,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                           T alpha, const T* A, int64_t lda, int64_t off,       \
                                           const T* x, int64_t incx, T beta, T* y,              \
                                           int64_t incy) {                                      \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::hemv_offset(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha),       \
                           ptr(A), lda, off, ptr(x), incx, val(beta), ptr(y), incy);            \
     });                                                                                        \
@@ -449,7 +465,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                    int64_t m, int64_t n, int64_t k, T alpha, const T* A,       \
                                    int64_t lda, const T* B, int64_t ldb, T beta, T* C,         \
                                    int64_t ldc) {                                              \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::gemm(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,           \
                    val(alpha), ptr(A), lda, ptr(B), ldb, val(beta), ptr(C), ldc);              \
     });                                                                                        \
@@ -458,7 +474,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                      int64_t m, int64_t n, int64_t k, T alpha, const T* A,     \
                                      int64_t lda, const T* B, int64_t ldb, T beta, T* C,       \
                                      int64_t ldc) {                                            \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::tsgemm(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,         \
                      val(alpha), ptr(A), lda, ptr(B), ldb, val(beta), ptr(C), ldc);            \
     });                                                                                        \
@@ -467,7 +483,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
       mgblas_device_t dev, mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k,  \
       T alpha, const T* A, int64_t lda, int64_t strideA, const T* B, int64_t ldb,              \
       int64_t strideB, T beta, T* C, int64_t ldc, int64_t strideC, int64_t batch) {            \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::gemm_batched_strided(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, \
                                    n, k, val(alpha), ptr(A), lda, strideA, ptr(B), ldb,        \
                                    strideB, val(beta), ptr(C), ldc, strideC, batch);           \
@@ -478,7 +494,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
                                            T alpha, const T* const* Aarray, int64_t lda,       \
                                            const T* const* Barray, int64_t ldb, T beta,        \
                                            T* const* Carray, int64_t ldc, int64_t batch) {     \
-    return guard([&] {                                                                         \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
       mgblas::gemm_batched(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,   \
                            val(alpha), ptrs(Aarray), lda, ptrs(Barray), ldb, val(beta),        \
                            ptrs(Carray), ldc, batch);                                          \
@@ -489,7 +505,7 @@ mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda
 // agreement (agree_on_handles), then the C++ operation runs its own.
 #define MGBLAS_C_DIST_ENTRY_(NAME, T, ENUM_T, to_enum, ENUM, CALL, ...)                       \
   mgblas_status_t NAME(mgblas_matrix_t A, ENUM_T ENUM, T alpha, __VA_ARGS__) {                \
-    return guard([&] {                                                                        \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                    \
       decltype(to_enum(ENUM)) e{};                                                            \
       mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
       agree_on_handles(#NAME, A, [&] {                                                        \
@@ -529,7 +545,7 @@ MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST)
 
 #define MGBLAS_C_DEFINE_HETRD_(NAME, T, R)                                                    \
   mgblas_status_t NAME(mgblas_matrix_t A, mgblas_uplo_t uplo, R* d, R* e, T* tau) {          \
-    return guard([&] {                                                                        \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                    \
       mgblas::Uplo u{};                                                                       \
       mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
       agree_on_handles(#NAME, A, [&] {                                                        \
@@ -547,7 +563,7 @@ MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
 
 #define MGBLAS_C_DEFINE_GEBRD_(NAME, T, R)                                                    \
   mgblas_status_t NAME(mgblas_matrix_t A, R* d, R* e, T* tauq, T* taup) {                     \
-    return guard([&] {                                                                        \
+    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                    \
       mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
       agree_on_handles(#NAME, A, [&] { M = &matrix_as<cpp_t<T>>(A); });                       \
       mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup));                           \
@@ -561,7 +577,7 @@ MGBLAS_C_DEFINE_GEBRD_(mgblas_zgebrd_mgpu, mgblas_complex_double, double)
 
 #define MGBLAS_C_DEFINE_STEBZ_(NAME, R)                                                      \
   mgblas_status_t NAME(mgblas_context_t ctx, int64_t n, const R* d, const R* e, R* w) {    \
-    return guard([&] {                                                                       \
+    return guard_compiled<cpp_t<R>>(__func__, [&](auto) {                                   \
       mgblas::tridiag_eigenvalues_mgpu<R>(*context_of(ctx).ctx, n, d, e, w);                 \
     });                                                                                      \
   }

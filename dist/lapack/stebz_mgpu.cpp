@@ -122,10 +122,15 @@ std::vector<R> tridiag_eigenvalues_mgpu(Context& ctx, const std::vector<R>& d,
                                             const real_type_t<T>*, real_type_t<T>*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
+// The real-vector form, for the real precisions of MGBLAS_PRECISIONS.
+#if MGBLAS_HAVE_PRECISION_S
 template std::vector<float> tridiag_eigenvalues_mgpu<float>(Context&, const std::vector<float>&,
                                                             const std::vector<float>&);
+#endif
+#if MGBLAS_HAVE_PRECISION_D
 template std::vector<double> tridiag_eigenvalues_mgpu<double>(Context&,
                                                               const std::vector<double>&,
                                                               const std::vector<double>&);
+#endif
 
 }  // namespace mgblas

@@ -73,7 +73,7 @@ using namespace mgblas;
 struct Options {
   int64_t n = 4096;
   int64_t nb = 256;
-  std::vector<std::string> types{"d"};
+  std::vector<std::string> types = examples::default_types("d");
   int niter = 10;
   std::vector<std::string> ops{"gemv", "symv", "hemv"};
   std::string reducer = "auto";

@@ -82,7 +82,7 @@ using namespace mgblas;
 struct Options {
   int64_t n = 1000;
   int64_t nb = 64;
-  std::vector<std::string> types{"d", "z"};
+  std::vector<std::string> types = examples::default_types("dz");
   double tol = 0;  // 0: per precision
   int64_t maxit = 1000;
   double shift = 3;

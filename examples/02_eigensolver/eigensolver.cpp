@@ -118,7 +118,7 @@ struct Options {
   std::string matrix;  // Matrix Market file; empty: generated
   std::string gen = "random";
   int64_t vectors = 0;
-  std::vector<std::string> types{"d", "z"};
+  std::vector<std::string> types = examples::default_types("dz");
   int64_t nb = 256;
   std::string uplo = "L";
   bool check = true;

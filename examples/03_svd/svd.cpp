@@ -96,7 +96,7 @@ using namespace mgblas::examples;
 
 struct Options {
   int64_t m = 600, n = 500, nb = 64, panel = 0, vectors = 0;
-  std::vector<std::string> types{"d", "z"};
+  std::vector<std::string> types = examples::default_types("dz");
   std::string matrix = "random";  // random, graded or a Matrix Market file
   double tol = 100;
   uint64_t seed = 1;

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #if MGBLAS_HAVE_MPI
@@ -51,15 +52,20 @@ struct TypeTag {
   using type = T;
 };
 
-/// f(TypeTag<T>{}) for each precision letter s, d, c, z in `types`, in that order.
+/// f(TypeTag<T>{}) for each precision letter s, d, c, z in `types`, in that order;
+/// NotCompiled for a precision outside this build's MGBLAS_PRECISIONS.
 template <typename F>
 void for_each_type(const std::vector<std::string>& types, F&& f) {
-  for (const auto& t : types) {
-    if (t == "s") f(TypeTag<float>{});
-    if (t == "d") f(TypeTag<double>{});
-    if (t == "c") f(TypeTag<scomplex>{});
-    if (t == "z") f(TypeTag<zcomplex>{});
-  }
+  for (const auto& t : types)
+    if (t.size() == 1)
+      visit_scalar(t[0], [&](auto tag) { f(TypeTag<typename decltype(tag)::type>{}); }, "--type");
+}
+
+/// The default of --type: the letters of `wanted` this build has.
+inline std::vector<std::string> default_types(std::string_view wanted) {
+  std::vector<std::string> out;
+  for (char c : enabled_of(wanted)) out.emplace_back(1, c);
+  return out;
 }
 
 }  // namespace mgblas::examples

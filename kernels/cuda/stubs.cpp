@@ -22,13 +22,9 @@ namespace {
 }  // namespace
 
 // Defines the functions of one declaration macro; __func__ is the kernel's name.
-#define MGBLAS_CUDA_STUB_(DECLARE, T) \
+#define MGBLAS_CUDA_STUB_(T, DECLARE) \
   DECLARE(T) { not_compiled(__func__); }
-#define MGBLAS_CUDA_STUBS_(DECLARE)               \
-  MGBLAS_CUDA_STUB_(DECLARE, float)               \
-  MGBLAS_CUDA_STUB_(DECLARE, double)              \
-  MGBLAS_CUDA_STUB_(DECLARE, std::complex<float>) \
-  MGBLAS_CUDA_STUB_(DECLARE, std::complex<double>)
+#define MGBLAS_CUDA_STUBS_(DECLARE) MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_STUB_, DECLARE)
 
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_GEMV_KERNEL)
 MGBLAS_CUDA_STUBS_(MGBLAS_DECLARE_GEMV_OFFSET_KERNEL)

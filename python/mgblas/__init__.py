@@ -34,6 +34,9 @@ __version__ = _mgblas.__version__
 has_cuda: bool = _mgblas.has_cuda
 has_mpi: bool = _mgblas.has_mpi
 has_nccl: bool = _mgblas.has_nccl
+#: The precision letters this build has (MGBLAS_PRECISIONS), e.g. "sdcz"; a call with
+#: another dtype raises NotCompiled.
+precisions: str = _mgblas.precisions
 
 
 def cuda_device_count() -> int:
@@ -50,5 +53,6 @@ __all__ = [
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
     "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",
     "AllocationError", "Timeout",
-    "cuda_device_count", "has_cuda", "has_mpi", "has_nccl", "__version__",
+    "cuda_device_count", "has_cuda", "has_mpi", "has_nccl", "precisions",
+    "__version__",
 ]

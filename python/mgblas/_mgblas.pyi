@@ -13,6 +13,8 @@ has_mpi: bool
 
 has_nccl: bool
 
+precisions: str
+
 def set_error_types(arg: dict, /) -> None: ...
 
 def cuda_device_count() -> int: ...

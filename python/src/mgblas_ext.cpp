@@ -102,23 +102,20 @@ void translate(const std::exception_ptr& p, void*) {
 
 // ---------------------------------------------------------------------------------
 // Precision dispatch and scalars.
+// Only the precisions of this build are instantiated (visit_scalar); a dtype outside
+// MGBLAS_PRECISIONS raises mgblas.NotCompiled naming it.
 template <typename F>
 void dispatch(char dt, F&& f) {
-  switch (dt) {
-    case 's': f(std::type_identity<float>{}); return;
-    case 'd': f(std::type_identity<double>{}); return;
-    case 'c': f(std::type_identity<scomplex>{}); return;
-    case 'z': f(std::type_identity<zcomplex>{}); return;
-    default: MGBLAS_THROW(BadArgument, "precision '", dt, "': must be one of s, d, c, z");
-  }
+  visit_scalar(dt, std::forward<F>(f), "dtype");
 }
 template <typename F>
 void dispatch_real(char dt, F&& f) {
-  switch (dt) {
-    case 's': f(std::type_identity<float>{}); return;
-    case 'd': f(std::type_identity<double>{}); return;
-    default: MGBLAS_THROW(BadArgument, "real precision '", dt, "': must be s or d");
-  }
+  if (dt != 's' && dt != 'd')
+    MGBLAS_THROW(BadArgument, "real precision '", dt, "': must be s or d");
+  // f is instantiated for the real types only (the letter check above rules out c, z).
+  visit_scalar(dt, [&](auto tag) {
+    if constexpr (!is_complex_v<typename decltype(tag)::type>) f(tag);
+  }, "dtype");
 }
 
 template <typename T>
@@ -209,8 +206,13 @@ std::shared_ptr<BoundContext> make_context(int64_t fortran_comm, const std::stri
 // Precision-erased distributed containers.
 template <template <Scalar> class M>
 struct Erased {
+  // std::variant<std::monostate, M<T>...> over the scalar types of a TypeList.
+  template <typename List> struct Held;
+  template <Scalar... Ts> struct Held<TypeList<Ts...>> {
+    using type = std::variant<std::monostate, M<Ts>...>;
+  };
   char dt = 'd';
-  std::variant<std::monostate, M<float>, M<double>, M<scomplex>, M<zcomplex>> v;
+  typename Held<EnabledScalars>::type v;  // one alternative per precision built
   template <typename T>
   M<T>& get() {
     return std::get<M<T>>(v);
@@ -387,6 +389,8 @@ NB_MODULE(_mgblas, m) {
   m.attr("has_cuda") = bool(MGBLAS_HAVE_CUDA);
   m.attr("has_mpi") = bool(MGBLAS_HAVE_MPI);
   m.attr("has_nccl") = bool(MGBLAS_HAVE_NCCL);
+  // The precision letters of this build (MGBLAS_PRECISIONS), e.g. "sdcz".
+  m.attr("precisions") = enabled_precision_letters();
 
   m.def("set_error_types", [](nb::dict types) {
     for (auto [k, v] : types) {

@@ -409,16 +409,19 @@ TEST(Reducer_Host, SumsEveryDeviceOfEveryRank) {
 TEST(Reducer_Host, FailureWhileProducingRaisesEverywhere) {
   const auto& ctx = HostContexts::all()[1];
   auto red = make_reducer(ctx, ReducerKind::Host);
-  std::vector<scomplex> y(8, scomplex(1, 2));
+  // Complex where c is built, else the build's first precision (MGBLAS_PRECISIONS).
+  using S = std::conditional_t<precision_enabled_v<scomplex>, scomplex,
+                               scalar_of_t<enabled_precision_letters()[0]>>;
+  std::vector<S> y(8, S(1));
   const auto y0 = y;
   const bool culprit = ctx->rank() == 0;
   const auto produce = [&] {
     if (culprit) MGBLAS_THROW(BadArgument, "test: a producer failing on rank 0");
-    return std::vector<const scomplex*>(ctx->num_devices(), nullptr);
+    return std::vector<const S*>(ctx->num_devices(), nullptr);
   };
   bool ok = culprit || ctx->nranks() == 1
-                ? raises<BadArgument>([&] { red->reduce<scomplex>(8, scomplex(0), y.data(), produce); })
-                : raises<RemoteError>([&] { red->reduce<scomplex>(8, scomplex(0), y.data(), produce); });
+                ? raises<BadArgument>([&] { red->reduce<S>(8, S(0), y.data(), produce); })
+                : raises<RemoteError>([&] { red->reduce<S>(8, S(0), y.data(), produce); });
   ok = ok && untouched(y, y0);
   ASSERT_TRUE(everywhere(*ctx, ok, "producer failure"));
 }

@@ -152,6 +152,9 @@ TEST(Gebrd_Host, ProfileAccountsForTheCall) {
 //  |  correct reduction; a NULL output on one rank only is an error on every rank.   |
 //  +-------------------------------------------------------------------------------+
 TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
+  if (!mgblas::precision_enabled(mgblas::DataType::kFloat64) ||
+      !mgblas::precision_enabled(mgblas::DataType::kComplex64))
+    GTEST_SKIP() << "needs d and c; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
   mgblas_context_t cctx = nullptr;
   ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
       << mgblas_last_error();

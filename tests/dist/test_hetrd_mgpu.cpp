@@ -190,6 +190,9 @@ TEST(Sytrd_Host, RealNameForwards) {
 //  |  a bad uplo on one rank only is an error status on every rank.                  |
 //  +-------------------------------------------------------------------------------+
 TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
+  if (!mgblas::precision_enabled(mgblas::DataType::kFloat64) ||
+      !mgblas::precision_enabled(mgblas::DataType::kComplex128))
+    GTEST_SKIP() << "needs d and z; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
   mgblas_context_t cctx = nullptr;
   ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
       << mgblas_last_error();

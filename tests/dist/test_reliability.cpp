@@ -196,16 +196,21 @@ TEST(Reliability, DifferentBetaOrAlphaOrXIsNamed) {
 }
 
 TEST(Reliability, DifferentPrecisionsOfOneMatrixAreNamed) {
-  auto& ctx = context();
-  const BlockCyclic1D L(16, 16, 4, ctx->global_num_devices());
-  const Outcome o = run([&] {
-    if (ctx->rank() == 0) DistMatrix<double> A(ctx, L);
-    else DistMatrix<zcomplex> A(ctx, L);
-  });
-  EXPECT_EQ(o.kind, "mismatch") << o.what;
-  EXPECT_TRUE(contains(o.what, "'precision'")) << o.what;
-  Operands op(ctx);
-  expect_next_call_works(ctx, op);
+  // Only where z is built (MGBLAS_PRECISIONS): the discarded branch is never linked.
+  if constexpr (!precision_enabled_v<zcomplex>) {
+    GTEST_SKIP() << "z is not built; MGBLAS_PRECISIONS = " << enabled_precisions();
+  } else {
+    auto& ctx = context();
+    const BlockCyclic1D L(16, 16, 4, ctx->global_num_devices());
+    const Outcome o = run([&] {
+      if (ctx->rank() == 0) DistMatrix<double> A(ctx, L);
+      else DistMatrix<zcomplex> A(ctx, L);
+    });
+    EXPECT_EQ(o.kind, "mismatch") << o.what;
+    EXPECT_TRUE(contains(o.what, "'precision'")) << o.what;
+    Operands op(ctx);
+    expect_next_call_works(ctx, op);
+  }
 }
 
 TEST(Reliability, BatchedAlphaAndTsgemmBetaPerRankAreNamed) {
@@ -384,6 +389,9 @@ struct CMatrices {
 };
 
 TEST(ReliabilityCApi, BadEnumNullHandleOrOtherPrecisionOnOneRankFailsEverywhere) {
+  if (!mgblas::precision_enabled(mgblas::DataType::kFloat64) ||
+      !mgblas::precision_enabled(mgblas::DataType::kComplex128))
+    GTEST_SKIP() << "needs d and z; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
   CMatrices c;
   const int culprit = 1;
   std::vector<double> x = rnd(12, 42), y(12, 7.0);
@@ -407,7 +415,32 @@ TEST(ReliabilityCApi, BadEnumNullHandleOrOtherPrecisionOnOneRankFailsEverywhere)
             MGBLAS_SUCCESS) << mgblas_last_error();
 }
 
+// A precision outside MGBLAS_PRECISIONS (s in a build with MGBLAS_PRECISIONS=d): its C
+// names exist and answer MGBLAS_ERROR_NOT_COMPILED naming the entry and the list.
+TEST(ReliabilityCApi, PrecisionOutsideTheBuildIsNotCompiled) {
+  if (mgblas::precision_enabled(mgblas::DataType::kFloat32))
+    GTEST_SKIP() << "s is built; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
+  mgblas_context_t ctx = nullptr;
+  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &ctx), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  mgblas_matrix_t M = nullptr;
+  EXPECT_EQ(mgblas_matrix_create(ctx, MGBLAS_PREC_S, 8, 8, 4, &M), MGBLAS_ERROR_NOT_COMPILED);
+  EXPECT_TRUE(contains(mgblas_last_error(), "MGBLAS_PRECISIONS")) << mgblas_last_error();
+  EXPECT_EQ(M, nullptr);
+  mgblas_device_t dev = nullptr;
+  ASSERT_EQ(mgblas_context_device(ctx, 0, &dev), MGBLAS_SUCCESS);
+  std::vector<float> A(4, 1.0f), x(2, 1.0f), y(2, 0.0f);
+  EXPECT_EQ(mgblas_sgemv(dev, MGBLAS_OP_N, 2, 2, 1.0f, A.data(), 2, x.data(), 1, 0.0f, y.data(), 1),
+            MGBLAS_ERROR_NOT_COMPILED);
+  EXPECT_TRUE(contains(mgblas_last_error(), "mgblas_sgemv")) << mgblas_last_error();
+  EXPECT_TRUE(contains(mgblas_last_error(), "'s'")) << mgblas_last_error();
+  EXPECT_EQ(mgblas_context_destroy(ctx), MGBLAS_SUCCESS);
+}
+
 TEST(ReliabilityCApi, MessagesNameOpAOpBAndDisagreements) {
+  if (!mgblas::precision_enabled(mgblas::DataType::kFloat64) ||
+      !mgblas::precision_enabled(mgblas::DataType::kComplex128))
+    GTEST_SKIP() << "needs d and z; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
   CMatrices c;
   mgblas_device_t dev = nullptr;
   ASSERT_EQ(mgblas_context_device(c.ctx, 0, &dev), MGBLAS_SUCCESS);

@@ -76,12 +76,12 @@ TEST(StebzMgpu_HostArgs, VectorConvenience) {
 // One rank passes n = -1: BadArgument naming n there, RemoteError on the others.
 TEST(StebzMgpu_HostArgs, BadNOnOneRankRaisesEverywhere) {
   auto ctx = HostContexts::all()[2];
-  const std::vector<float> d(50, 1.0f), e(49, 0.25f);
-  std::vector<float> w(50);
+  const std::vector<double> d(50, 1.0), e(49, 0.25);
+  std::vector<double> w(50);
   const int64_t n = ctx->rank() == ctx->nranks() - 1 ? -1 : 50;
   bool raised = false, named = true;
   try {
-    tridiag_eigenvalues_mgpu<float>(*ctx, n, d.data(), e.data(), w.data());
+    tridiag_eigenvalues_mgpu<double>(*ctx, n, d.data(), e.data(), w.data());
   } catch (const BadArgument& err) {
     raised = true;
     named = std::string(err.what()).find("'n'") != std::string::npos;
@@ -93,13 +93,13 @@ TEST(StebzMgpu_HostArgs, BadNOnOneRankRaisesEverywhere) {
   if (ctx->nranks() > 1) {
     const int64_t n2 = ctx->rank() == 0 ? 50 : 49;
     EXPECT_TRUE(td::everywhere(*ctx, td::raises<DimensionMismatch>([&] {
-      tridiag_eigenvalues_mgpu<float>(*ctx, n2, d.data(), e.data(), w.data());
+      tridiag_eigenvalues_mgpu<double>(*ctx, n2, d.data(), e.data(), w.data());
     }), "different n"));
   }
   // A null d on rank 0 only.
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<Error>([&] {
-    tridiag_eigenvalues_mgpu<float>(*ctx, 50, ctx->rank() == 0 ? nullptr : d.data(), e.data(),
-                                    w.data());
+    tridiag_eigenvalues_mgpu<double>(*ctx, 50, ctx->rank() == 0 ? nullptr : d.data(), e.data(),
+                                     w.data());
   }), "null d"));
 }
 

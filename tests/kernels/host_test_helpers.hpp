@@ -20,7 +20,8 @@
 
 namespace mgblas::testing {
 
-using TestScalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+// The precisions of this build (MGBLAS_PRECISIONS).
+using TestScalars = EnabledScalars::apply<::testing::Types>;
 
 /// Typed-test names carry the precision letter: Gemv_Cuda/d.sizes.
 struct PrecisionName {

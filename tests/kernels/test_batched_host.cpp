@@ -373,7 +373,8 @@ TEST(BatchedDispatch, classes_registry_and_model) {
   EXPECT_EQ(bt::size_class(P{bt::Interface::Variable, 'z', Op::N, Op::N, 128, 100, 130, 1, false}),
             "vmn128kbig");
   EXPECT_EQ(bt::op_pair(Op::C, Op::T), "CT");
-  for (char prec : {'s', 'd', 'c', 'z'}) {
+  for (const char* it = enabled_precision_letters(); *it; ++it) {
+    const char prec = *it;
     const auto& all = bt::instances(prec);
     ASSERT_FALSE(all.empty());
     for (const auto& inst : all) {
@@ -390,13 +391,9 @@ TEST(BatchedDispatch, classes_registry_and_model) {
       for (int64_t m : {1, 2, 3, 5, 8, 13, 16, 31, 32, 33, 64, 100, 128, 200})
         for (int64_t k : {1, 8, 32, 64}) {
           const P p{iface, prec, Op::N, Op::T, m, std::max<int64_t>(1, m / 2), k, 1000, false};
-          bt::Choice c;
-          switch (prec) {
-            case 's': c = bt::model_choice<float>(p); break;
-            case 'd': c = bt::model_choice<double>(p); break;
-            case 'c': c = bt::model_choice<std::complex<float>>(p); break;
-            default: c = bt::model_choice<std::complex<double>>(p); break;
-          }
+          const bt::Choice c = visit_scalar(prec, [&](auto tag) {
+            return bt::model_choice<typename decltype(tag)::type>(p);
+          });
           SCOPED_TRACE(c.label() + " for " + bt::size_class(p));
           if (c.kernel == "cublas") {
             EXPECT_NE(iface, bt::Interface::Variable);

@@ -242,7 +242,8 @@ class HostReference : public ::testing::Test {
   std::mt19937_64 rng_;
 };
 
-using Scalars = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+// The precisions of this build (MGBLAS_PRECISIONS).
+using Scalars = mgblas::EnabledScalars::apply<::testing::Types>;
 struct ScalarName {
   template <typename T>
   static std::string GetName(int) {
@@ -690,6 +691,8 @@ class HostHandChecked : public ::testing::Test {
   const z nan_{kNan, kNan};
 };
 
+// The complex cases, where z is built (MGBLAS_PRECISIONS).
+#if MGBLAS_HAVE_PRECISION_Z
 // A = [ 1+i   2     -i  ]    column-major below
 //     [ 3     1-2i  2+i ]
 const std::vector<z> kA23 = {{1, 1}, {3, 0}, {2, 0}, {1, -2}, {0, -1}, {2, 1}};
@@ -718,6 +721,7 @@ TEST_F(HostHandChecked, gemv_c_complex_2x3) {
   mgblas::gemv(*dev_, Op::C, 2, 3, z(1, 0), kA23.data(), 2, x.data(), 1, z(0, 0), y.data(), 1);
   EXPECT_EQ(y, (std::vector<z>{{1, 2}, {0, 1}, {1, 3}}));
 }
+#endif
 
 // x ends exactly where an inaccessible page begins: a read past x faults. OpenBLAS
 // 0.3.21's c/zgemv_n reads one element past x when m % 4 == 2; the host engine must not.
@@ -769,6 +773,7 @@ TEST_F(HostHandChecked, symv_upper_3x3) {
   EXPECT_EQ(y, (std::vector<double>{7, 7, 19}));
 }
 
+#if MGBLAS_HAVE_PRECISION_Z
 TEST_F(HostHandChecked, symv_complex_symmetric_lower_3x3) {
   // S = [1 i 0; i 2 1+i; 0 1+i -1] (symmetric, not Hermitian), x = (1, 1, i):
   // S x = (1+i, i + 2 + (i-1), (1+i) - i) = (1+i, 1+2i, 1)
@@ -796,6 +801,7 @@ TEST_F(HostHandChecked, hemv_lower_and_upper_3x3) {
     EXPECT_EQ(y, want);
   }
 }
+#endif
 
 TEST_F(HostHandChecked, gemm_2x2x2) {
   // A = [1 2; 3 4], B = [5 6; 7 8]: A B = [19 22; 43 50], A^T B = [26 30; 38 44]

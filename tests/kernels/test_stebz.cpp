@@ -163,15 +163,19 @@ TEST(Stebz_HostArgs, BadArgumentsNameTheArgument) {
   expect_bad_argument("q.device", [&] {
     Queue q(dev);
     q.device = nullptr;
-    tridiag_eigenvalues<float>(q, 0, nullptr, nullptr, 0, 0, nullptr);
+    tridiag_eigenvalues<double>(q, 0, nullptr, nullptr, 0, 0, nullptr);
   });
   // Null pointers are fine where nothing is read or written.
   EXPECT_NO_THROW(call(0, nullptr, nullptr, 0, 0, nullptr));
   EXPECT_NO_THROW(call(10, nullptr, nullptr, 4, 4, nullptr));
-  std::vector<float> w1(1, nan_value<float>());
-  const float d1 = 2.5f;
-  EXPECT_NO_THROW(tridiag_eigenvalues<std::complex<float>>(dev, 1, &d1, nullptr, 0, 1, w1.data()));
-  EXPECT_FLOAT_EQ(w1[0], 2.5f);
+  // A complex precision takes real d, e and w (only where c is built: MGBLAS_PRECISIONS).
+  if constexpr (precision_enabled_v<std::complex<float>>) {
+    std::vector<float> w1(1, nan_value<float>());
+    const float d1 = 2.5f;
+    EXPECT_NO_THROW(
+        tridiag_eigenvalues<std::complex<float>>(dev, 1, &d1, nullptr, 0, 1, w1.data()));
+    EXPECT_FLOAT_EQ(w1[0], 2.5f);
+  }
 }
 
 }  // namespace

@@ -33,10 +33,17 @@ inline constexpr int kSkipped = 77;
 
 // ---- options ---------------------------------------------------------------------------
 
+/// One string per letter: the --type values of the letters, e.g. {"d", "z"} of "dz".
+inline std::vector<std::string> precision_list(std::string_view letters) {
+  std::vector<std::string> out;
+  for (char c : letters) out.emplace_back(1, c);
+  return out;
+}
+
 /// Options of every tester, MAGMA's names; a tester's Options derives from this and may
 /// change the defaults in its constructor.
 struct CommonOptions {
-  std::vector<std::string> types{"s", "d", "c", "z"};
+  std::vector<std::string> types = precision_list(enabled_precision_letters());
   int niter = 20;
   int warmup = 3;
   bool check = true;
@@ -68,14 +75,12 @@ std::vector<int64_t> parse_range(const std::string& range);
 /// Op of a letter N, T or C (anything else is C).
 inline Op op_of(char c) { return c == 'N' ? Op::N : c == 'T' ? Op::T : Op::C; }
 
-/// f(T{}) for the precision letter t (s, d, c, z).
+/// f(T{}) for the precision letter t (s, d, c, z); NotCompiled for a precision outside
+/// MGBLAS_PRECISIONS.
 template <typename F>
 void for_type(const std::string& t, F&& f) {
-  if (t == "s") f(float{});
-  else if (t == "d") f(double{});
-  else if (t == "c") f(scomplex{});
-  else if (t == "z") f(zcomplex{});
-  else throw std::invalid_argument("unknown --type " + t);
+  if (t.size() != 1) throw std::invalid_argument("unknown --type " + t);
+  visit_scalar(t[0], [&](auto tag) { f(typename decltype(tag)::type{}); }, "--type");
 }
 
 // ---- header and main -------------------------------------------------------------------

@@ -120,6 +120,48 @@ ContextOptions host_options(int host_devices) {
   return o;
 }
 
+// The one precision list (MGBLAS_FOR_EACH_SCALAR, filtered in core/types.hpp) agrees
+// with the configured MGBLAS_PRECISIONS (core/config.hpp), and a precision outside it is
+// a NotCompiled error naming the precision and the list, not a crash or a link error.
+TEST(Precisions, ListMatchesConfig) {
+  std::string configured = MGBLAS_PRECISIONS_STRING;
+  std::erase(configured, ';');
+  EXPECT_EQ(std::string(enabled_precision_letters()), configured);
+  ASSERT_FALSE(configured.empty());
+
+  std::string listed;
+#define MGBLAS_TEST_LIST_(T) listed += precision_letter<T>();
+  MGBLAS_FOR_EACH_SCALAR(MGBLAS_TEST_LIST_)
+#undef MGBLAS_TEST_LIST_
+  EXPECT_EQ(listed, configured);
+  const auto count = []<typename... Ts>(TypeList<Ts...>*) { return sizeof...(Ts); };
+  EXPECT_EQ(count(static_cast<EnabledScalars*>(nullptr)), configured.size());
+
+  for (char c : std::string("sdcz")) {
+    const DataType t = data_type_of_letter(c);
+    EXPECT_EQ(precision_letter(t), c);
+    const bool enabled = configured.find(c) != std::string::npos;
+    EXPECT_EQ(precision_enabled(t), enabled) << c;
+    if (enabled) {
+      char seen = 0;
+      visit_scalar(c, [&](auto tag) { seen = precision_letter<typename decltype(tag)::type>(); });
+      EXPECT_EQ(seen, c);
+    } else {
+      try {
+        visit_scalar(c, [](auto) {}, "--type");
+        ADD_FAILURE() << "no NotCompiled for " << c;
+      } catch (const NotCompiled& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find(std::string("'") + c + "'"), std::string::npos) << what;
+        EXPECT_NE(what.find("MGBLAS_PRECISIONS"), std::string::npos) << what;
+      }
+    }
+  }
+  EXPECT_THROW(data_type_of_letter('x'), BadArgument);
+  EXPECT_EQ(enabled_of("zdx"), std::string(configured.find('z') != std::string::npos ? "z" : "") +
+                                   (configured.find('d') != std::string::npos ? "d" : ""));
+}
+
 TEST(Context, HostDevicesHaveGlobalIndices) {
   auto ctx = Context::create(host_options(3));
   ASSERT_NE(ctx, nullptr);
@@ -271,7 +313,8 @@ TEST(Memory, PinnedBuffer) {
 
 template <typename T>
 class CopyMatrix : public ::testing::Test {};
-using ScalarTypes = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+// The precisions of this build (MGBLAS_PRECISIONS).
+using ScalarTypes = EnabledScalars::apply<::testing::Types>;
 struct ScalarNames {
   template <typename T>
   static std::string GetName(int) {

@@ -26,7 +26,8 @@ namespace {
 
 template <typename T>
 class DistHost : public ::testing::Test {};
-using ScalarTypes = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+// The precisions of this build (MGBLAS_PRECISIONS).
+using ScalarTypes = EnabledScalars::apply<::testing::Types>;
 struct ScalarNames {
   template <typename T>
   static std::string GetName(int) {

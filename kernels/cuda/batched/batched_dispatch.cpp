@@ -51,14 +51,12 @@ std::string Choice::label() const {
 namespace detail {
 namespace {
 
+// The registry's slot of a precision; NotCompiled for one this build lacks (its
+// instance files are not compiled).
 int prec_index(char prec) {
-  switch (prec) {
-    case 's': return 0;
-    case 'd': return 1;
-    case 'c': return 2;
-    case 'z': return 3;
-  }
-  MGBLAS_THROW(BadArgument, "precision '", prec, "': must be s, d, c or z");
+  const DataType t = data_type_of_letter(prec, "batched precision");
+  if (!precision_enabled(t)) mgblas::detail::throw_precision_not_compiled(t, "batched GEMM");
+  return static_cast<int>(t);
 }
 
 std::atomic<int64_t> g_max_blocks{0};
@@ -70,12 +68,10 @@ const std::vector<InstanceEntry>& registry(char prec) {
   static std::array<std::once_flag, 4> once;
   const int i = prec_index(prec);
   std::call_once(once[i], [&] {
-    switch (prec) {
-      case 's': MGBLAS_BATCHED_ADD_PARTS_(s, regs[i]); break;
-      case 'd': MGBLAS_BATCHED_ADD_PARTS_(d, regs[i]); break;
-      case 'c': MGBLAS_BATCHED_ADD_PARTS_(c, regs[i]); break;
-      default: MGBLAS_BATCHED_ADD_PARTS_(z, regs[i]); break;
-    }
+#define MGBLAS_BATCHED_REGISTER_(p, T) \
+    if (prec == #p[0]) MGBLAS_BATCHED_ADD_PARTS_(p, regs[i]);
+    MGBLAS_FOR_EACH_PRECISION(MGBLAS_BATCHED_REGISTER_)
+#undef MGBLAS_BATCHED_REGISTER_
   });
   return regs[i];
 }

@@ -2,12 +2,13 @@
 // The registry of compiled batched GEMM instances (private to kernels/cuda/batched/):
 // per precision, one entry per instance with its launchers (one per alpha/beta policy,
 // null where that policy is not built) and attribute queries. The per-precision
-// instance files (batched_{s,d,c,z}.cu) fill it; batched_dispatch.cpp reads it.
+// instance files (batched_<prec>_<part>.cu, MGBLAS_PRECISIONS) fill it; batched_dispatch.cpp reads it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "core/types.hpp"
 #include "kernels/cuda/batched/batched.hpp"
 
 namespace mgblas::kernels::cuda::batched::detail {
@@ -27,14 +28,11 @@ struct InstanceEntry {
 /// batched_instances.cu.in (batched_<prec>_<part>.cu), each compiling every
 /// kInstanceParts-th instance of the lists so that a precision builds on several cores.
 inline constexpr int kInstanceParts = 3;
-#define MGBLAS_BATCHED_DECLARE_PARTS_(P)                         \
+#define MGBLAS_BATCHED_DECLARE_PARTS_(P, T)                      \
   void add_instances_##P##_0(std::vector<InstanceEntry>& out);   \
   void add_instances_##P##_1(std::vector<InstanceEntry>& out);   \
   void add_instances_##P##_2(std::vector<InstanceEntry>& out);
-MGBLAS_BATCHED_DECLARE_PARTS_(s)
-MGBLAS_BATCHED_DECLARE_PARTS_(d)
-MGBLAS_BATCHED_DECLARE_PARTS_(c)
-MGBLAS_BATCHED_DECLARE_PARTS_(z)
+MGBLAS_FOR_EACH_PRECISION(MGBLAS_BATCHED_DECLARE_PARTS_)
 #undef MGBLAS_BATCHED_DECLARE_PARTS_
 #define MGBLAS_BATCHED_ADD_PARTS_(P, out) \
   (add_instances_##P##_0(out), add_instances_##P##_1(out), add_instances_##P##_2(out))

@@ -1,20 +1,17 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The batched small GEMM engine (included by kernels/cuda/CMakeLists.txt):
 # - kernel instances: batched_instances.cu.in configured into one file per precision
-#   and part (batched_<prec>_<part>.cu in the build tree), so that a precision's
-#   instances compile on several cores; the lists are in batched_tuning.hpp;
+#   of MGBLAS_PRECISIONS and part (batched_<prec>_<part>.cu in the build tree), so that
+#   a precision's instances compile on several cores; the lists are in batched_tuning.hpp;
 # - the dispatcher and the tuning-table reader (nlohmann-json);
 # - the tuning tables tables/*.json, built into the library (batched_builtin_tables.cpp,
 #   generated) and installed under share/mgblas/tables.
 set(_batched_dir ${CMAKE_CURRENT_LIST_DIR})
 set(_batched_gen ${CMAKE_CURRENT_BINARY_DIR}/batched)
 
-set(_batched_type_s "float")
-set(_batched_type_d "double")
-set(_batched_type_c "std::complex<float>")
-set(_batched_type_z "std::complex<double>")
-foreach(MGBLAS_BATCHED_PREC s d c z)
-  set(MGBLAS_BATCHED_TYPE "${_batched_type_${MGBLAS_BATCHED_PREC}}")
+# The instance file names the scalar by letter (MGBLAS_BATCHED_SCALAR_<letter> in
+# batched_registry.hpp), so the letter -> type map stays in core/types.hpp.
+foreach(MGBLAS_BATCHED_PREC IN LISTS MGBLAS_ENABLED_PRECISIONS)
   # Three parts: kInstanceParts in batched_registry.hpp.
   foreach(MGBLAS_BATCHED_PART 0 1 2)
     set(_file ${_batched_gen}/batched_${MGBLAS_BATCHED_PREC}_${MGBLAS_BATCHED_PART}.cu)
