@@ -62,7 +62,7 @@ fi
 if has testers && [ -n "$before_src" ]; then
   run_cases() {  # tree tag
     local b=$1/tests/testers tag=$2
-    "$b/tester_blas" --op gemv,symv --type s,d,c,z -n 4096,16384 --trans N,T --uplo L,U \
+    "$b/tester_blas" --op gemv,symv --type s,d,c,z -n 4096,16384 --trans N,T --uplo L \
       --niter 20 --warmup 3 --no-check --csv "$out/blas-$tag.csv" >"$out/blas-$tag.log" 2>&1
     "$b/tester_tsgemm" --dim 4194304x16x16,16777216x8x8,20480x16x20480 --type s,d,c,z \
       --niter 10 --warmup 2 --no-check --csv "$out/tsgemm-$tag.csv" >"$out/tsgemm-$tag.log" 2>&1
