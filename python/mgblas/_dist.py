@@ -95,7 +95,71 @@ def _check_sizes(*rules: Tuple[str, Any, int]) -> None:
             raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
 
 
-class DistMatrix:
+class _Distributed:
+    """What DistMatrix and RowTiledMatrix share: filling from and gathering into a
+    whole array held by one rank or by all. Subclasses take (ctx, m, n, dtype, block)
+    where block is nb or tile, and wrap a core object with distribute/collect."""
+
+    ctx: Context
+    dtype: np.dtype
+    _c: Any
+
+    @property
+    def shape(self) -> Tuple[int, int]:
+        return (self._c.m, self._c.n)
+
+    @classmethod
+    def _from_array(cls, ctx: Context, A: Any, block_name: str, block: int, root: Optional[int]):
+        _check_ctx(ctx)
+        replicated = root is None
+        me = ctx.rank
+        what = f"{cls.__name__}.from_array"
+
+        def check():
+            _check_root(ctx, root)
+            _check_sizes((block_name, block, 1))
+            if replicated or me == root:
+                src = _source(ctx, A, "A", host_only=not replicated and ctx.size > 1)
+                m, n = src[0].shape
+                return src, f"{root} {block} {m} {n} {src[0].letter}"
+            return None, f"{root} {block} ? ? ?"
+
+        if ctx.size == 1:
+            src, sig = ctx._agree(what, lambda: (check(), ""))
+        else:
+            src, sig = _agree_with_root(ctx, what, check, root)
+        _, _, m, n, letter = sig.split()
+        M = cls(ctx, int(m), int(n), DTYPE_OF[letter], block)
+        if replicated:
+            M._c.distribute_replicated(src[0].ptr, src[2])
+        elif me == root:
+            M._c.distribute(src[0].ptr, src[2], root)
+        else:
+            M._c.distribute(0, 1, root)
+        return M
+
+    def _to_array(self, root: Optional[int], out: Any) -> Optional[Any]:
+        ctx = self.ctx
+
+        def check():
+            _check_root(ctx, root)
+            receives = root is None or ctx.rank == root
+            dst = _destination(out, self.shape, self.dtype, ctx) if receives else None
+            return dst, f"{root}"
+
+        dst = ctx._agree(f"{type(self).__name__}.to_array", check)
+        if dst is None:
+            self._c.collect(0, 1, -1 if root is None else root)
+            return None
+        res, target, ld = dst
+        tarr = describe(target, "out", writable=True)
+        self._c.collect(tarr.ptr, ld, -1 if root is None else root)
+        if target is not res:
+            res[...] = _to_kind(res, target)
+        return res
+
+
+class DistMatrix(_Distributed):
     """An m x n matrix split into block columns of width ``nb``; block column j lives
     on global device j mod P (P devices over all ranks). Each device stores its blocks
     column-major.
@@ -111,10 +175,6 @@ class DistMatrix:
         self.ctx = ctx
         self.dtype = dt
         self._c = _core.DistMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(nb))
-
-    @property
-    def shape(self) -> Tuple[int, int]:
-        return (self._c.m, self._c.n)
 
     @property
     def nb(self) -> int:
@@ -133,58 +193,13 @@ class DistMatrix:
         copied to Fortran order) or, on a CUDA context, a CuPy array (read on the
         device where no other rank needs it: one rank, or root=None). Collective.
         """
-        _check_ctx(ctx)
-        replicated = root is None
-        me = ctx.rank
-
-        def check():
-            _check_root(ctx, root)
-            if not isinstance(nb, (int, np.integer)) or nb < 1:
-                raise BadArgument(f"nb = {nb!r}: must be an integer >= 1")
-            holds = replicated or me == root
-            src = None
-            if holds:
-                src = _source(ctx, A, "A", host_only=not replicated and ctx.size > 1)
-                m, n = src[0].shape
-                return src, f"{root} {nb} {m} {n} {src[0].letter}"
-            return src, f"{root} {nb} ? ? ?"
-
-        if ctx.size == 1:
-            src, sig = ctx._agree("DistMatrix.from_array", lambda: (check(), ""))
-        else:
-            src, sig = _agree_with_root(ctx, "DistMatrix.from_array", check, root)
-        _, _, m, n, letter = sig.split()
-        M = cls(ctx, int(m), int(n), DTYPE_OF[letter], nb)
-        if replicated:
-            M._c.distribute_replicated(src[0].ptr, src[2])
-        elif me == root:
-            M._c.distribute(src[0].ptr, src[2], root)
-        else:
-            M._c.distribute(0, 1, root)
-        return M
+        return cls._from_array(ctx, A, "nb", nb, root)
 
     def to_array(self, root: Optional[int] = 0, out: Any = None) -> Optional[Any]:
         """Gather the matrix on rank ``root`` (None: on every rank). Returns a
         Fortran-ordered NumPy array there (or ``out``, a column-major NumPy or CuPy
         array of the right shape and dtype) and None on the other ranks. Collective."""
-        ctx = self.ctx
-
-        def check():
-            _check_root(ctx, root)
-            receives = root is None or ctx.rank == root
-            dst = _destination(out, self.shape, self.dtype, ctx) if receives else None
-            return dst, f"{root}"
-
-        dst = ctx._agree("DistMatrix.to_array", check)
-        if dst is None:
-            self._c.collect(0, 1, -1 if root is None else root)
-            return None
-        res, target, ld = dst
-        tarr = describe(target, "out", writable=True)
-        self._c.collect(tarr.ptr, ld, -1 if root is None else root)
-        if target is not res:
-            res[...] = _to_kind(res, target)
-        return res
+        return self._to_array(root, out)
 
 
 def _to_kind(ref: Any, host: np.ndarray) -> Any:
@@ -222,7 +237,7 @@ def _agree_with_root(ctx: Context, what: str, check, root: Optional[int]):
     return res, tokens[src]
 
 
-class RowTiledMatrix:
+class RowTiledMatrix(_Distributed):
     """An m x n matrix split by rows over every device of every rank, each device
     holding a contiguous block of whole ``tile``-row tiles (the layout of
     :func:`tsgemm_mgpu`)."""
@@ -236,10 +251,6 @@ class RowTiledMatrix:
         self._c = _core.RowTiledMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(tile))
 
     @property
-    def shape(self) -> Tuple[int, int]:
-        return (self._c.m, self._c.n)
-
-    @property
     def tile(self) -> int:
         return self._c.tile
 
@@ -249,51 +260,8 @@ class RowTiledMatrix:
     @classmethod
     def from_array(cls, ctx: Context, A: Any, tile: int = 1, root: Optional[int] = 0) -> "RowTiledMatrix":
         """As DistMatrix.from_array, split by rows. Collective."""
-        _check_ctx(ctx)
-        replicated = root is None
-        me = ctx.rank
-
-        def check():
-            _check_root(ctx, root)
-            if not isinstance(tile, (int, np.integer)) or tile < 1:
-                raise BadArgument(f"tile = {tile!r}: must be an integer >= 1")
-            if replicated or me == root:
-                src = _source(ctx, A, "A", host_only=not replicated and ctx.size > 1)
-                m, n = src[0].shape
-                return src, f"{root} {tile} {m} {n} {src[0].letter}"
-            return None, f"{root} {tile} ? ? ?"
-
-        if ctx.size == 1:
-            src, sig = ctx._agree("RowTiledMatrix.from_array", lambda: (check(), ""))
-        else:
-            src, sig = _agree_with_root(ctx, "RowTiledMatrix.from_array", check, root)
-        _, _, m, n, letter = sig.split()
-        M = cls(ctx, int(m), int(n), DTYPE_OF[letter], tile)
-        if replicated:
-            M._c.distribute_replicated(src[0].ptr, src[2])
-        elif me == root:
-            M._c.distribute(src[0].ptr, src[2], root)
-        else:
-            M._c.distribute(0, 1, root)
-        return M
+        return cls._from_array(ctx, A, "tile", tile, root)
 
     def to_array(self, root: Optional[int] = 0, out: Any = None) -> Optional[Any]:
         """As DistMatrix.to_array. Collective."""
-        ctx = self.ctx
-
-        def check():
-            _check_root(ctx, root)
-            receives = root is None or ctx.rank == root
-            dst = _destination(out, self.shape, self.dtype, ctx) if receives else None
-            return dst, f"{root}"
-
-        dst = ctx._agree("RowTiledMatrix.to_array", check)
-        if dst is None:
-            self._c.collect(0, 1, -1 if root is None else root)
-            return None
-        res, target, ld = dst
-        tarr = describe(target, "out", writable=True)
-        self._c.collect(tarr.ptr, ld, -1 if root is None else root)
-        if target is not res:
-            res[...] = _to_kind(res, target)
-        return res
+        return self._to_array(root, out)
