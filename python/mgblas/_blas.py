@@ -178,6 +178,23 @@ def _single(arrs: Sequence[Arr]) -> Tuple[int, int]:
     return dev, stream
 
 
+def _operand_vectors(Aa, x, xlen, y, ylen, beta):
+    """x and y of a single-device matrix-vector product, checked against A's dtype and
+    the lengths; y = None becomes zeros of A's kind (allowed only with beta = 0).
+    Returns (x described, incx, y, y described, incy)."""
+    xa = describe(x, "x")
+    check_dtype(xa, Aa.dtype, "A's dtype")
+    incx = vector(xa, xlen, unit_stride=False)
+    if y is None:
+        if beta != 0:
+            raise BadArgument("beta != 0 needs y (the vector it scales)")
+        y = zeros_like_kind(Aa, (ylen,), Aa.dtype)
+    ya = describe(y, "y", writable=True)
+    check_dtype(ya, Aa.dtype, "A's dtype")
+    incy = vector(ya, ylen, unit_stride=False)
+    return xa, incx, y, ya, incy
+
+
 def gemv(A: Any, x: Any, trans: str = "N", alpha: Any = 1.0, beta: Any = 0.0,
          y: Any = None) -> Any:
     """y = alpha * op(A) @ x + beta * y on one device: CuPy arrays on their GPU, queued
@@ -193,16 +210,7 @@ def gemv(A: Any, x: Any, trans: str = "N", alpha: Any = 1.0, beta: Any = 0.0,
     b = scalar(beta, letter, "beta")
     m, n = Aa.shape
     xlen, ylen = (n, m) if op == "N" else (m, n)
-    xa = describe(x, "x")
-    check_dtype(xa, Aa.dtype, "A's dtype")
-    incx = vector(xa, xlen, unit_stride=False)
-    if y is None:
-        if b != 0:
-            raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = zeros_like_kind(Aa, (ylen,), Aa.dtype)
-    ya = describe(y, "y", writable=True)
-    check_dtype(ya, Aa.dtype, "A's dtype")
-    incy = vector(ya, ylen, unit_stride=False)
+    xa, incx, y, ya, incy = _operand_vectors(Aa, x, xlen, y, ylen, b)
     dev, stream = _single([Aa, xa, ya])
     orders = matrix_orders(Aa.shape, Aa.strides)
     if "F" in orders:
@@ -239,16 +247,7 @@ def _symv1(A, x, uplo, alpha, beta, y, hermitian):
     a = scalar(alpha, letter, "alpha")
     b = scalar(beta, letter, "beta")
     n = Aa.shape[0]
-    xa = describe(x, "x")
-    check_dtype(xa, Aa.dtype, "A's dtype")
-    incx = vector(xa, n, unit_stride=False)
-    if y is None:
-        if b != 0:
-            raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = zeros_like_kind(Aa, (n,), Aa.dtype)
-    ya = describe(y, "y", writable=True)
-    check_dtype(ya, Aa.dtype, "A's dtype")
-    incy = vector(ya, n, unit_stride=False)
+    xa, incx, y, ya, incy = _operand_vectors(Aa, x, n, y, n, b)
     dev, stream = _single([Aa, xa, ya])
     orders = matrix_orders(Aa.shape, Aa.strides)
     if "F" in orders:
