@@ -40,16 +40,7 @@ def _check_index(v: Any, name: str, hi: int) -> int:
 def _level2_vectors(A: DistMatrix, x: Any, y: Any, xlen: int, ylen: int, beta: complex
                     ) -> Tuple[Arr, Arr, Any, bool]:
     """Checks x and y against A; returns (x, y, y's array, device-vector path)."""
-    xa = describe(x, "x")
-    check_dtype(xa, A.dtype, "A's dtype")
-    vector(xa, xlen)
-    if y is None:
-        if beta != 0:
-            raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = zeros_like_kind(xa, (ylen,), A.dtype)
-    ya = describe(y, "y", writable=True)
-    check_dtype(ya, A.dtype, "A's dtype")
-    vector(ya, ylen)
+    xa, _, y, ya, _ = _operand_vectors(None, A.dtype, x, xlen, y, ylen, beta, unit_stride=True)
     if xa.on_gpu != ya.on_gpu:
         raise BadArgument(f"x is in {xa.where} memory but y in {ya.where} memory; pass both "
                           "as NumPy arrays or both as CuPy arrays")
@@ -178,20 +169,20 @@ def _single(arrs: Sequence[Arr]) -> Tuple[int, int]:
     return dev, stream
 
 
-def _operand_vectors(Aa, x, xlen, y, ylen, beta):
-    """x and y of a single-device matrix-vector product, checked against A's dtype and
-    the lengths; y = None becomes zeros of A's kind (allowed only with beta = 0).
-    Returns (x described, incx, y, y described, incy)."""
+def _operand_vectors(like, dtype, x, xlen, y, ylen, beta, unit_stride=False):
+    """x and y of a matrix-vector product, checked against A's dtype and the lengths;
+    y = None becomes zeros (allowed only with beta = 0) of the kind of `like` (NumPy or
+    CuPy; None: x's kind). Returns (x described, incx, y, y described, incy)."""
     xa = describe(x, "x")
-    check_dtype(xa, Aa.dtype, "A's dtype")
-    incx = vector(xa, xlen, unit_stride=False)
+    check_dtype(xa, dtype, "A's dtype")
+    incx = vector(xa, xlen, unit_stride=unit_stride)
     if y is None:
         if beta != 0:
             raise BadArgument("beta != 0 needs y (the vector it scales)")
-        y = zeros_like_kind(Aa, (ylen,), Aa.dtype)
+        y = zeros_like_kind(xa if like is None else like, (ylen,), dtype)
     ya = describe(y, "y", writable=True)
-    check_dtype(ya, Aa.dtype, "A's dtype")
-    incy = vector(ya, ylen, unit_stride=False)
+    check_dtype(ya, dtype, "A's dtype")
+    incy = vector(ya, ylen, unit_stride=unit_stride)
     return xa, incx, y, ya, incy
 
 
@@ -210,7 +201,7 @@ def gemv(A: Any, x: Any, trans: str = "N", alpha: Any = 1.0, beta: Any = 0.0,
     b = scalar(beta, letter, "beta")
     m, n = Aa.shape
     xlen, ylen = (n, m) if op == "N" else (m, n)
-    xa, incx, y, ya, incy = _operand_vectors(Aa, x, xlen, y, ylen, b)
+    xa, incx, y, ya, incy = _operand_vectors(Aa, Aa.dtype, x, xlen, y, ylen, b)
     dev, stream = _single([Aa, xa, ya])
     orders = matrix_orders(Aa.shape, Aa.strides)
     if "F" in orders:
@@ -247,7 +238,7 @@ def _symv1(A, x, uplo, alpha, beta, y, hermitian):
     a = scalar(alpha, letter, "alpha")
     b = scalar(beta, letter, "beta")
     n = Aa.shape[0]
-    xa, incx, y, ya, incy = _operand_vectors(Aa, x, n, y, n, b)
+    xa, incx, y, ya, incy = _operand_vectors(Aa, Aa.dtype, x, n, y, n, b)
     dev, stream = _single([Aa, xa, ya])
     orders = matrix_orders(Aa.shape, Aa.strides)
     if "F" in orders:
