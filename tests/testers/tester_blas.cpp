@@ -217,13 +217,20 @@ void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
     kernels::cuda::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(rep), d.lda,
                                    d.x.data(), 1, beta, d.y.data(), 1);
   };
+  // The default row times what a user's call runs: the public entry, through the
+  // dispatcher (its argument checks included, cuBLAS where it chose cuBLAS); --sweep
+  // rows time each tuning set forced.
+  const Queue q(dev, st);
+  auto pub = [&](int rep) {
+    gemv_offset<T>(q, op, m, n, alpha, d.parent(rep), d.lda, off, off, d.x.data(), 1, beta,
+                   d.y.data(), 1);
+  };
   double err = -1;
   if (o.check) {
     DeviceBuffer<T> y_cb(dev, d.y.size());
     copy_vector(dev, static_cast<int64_t>(d.y.size()), d.y0.data(), d.y.data());
     copy_vector(dev, static_cast<int64_t>(d.y.size()), d.y0.data(), y_cb.data());
-    gemv_offset<T>(Queue(dev, st), op, m, n, alpha, d.parent(0), d.lda, off, off, d.x.data(), 1,
-                   beta, d.y.data(), 1);
+    pub(0);
     kernels::cuda::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(0), d.lda, d.x.data(),
                                    1, beta, y_cb.data(), 1);
     err = check_error(dev, d, d.y, y_cb, len_x, len_y, len_x, alpha, beta, 1.0);
@@ -236,14 +243,6 @@ void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
     variants.clear();
     for (int v = 0; v < l2::gemv_variant_count<T>(op); ++v) variants.push_back(v);
   }
-  // The default row times what a user's call runs: the public entry, through the
-  // dispatcher (its argument checks included, cuBLAS where it chose cuBLAS); --sweep
-  // rows time each tuning set forced.
-  const Queue q(dev, st);
-  auto pub = [&](int rep) {
-    gemv_offset<T>(q, op, m, n, alpha, d.parent(rep), d.lda, off, off, d.x.data(), 1, beta,
-                   d.y.data(), 1);
-  };
   for (int v : variants) {
     const double t = o.sweep ? median_ms(st, o.warmup, o.niter, mg(v))
                              : median_ms(st, o.warmup, o.niter, pub);
@@ -282,17 +281,21 @@ void run_symv(Env& cx, Uplo uplo, int64_t n, int64_t off) {
       kernels::cuda::cublas::symv<T>(dev.cublas(), st, uplo, n, alpha, sub(rep), d.lda,
                                      d.x.data(), 1, beta, y, 1);
   };
+  const Queue q(dev, st);  // the public entry, as for gemv above
+  auto pub = [&](int rep) {
+    if (herm)
+      hemv_offset<T>(q, uplo, n, alpha, d.parent(rep), d.lda, off, d.x.data(), 1, beta,
+                     d.y.data(), 1);
+    else
+      symv_offset<T>(q, uplo, n, alpha, d.parent(rep), d.lda, off, d.x.data(), 1, beta,
+                     d.y.data(), 1);
+  };
   double err = -1;
   if (o.check) {
     DeviceBuffer<T> y_cb(dev, d.y.size());
     copy_vector(dev, n, d.y0.data(), d.y.data());
     copy_vector(dev, n, d.y0.data(), y_cb.data());
-    if (herm)
-      hemv_offset<T>(Queue(dev, st), uplo, n, alpha, d.parent(0), d.lda, off, d.x.data(), 1,
-                     beta, d.y.data(), 1);
-    else
-      symv_offset<T>(Queue(dev, st), uplo, n, alpha, d.parent(0), d.lda, off, d.x.data(), 1,
-                     beta, d.y.data(), 1);
+    pub(0);
     cb_into(0, y_cb.data());
     // ||A|| of the symmetric matrix <= sqrt(2) ||stored triangle|| <= sqrt(2) ||parent||.
     err = check_error(dev, d, d.y, y_cb, n, n, n, alpha, beta, std::sqrt(2.0));
@@ -309,15 +312,6 @@ void run_symv(Env& cx, Uplo uplo, int64_t n, int64_t off) {
     variants.clear();
     for (int v = 0; v < l2::symv_variant_count<T>(); ++v) variants.push_back(v);
   }
-  const Queue q(dev, st);  // the public entry, as for gemv above
-  auto pub = [&](int rep) {
-    if (herm)
-      hemv_offset<T>(q, uplo, n, alpha, d.parent(rep), d.lda, off, d.x.data(), 1, beta,
-                     d.y.data(), 1);
-    else
-      symv_offset<T>(q, uplo, n, alpha, d.parent(rep), d.lda, off, d.x.data(), 1, beta,
-                     d.y.data(), 1);
-  };
   for (int v : variants) {
     const double t = o.sweep ? median_ms(st, o.warmup, o.niter, mg(v))
                              : median_ms(st, o.warmup, o.niter, pub);
