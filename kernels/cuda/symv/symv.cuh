@@ -210,8 +210,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     }
   }
 
-#pragma unroll
-  for (int c = 0; c < kC; ++c) accT[c] = device::lane_group_sum<kTx>(accT[c]);
+  device::lane_group_sums<kTx>(accT);
   if (tx == 0) {
 #pragma unroll
     for (int c = 0; c < kC; ++c)
