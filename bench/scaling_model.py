@@ -81,6 +81,39 @@ for name, (t1, (par, ser), n, meas, c2) in cases.items():
         red_err.append(abs(pred / t - 1))
         print(f"| {name} | {f:.2f} | {c2 * 1e6:.0f} | {pl} | {t:.3f} | {pred:.3f} | {100 * (pred / t - 1):+.0f} % |")
 
+# ---- 2b. the same model on 4 GPUs (h200x4-hetrd.csv, h200x4-gebrd.csv: one call, 1 GPU
+# with cuSOLVER, then 1 rank x 4 and 4 ranks x 1), c_4 = 2 c_2 as the projection assumes.
+def four_gpu_cases():
+    out = []
+    for name, fname, first, c2_case in (("hetrd", "h200x4-hetrd.csv", "phase_symv_s", 0.4719 / 16384),
+                                        ("gebrd", "h200x4-gebrd.csv", "phase_products_s", 0.6873 / 16384)):
+        path = os.path.join(res, fname)
+        if not os.path.exists(path):
+            continue
+        rs = list(csv.DictReader(open(path)))
+        one = [r for r in rs if r["gpus"] == "1"][0]
+        par = float(one[first]) + float(one["phase_update_s"])
+        ser = float(one["phase_panel_s"]) + float(one["phase_comm_s"])
+        f, t1, n = par / (par + ser), float(one["time_s"]), int(one["n"])
+        pred = red_model(t1, f, n, 2 * c2_case, 4)
+        for r in rs:
+            if r["gpus"] != "4":
+                continue
+            pl = f"{r['ranks']} rank{'s' if r['ranks'] != '1' else ''} x {4 // int(r['ranks'])}"
+            out.append((f"{name} d {n}", f, 2 * c2_case, float(r["phase_comm_s"]) / n, pl,
+                        float(r["time_s"]), pred, float(one["cusolver_s"])))
+    return out
+
+four = four_gpu_cases()
+if four:
+    print("\n## reductions on 4 GPUs: model against measurement")
+    print("| case | f_par | comm per column, model / measured (us) | placement | measured (s) | model (s) | error | cuSOLVER 1 GPU / measured |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name, f, c4, cm, pl, t, pred, cus in four:
+        red_err.append(abs(pred / t - 1))
+        print(f"| {name} | {f:.2f} | {c4 * 1e6:.0f} / {cm * 1e6:.0f} | {pl} | {t:.3f} | {pred:.3f} | "
+              f"{100 * (pred / t - 1):+.0f} % | {cus / t:.2f}x |")
+
 # ---- 3. projections ------------------------------------------------------------------
 # One collective per column: c_P = c_2 (1 + log2(P / 2)) on NVLink (c_2 = hetrd's measured
 # 29 us per column on 2 GPUs; the log assumes NCCL's latency grows with the tree's depth);
@@ -137,8 +170,28 @@ try:
     ax[0].set_title("projection (stars: measured SYMV)")
     names = list(cases)
     ax[1].bar(range(len(red_err)), [100 * e for e in red_err])
-    ax[1].set_ylabel("|model / measured - 1| (%)"); ax[1].set_title("reductions on 2 GPUs: model error")
+    ax[1].set_ylabel("|model / measured - 1| (%)"); ax[1].set_title("reductions on 2 and 4 GPUs: model error")
     fig.tight_layout()
     fig.savefig(os.path.join(res, "scaling-model.png"), dpi=110)
+    # h200x4-reductions.png: time per phase, 1 GPU / 1 rank x 4 / 4 ranks x 1, cuSOLVER
+    # on one GPU as a line.
+    if four:
+        fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+        for a, (fname, first, label) in zip(ax, (("h200x4-hetrd.csv", "phase_symv_s", "symv"),
+                                                 ("h200x4-gebrd.csv", "phase_products_s", "products"))):
+            rs = list(csv.DictReader(open(os.path.join(res, fname))))
+            names = [f"{r['ranks']} rank x {int(r['gpus']) // int(r['ranks'])} GPU" for r in rs]
+            bottom = [0.0] * len(rs)
+            for col, lab in ((first, label), ("phase_panel_s", "panel"), ("phase_comm_s", "comm"),
+                             ("phase_update_s", "update")):
+                h = [float(r[col]) for r in rs]
+                a.bar(names, h, bottom=bottom, label=lab)
+                bottom = [b + x for b, x in zip(bottom, h)]
+            a.plot(names, [float(r["time_s"]) for r in rs], "k*", label="time (unprofiled)")
+            a.axhline(float(rs[0]["cusolver_s"]), color="red", ls="--", label="cuSOLVER, 1 GPU")
+            a.set_ylabel("s"); a.set_title(f"{fname[7:12]} d n = {rs[0]['n']}, 4 x H200")
+            a.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(res, "h200x4-reductions.png"), dpi=110)
 except ImportError:
     pass
