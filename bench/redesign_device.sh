@@ -11,6 +11,10 @@
 #   STEPS=build,ctest,testers,racecheck   (default build,ctest,testers)
 #   CTEST_ARGS        default "-L gpu"
 #   RACE_TIMEOUT      seconds per racecheck process (default 240)
+#   RACE_BINS         test binaries under racecheck (default the five kernel/NCCL ones)
+#   RACE_FILTER       their gtest filter (default: double cases and untyped tests, no
+#                     large/sweep ones)
+#   RACE_GPUS         GPUs the racecheck processes are dealt to (default: all visible)
 # Logs and tables go to $OUT (or ./device-out); a short summary is printed last.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -85,13 +89,21 @@ fi
 if has racecheck; then
   stamp "racecheck, every process at once"
   to=${RACE_TIMEOUT:-240}
+  # One GPU per process, round robin over RACE_GPUS (default: every visible GPU), so the
+  # processes do not share one GPU's time.
+  read -r -a gpus <<<"$(echo "${RACE_GPUS:-$(seq -s' ' 0 $(($(nvidia-smi -L | grep -c '^GPU') - 1)))}" | tr ',' ' ')"
+  [ ${#gpus[@]} -gt 0 ] || gpus=(0)
+  slot=0
+  next_gpu() { gpu=${gpus[$((slot % ${#gpus[@]}))]}; slot=$((slot + 1)); }
   pids=()
-  for name in test_cuda_gemv_engine test_cuda_level3 test_cuda_tsgemm test_cuda_batched_engine \
-    test_dist_nccl; do
+  for name in ${RACE_BINS:-test_cuda_gemv_engine test_cuda_level3 test_cuda_tsgemm test_cuda_batched_engine test_dist_nccl}; do
     bin=$(ls "$after"/tests/*/"$name" 2>/dev/null | head -1)
     [ -x "$bin" ] || continue
-    (timeout "$to" compute-sanitizer --tool racecheck --error-exitcode 3 --print-limit 20 \
-       "$bin" --gtest_filter='*/1.*:-*Large*:*large*:*Sweep*:*sweep*' >"$out/race-$name.log" 2>&1
+    next_gpu
+    # The typed tests' double instances (Suite/d.name) and the untyped tests; large and
+    # sweep cases left out: racecheck runs 100x slower or more.
+    (CUDA_VISIBLE_DEVICES=$gpu timeout "$to" compute-sanitizer --tool racecheck --error-exitcode 3 --print-limit 20 \
+       "$bin" --gtest_filter="${RACE_FILTER:--*/s.*:*/c.*:*/z.*:*Large*:*large*:*Sweep*:*sweep*}" >"$out/race-$name.log" 2>&1
      echo "racecheck $name (double cases): rc $?, $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/race-$name.log" | tail -1) $(grep -E '^\[  PASSED|^\[  FAILED' "$out/race-$name.log" | head -1)" \
        >"$out/race-$name.txt") &
     pids+=($!)
@@ -99,7 +111,8 @@ if has racecheck; then
   for ex in "02_eigensolver/mgblas_eigensolver --n 200 --nb 32 --vectors 4 --type d,z" \
     "03_svd/mgblas_svd --m 200 --n 160 --nb 32 --vectors 3 --type d,z"; do
     tag=$(basename "${ex%% *}")
-    (timeout "$to" compute-sanitizer --tool racecheck --error-exitcode 3 --print-limit 20 \
+    next_gpu
+    (CUDA_VISIBLE_DEVICES=$gpu timeout "$to" compute-sanitizer --tool racecheck --error-exitcode 3 --print-limit 20 \
        "$after/examples/"$ex >"$out/race-$tag.log" 2>&1
      echo "racecheck $ex: rc $?, $(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out/race-$tag.log" | tail -1) $(grep -E '# [0-9]+ cases' "$out/race-$tag.log")" \
        >"$out/race-$tag.txt") &
