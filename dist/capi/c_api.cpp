@@ -4,7 +4,7 @@
 // precision from the header's MGBLAS_C_FOR_EACH_PRECISION list: every C name exists in
 // every build; those of a precision outside MGBLAS_PRECISIONS return
 // MGBLAS_ERROR_NOT_COMPILED (guard_compiled).
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 
 #include <algorithm>
 #include <memory>

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/context.hpp"
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/gebrd_cases.hpp"

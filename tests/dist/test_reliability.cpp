@@ -21,7 +21,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/batched_mgpu.hpp"
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 #include "dist/dist_blas.hpp"
 #include "dist/tsgemm_mgpu.hpp"
 #include "kernels/blas.hpp"
