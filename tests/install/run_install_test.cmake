@@ -48,7 +48,9 @@ if(PKG_CONFIG_EXECUTABLE)
   endif()
   run_step("pkg-config" ${PKG_CONFIG_EXECUTABLE} --cflags --libs ${static} mgblas)
   separate_arguments(flags UNIX_COMMAND "${last_output}")
-  run_step("compile C consumer (pkg-config)" ${C_COMPILER} -c ${CONSUMER_DIR}/main.c
+  # Plain C99 without a warning: here the header is an -I path, not a system one.
+  run_step("compile C consumer (pkg-config)" ${C_COMPILER} -std=c99 -pedantic-errors -Wall
+           -Wextra -Werror -c ${CONSUMER_DIR}/main.c
            -o ${WORK_DIR}/main_pc.o ${flags})
   run_step("link C consumer (pkg-config)" ${CXX_COMPILER} ${WORK_DIR}/main_pc.o
            -o ${WORK_DIR}/consumer_c_pc ${flags})
