@@ -142,6 +142,24 @@ TEST(Reliability, BadOpOnOneRankRaisesOnEveryRank) {
   expect_next_call_works(ctx, op);
 }
 
+// One vector argument type holds a host array or a DistVector; a host x with a
+// DistVector y (or the reverse) is named, on every rank, before anything is written.
+TEST(Reliability, MixedHostAndDistVectorFormsAreNamed) {
+  auto& ctx = context();
+  Operands op(ctx);
+  DistVector<double> yv(ctx, op.n);
+  std::vector<double> y = op.y;
+  // Every rank passes the mix, so every rank raises its own BadArgument.
+  Outcome o = run([&] { symv_mgpu(ctx, Uplo::Lower, 1.0, op.A, op.x.data(), 0.0, yv); });
+  EXPECT_EQ(o.kind, "bad") << o.what;
+  EXPECT_TRUE(contains(o.what, "'y' = a DistVector")) << o.what;
+  o = run([&] { gemv_mgpu(Op::N, 1.0, op.A, yv, 0.0, y.data()); });
+  EXPECT_EQ(o.kind, "bad") << o.what;
+  EXPECT_TRUE(contains(o.what, "a DistVector, as x is")) << o.what;
+  EXPECT_EQ(y, op.y);
+  expect_next_call_works(ctx, op);
+}
+
 TEST(Reliability, AllocationFailureOnOneRankRaisesOnEveryRank) {
   auto& ctx = context();
   // One column of 2^57 rows lives on global device 0 only (rank 0): 2^60 bytes there,
