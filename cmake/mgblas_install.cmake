@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Install the libraries, the headers (mirroring the source tree under include/mgblas)
-# and a package config so that find_package(mgblas) gives mgblas::mgblas.
+# Install the libraries, the public headers under <prefix>/include/mgblas and a package
+# config so that find_package(mgblas) gives mgblas::mgblas.
 include(CMakePackageConfigHelpers)
 get_property(_targets GLOBAL PROPERTY MGBLAS_EXPORTED_TARGETS)
 # Shared libraries find each other in the directory they are installed in.
@@ -11,17 +11,55 @@ install(TARGETS ${_targets} mgblas EXPORT mgblasTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(_dir core layouts kernels dist)
-  install(DIRECTORY ${_dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mgblas/${_dir}
-          FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h" PATTERN "*.cuh"
-          PATTERN "detail" EXCLUDE)
-endforeach()
-install(DIRECTORY ${MGBLAS_GENERATED_DIR}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mgblas
-        FILES_MATCHING PATTERN "core/*.hpp")
-install(FILES ${MGBLAS_GENERATED_DIR}/mgblas/mgblas.hpp ${MGBLAS_GENERATED_DIR}/mgblas/mgblas.h
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/mgblas)
+
+# The public headers are what include/mgblas/mgblas.hpp and mgblas.h include, followed
+# through their quoted includes: nothing else (no engine internals, no detail/) is
+# installed. In the tree the headers include each other root-relatively
+# ("core/types.hpp"); the installed copies say <mgblas/core/types.hpp> instead, so a
+# consumer's include path holds <prefix>/include only and no generic names. The copies
+# are rewritten here at configure time (a public header's edit re-runs configure).
+set(_public_dir ${PROJECT_BINARY_DIR}/public-include/mgblas)
+file(REMOVE_RECURSE ${_public_dir})
+set(_pending mgblas/mgblas.hpp mgblas/mgblas.h)
+set(_public "")
+while(_pending)
+  list(POP_FRONT _pending _rel)
+  if(_rel IN_LIST _public)
+    continue()
+  endif()
+  list(APPEND _public ${_rel})
+  set(_src "")
+  foreach(_root ${PROJECT_SOURCE_DIR}/include ${MGBLAS_GENERATED_DIR} ${PROJECT_SOURCE_DIR})
+    if(EXISTS ${_root}/${_rel})
+      set(_src ${_root}/${_rel})
+      break()
+    endif()
+  endforeach()
+  if(NOT _src)
+    message(FATAL_ERROR "public header ${_rel}: not found")
+  endif()
+  if(_rel MATCHES "(^|/)(detail|cuda)/")
+    message(FATAL_ERROR "public header ${_rel}: engine internals must not be installed "
+                        "(a public header includes it)")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_src})
+  file(READ ${_src} _text)
+  string(REGEX MATCHALL "#[ \t]*include[ \t]+\"[^\"]+\"" _includes "${_text}")
+  foreach(_inc IN LISTS _includes)
+    string(REGEX REPLACE ".*\"([^\"]+)\"" "\\1" _inc "${_inc}")
+    list(APPEND _pending ${_inc})
+  endforeach()
+  string(REGEX REPLACE "(#[ \t]*include[ \t]+)\"([^\"]+)\"" "\\1<mgblas/\\2>" _text "${_text}")
+  string(REGEX REPLACE "^mgblas/" "" _dest ${_rel})
+  file(WRITE ${_public_dir}/${_dest} "${_text}")
+endwhile()
+install(DIRECTORY ${_public_dir} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 
 set(_cmakedir ${CMAKE_INSTALL_LIBDIR}/cmake/mgblas)
+set(MGBLAS_STATIC 1)
+if(BUILD_SHARED_LIBS)
+  set(MGBLAS_STATIC 0)
+endif()
 install(EXPORT mgblasTargets NAMESPACE mgblas:: DESTINATION ${_cmakedir})
 export(EXPORT mgblasTargets NAMESPACE mgblas:: FILE ${PROJECT_BINARY_DIR}/mgblasTargets.cmake)
 configure_package_config_file(cmake/mgblasConfig.cmake.in

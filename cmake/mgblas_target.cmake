@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Common settings of every mgblas library target: root-relative includes in the
-# build tree, include/mgblas after installation, C++20, warnings kept private.
+# Common settings of every mgblas library target: root-relative includes and include/
+# (<mgblas/...>) in the build tree, only <prefix>/include after installation (the
+# installed headers include each other as <mgblas/...>: cmake/mgblas_install.cmake),
+# C++20, warnings kept private.
 function(mgblas_configure_target target)
   get_target_property(_type ${target} TYPE)
   if(_type STREQUAL "INTERFACE_LIBRARY")
@@ -12,8 +14,8 @@ function(mgblas_configure_target target)
   endif()
   target_include_directories(${target} ${_scope}
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
+    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
     $<BUILD_INTERFACE:${MGBLAS_GENERATED_DIR}>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/mgblas>
     $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_compile_features(${target} ${_scope} cxx_std_20)
   set_property(GLOBAL APPEND PROPERTY MGBLAS_EXPORTED_TARGETS ${target})

@@ -4,7 +4,7 @@
 // Every error carries its message (what(): the failing call or argument, its value and
 // the rule, for the user), where it was raised (where(): file, line and function, a
 // debugging detail kept out of the message), and the raw code of the library that
-// failed. The C API maps each class to a status code (see dist/capi/mgblas.h).
+// failed. The C API maps each class to a status code (see include/mgblas/mgblas.h).
 #pragma once
 
 #include <sstream>

@@ -32,18 +32,20 @@
 //   uplo, the same sizes, offsets and layout, the same vector forms and the same x
 //   (a host or replicated x and y: each rank passes the whole vector and receives the
 //   whole result).
-// - Vector forms: a host pointer (unit stride); a replicated DistVector (a full copy on
-//   every local device; length that of the submatrix product); a block-cyclic
-//   DistVector laid out like A's columns (same n, nb, P, first; full length n, the
-//   entries at columns >= the submatrix's first column are used): as x of gemv op N and
-//   as y of gemv op T/C only.
+// - Vector forms (one argument type, VectorIn / VectorInOut, takes either): a host
+//   pointer (unit stride); a replicated DistVector (a full copy on every local device;
+//   length that of the submatrix product); a block-cyclic DistVector laid out like A's
+//   columns (same n, nb, P, first; full length n, the entries at columns >= the
+//   submatrix's first column are used): as x of gemv op N and as y of gemv op T/C only.
+//   x and y are both host arrays or both DistVectors (else BadArgument naming y).
 // - Arguments are validated on every rank before anything is written; a bad argument
 //   raises on every rank (BadArgument or DimensionMismatch where it was found,
 //   RemoteError on the other ranks), and y is left untouched. Ranks that disagree on
 //   the call raise DimensionMismatch.
 // - Three call forms: without a context (A's context, a reducer chosen per call by
 //   make_reducer(..., Auto)), with an explicit context (A must match it), and with a
-//   Reducer (its context; reuse one reducer across calls to keep its buffers).
+//   Reducer (its context; reuse one reducer across calls to keep its buffers). The last
+//   two are one leading argument of type ReducerOrContext.
 // - Quick returns: an empty y returns at once; alpha == 0 or an empty inner dimension
 //   makes y = beta * y with no reduction; beta == 0 never reads y (NaN in y does not
 //   propagate).
@@ -66,244 +68,162 @@ namespace mgblas {
 template <typename T>
 using same_as_a_t = std::type_identity_t<T>;
 
+/// The leading argument of the call forms with a context or a Reducer: the reducer of
+/// the call, or the context a reducer is made for (make_reducer(ctx), per call).
+class ReducerOrContext {
+ public:
+  ReducerOrContext(Reducer& reducer) : reducer_(&reducer) {}  // NOLINT: implicit by design
+  ReducerOrContext(const std::shared_ptr<Context>& ctx) : ctx_(&ctx) {}  // NOLINT
+  /// The given reducer, or one made for the context and kept in `owned`.
+  Reducer& reducer(std::unique_ptr<Reducer>& owned) const {
+    if (reducer_) return *reducer_;
+    owned = make_reducer(*ctx_);
+    return *owned;
+  }
+
+ private:
+  Reducer* reducer_ = nullptr;
+  const std::shared_ptr<Context>* ctx_ = nullptr;
+};
+
+/// The vector x of a distributed Level-2 call: a host array (nullptr allowed where
+/// nothing is read) or a DistVector of the call's context (see the file comment).
+template <Scalar T>
+class VectorIn {
+ public:
+  VectorIn(const T* host) : host_(host) {}                       // NOLINT: implicit by design
+  VectorIn(const DistVector<T>& v) : dist_(&v) {}                // NOLINT
+  const T* host() const noexcept { return host_; }
+  const DistVector<T>* dist() const noexcept { return dist_; }
+
+ private:
+  const T* host_ = nullptr;
+  const DistVector<T>* dist_ = nullptr;
+};
+
+/// The vector y of a distributed Level-2 call: a host array or a DistVector.
+template <Scalar T>
+class VectorInOut {
+ public:
+  VectorInOut(T* host) : host_(host) {}                          // NOLINT: implicit by design
+  VectorInOut(DistVector<T>& v) : dist_(&v) {}                   // NOLINT
+  T* host() const noexcept { return host_; }
+  DistVector<T>* dist() const noexcept { return dist_; }
+
+ private:
+  T* host_ = nullptr;
+  DistVector<T>* dist_ = nullptr;
+};
+
+/// Vector arguments take their type from A as the scalars do.
+template <typename T>
+using vector_in_t = VectorIn<same_as_a_t<T>>;
+template <typename T>
+using vector_inout_t = VectorInOut<same_as_a_t<T>>;
+
 // ---------------------------------------------------------------------------------
 // GEMV
 // ---------------------------------------------------------------------------------
 
-/// y = alpha * op(A) * x + beta * y with A distributed by block columns.
+/// y = alpha * op(A(i0:m, j0:n)) * x + beta * y with A distributed by block columns;
+/// gemv_mgpu is the whole matrix (i0 = j0 = 0).
 ///
-/// @param[in,out] reducer  sums the partial vectors; its context is the context of the
-///                         call (A must live on it).
+/// @param[in,out] on  the Reducer that sums the partial vectors (its context is the
+///                    call's: A must live on it), or the context of the call.
 /// @param[in] op     N, T or C (C = T for real types).
 /// @param[in] alpha  scalar.
-/// @param[in] A      m x n, layout over reducer.context().global_num_devices() devices
-///                   (else DimensionMismatch), any nb, n not necessarily a multiple of
-///                   nb; devices owning no block column contribute nothing.
-/// @param[in] x      host, length n (op N) or m (op T/C), the same on every rank; may be
-///                   null only when alpha == 0 or a dimension is 0.
+/// @param[in] A      m x n, layout over the context's global devices (else
+///                   DimensionMismatch), any nb, n not necessarily a multiple of nb;
+///                   devices owning no block column contribute nothing.
+/// @param[in] i0, j0 the submatrix's first row and column, in [0, m] and [0, n].
+/// @param[in] x      length n - j0 (op N) or m - i0 (op T/C), the same on every rank
+///                   (host or replicated); a host x may be null only when alpha == 0 or
+///                   a dimension is 0. Block-cyclic like A's columns (op N only): full
+///                   length n, the entries at columns >= j0 used.
 /// @param[in] beta   scalar; beta == 0 does not read y.
-/// @param[in,out] y  host, length m (op N) or n (op T/C); on return the full result
-///                   on every rank. May be null only when its length is 0.
+/// @param[in,out] y  length m - i0 (op N) or n - j0 (op T/C); on return the full
+///                   result on every rank (host) or every device (replicated); a
+///                   block-cyclic y (op T/C only, full length n) gets the entries at
+///                   each device's columns >= j0, with no reduction. A host y may be null only when its
+///                   length is 0.
 ///
-/// Flops: 2mn (real), 8mn (complex), spread over the devices in proportion to their
-/// columns; plus a length-m (op N) or length-n (op T/C) reduction over all devices.
+/// Flops: 2mn (real), 8mn (complex) on the submatrix, spread over the devices in
+/// proportion to their columns; plus a reduction of y's length over all devices.
 template <Scalar T>
-void gemv_mgpu(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-
-/// gemv_mgpu on the context `ctx` (A must be laid out over ctx's devices and live on
-/// it), with a reducer made by make_reducer(ctx).
-template <Scalar T>
-void gemv_mgpu(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const same_as_a_t<T>* x, same_as_a_t<T> beta,
-               same_as_a_t<T>* y);
-
-/// gemv_mgpu on A's context, with a reducer made by make_reducer.
-template <Scalar T>
-void gemv_mgpu(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, const same_as_a_t<T>* x,
-               same_as_a_t<T> beta, same_as_a_t<T>* y);
-
-/// gemv_mgpu with x and y as DistVectors on the same context, resident on the devices.
-/// @param[in] x      replicated, length n (op N) or m (op T/C): every local device
-///                   holds all of x, used in place; or (op N only) block-cyclic like
-///                   A's columns: each device holds the entries at its columns.
-/// @param[in,out] y  replicated, length m (op N) or n (op T/C): every local device
-///                   receives all of y; or (op T/C only) block-cyclic like A's columns:
-///                   each device computes the entries at its columns, no reduction.
-/// Another form is a BadArgument, a wrong length or layout a DimensionMismatch.
-template <Scalar T>
-void gemv_mgpu(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on `ctx`.
-template <Scalar T>
-void gemv_mgpu(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const DistVector<T>& x, same_as_a_t<T> beta,
-               DistVector<T>& y);
-/// As above, on A's context.
-template <Scalar T>
-void gemv_mgpu(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, const DistVector<T>& x,
-               same_as_a_t<T> beta, DistVector<T>& y);
-
-// ---------------------------------------------------------------------------------
-// SYMV
-// ---------------------------------------------------------------------------------
-
-/// y = alpha * A * x + beta * y, A n x n symmetric (complex T: complex symmetric, no
-/// conjugation) distributed by block columns; only the `uplo` triangle is read.
-///
-/// @param[in,out] reducer  as for gemv_mgpu.
-/// @param[in] uplo   Lower or Upper: the stored triangle.
-/// @param[in] A      n x n (m != n: DimensionMismatch), layout over the context's
-///                   devices; the other triangle is never read.
-/// @param[in] x      host, length n, the same on every rank; may be null only when
-///                   alpha == 0 or n == 0.
-/// @param[in,out] y  host, length n; not read when beta == 0.
-///
-/// Flops: 2n^2 (real), 8n^2 (complex); each stored entry is read once.
-template <Scalar T>
-void symv_mgpu(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// symv_mgpu on `ctx`.
-template <Scalar T>
-void symv_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const same_as_a_t<T>* x, same_as_a_t<T> beta,
-               same_as_a_t<T>* y);
-/// symv_mgpu on A's context.
-template <Scalar T>
-void symv_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// symv_mgpu with replicated DistVectors x and y (length n).
-template <Scalar T>
-void symv_mgpu(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on `ctx`.
-template <Scalar T>
-void symv_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const DistVector<T>& x, same_as_a_t<T> beta,
-               DistVector<T>& y);
-/// As above, on A's context.
-template <Scalar T>
-void symv_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, const DistVector<T>& x,
-               same_as_a_t<T> beta, DistVector<T>& y);
-
-// ---------------------------------------------------------------------------------
-// HEMV
-// ---------------------------------------------------------------------------------
-
-/// y = alpha * A * x + beta * y, A n x n Hermitian (real T: symmetric, the same as
-/// symv_mgpu) distributed by block columns; only the `uplo` triangle is read and the
-/// imaginary parts of the diagonal are taken as zero.
-///
-/// Parameters, quick returns and errors as for symv_mgpu. Flops: 8n^2 (complex).
-template <Scalar T>
-void hemv_mgpu(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// hemv_mgpu on `ctx`.
-template <Scalar T>
-void hemv_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const same_as_a_t<T>* x, same_as_a_t<T> beta,
-               same_as_a_t<T>* y);
-/// hemv_mgpu on A's context.
-template <Scalar T>
-void hemv_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// hemv_mgpu with replicated DistVectors x and y (length n).
-template <Scalar T>
-void hemv_mgpu(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-               const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on `ctx`.
-template <Scalar T>
-void hemv_mgpu(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-               const DistMatrix<T>& A, const DistVector<T>& x, same_as_a_t<T> beta,
-               DistVector<T>& y);
-/// As above, on A's context.
-template <Scalar T>
-void hemv_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, const DistVector<T>& x,
-               same_as_a_t<T> beta, DistVector<T>& y);
-
-// ---------------------------------------------------------------------------------
-// Submatrix (offset) forms
-// ---------------------------------------------------------------------------------
-
-/// y = alpha * op(A(i0:m, j0:n)) * x + beta * y: gemv_mgpu on the trailing submatrix of
-/// rows i0.. and columns j0.. of A (0 <= i0 <= m, 0 <= j0 <= n, else BadArgument). The
-/// submatrix is (m - i0) x (n - j0); x and y have its lengths (host or replicated), or,
-/// block-cyclic, the full length n with the entries at columns >= j0 in use. Each device
-/// reads only its columns >= j0 and rows >= i0, aligned to its local storage.
-/// Flops: 2(m - i0)(n - j0) (real), 8(m - i0)(n - j0) (complex).
-template <Scalar T>
-void gemv_mgpu_offset(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-                      int64_t i0, int64_t j0, const same_as_a_t<T>* x, same_as_a_t<T> beta,
-                      same_as_a_t<T>* y);
-/// As above, on `ctx`.
-template <Scalar T>
-void gemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t i0, int64_t j0, const same_as_a_t<T>* x,
-                      same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// As above, on A's context.
+void gemv_mgpu_offset(ReducerOrContext on, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
+                      int64_t i0, int64_t j0, vector_in_t<T> x, same_as_a_t<T> beta,
+                      vector_inout_t<T> y);
+/// On A's context, with a reducer made by make_reducer.
 template <Scalar T>
 void gemv_mgpu_offset(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t i0,
-                      int64_t j0, const same_as_a_t<T>* x, same_as_a_t<T> beta,
-                      same_as_a_t<T>* y);
-/// With DistVectors (see gemv_mgpu with DistVectors for the forms).
+                      int64_t j0, vector_in_t<T> x, same_as_a_t<T> beta, vector_inout_t<T> y) {
+  gemv_mgpu_offset<T>(A.context_ptr(), op, alpha, A, i0, j0, x, beta, y);
+}
+/// The whole matrix.
 template <Scalar T>
-void gemv_mgpu_offset(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
-                      int64_t i0, int64_t j0, const DistVector<T>& x, same_as_a_t<T> beta,
-                      DistVector<T>& y);
-/// As above, on `ctx`.
+void gemv_mgpu(ReducerOrContext on, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
+               vector_in_t<T> x, same_as_a_t<T> beta, vector_inout_t<T> y) {
+  gemv_mgpu_offset<T>(on, op, alpha, A, 0, 0, x, beta, y);
+}
 template <Scalar T>
-void gemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t i0, int64_t j0, const DistVector<T>& x,
-                      same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on A's context.
-template <Scalar T>
-void gemv_mgpu_offset(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t i0,
-                      int64_t j0, const DistVector<T>& x, same_as_a_t<T> beta,
-                      DistVector<T>& y);
+void gemv_mgpu(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, vector_in_t<T> x,
+               same_as_a_t<T> beta, vector_inout_t<T> y) {
+  gemv_mgpu_offset<T>(A.context_ptr(), op, alpha, A, 0, 0, x, beta, y);
+}
 
-/// y = alpha * S * x + beta * y with S = A(off:n, off:n), the trailing (n - off) x
-/// (n - off) diagonal submatrix of the symmetric A (0 <= off <= n, else BadArgument);
-/// x and y have length n - off (host or replicated DistVectors). Only the `uplo`
-/// triangle of S is read. Flops: 2(n - off)^2 (real), 8(n - off)^2 (complex).
-template <Scalar T>
-void symv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
-                      same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// As above, on `ctx`.
-template <Scalar T>
-void symv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
-                      same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// As above, on A's context.
-template <Scalar T>
-void symv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
-                      const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// With replicated DistVectors of length n - off.
-template <Scalar T>
-void symv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
-                      same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on `ctx`.
-template <Scalar T>
-void symv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
-                      same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on A's context.
-template <Scalar T>
-void symv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
-                      const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
+// ---------------------------------------------------------------------------------
+// SYMV and HEMV
+// ---------------------------------------------------------------------------------
 
-/// hemv_mgpu on the trailing submatrix A(off:n, off:n) of the Hermitian A: as
-/// symv_mgpu_offset, with the imaginary parts of the diagonal taken as zero.
+/// y = alpha * A(off:n, off:n) * x + beta * y, A n x n symmetric (symv; complex T:
+/// complex symmetric, no conjugation) or Hermitian (hemv; real T: symmetric), only the `uplo` triangle
+/// read (hemv: imaginary parts of the diagonal taken as zero), distributed by block
+/// columns; symv_mgpu / hemv_mgpu are the whole matrix (off = 0).
+///
+/// @param[in,out] on  the Reducer of the call, or its context (as for gemv).
+/// @param[in] uplo   Lower or Upper.
+/// @param[in] A      n x n (m == n, else DimensionMismatch), layout over the context's
+///                   global devices.
+/// @param[in] off    the submatrix's first row and column, in [0, n].
+/// @param[in] x      length n - off, host or replicated (not block-cyclic); the same on
+///                   every rank.
+/// @param[in,out] y  length n - off, host or replicated; on return the full result.
+///
+/// Flops: 2n^2 (real), 8n^2 (complex) on the submatrix; every stored entry of the
+/// triangle is read once, by its owner.
 template <Scalar T>
-void hemv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
-                      same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// As above, on `ctx`.
+void symv_mgpu_offset(ReducerOrContext on, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, vector_in_t<T> x, same_as_a_t<T> beta,
+                      vector_inout_t<T> y);
 template <Scalar T>
-void hemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const same_as_a_t<T>* x,
-                      same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// As above, on A's context.
-template <Scalar T>
-void hemv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
-                      const same_as_a_t<T>* x, same_as_a_t<T> beta, same_as_a_t<T>* y);
-/// With replicated DistVectors of length n - off.
-template <Scalar T>
-void hemv_mgpu_offset(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
-                      same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on `ctx`.
-template <Scalar T>
-void hemv_mgpu_offset(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,
-                      const DistMatrix<T>& A, int64_t off, const DistVector<T>& x,
-                      same_as_a_t<T> beta, DistVector<T>& y);
-/// As above, on A's context.
-template <Scalar T>
-void hemv_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, int64_t off,
-                      const DistVector<T>& x, same_as_a_t<T> beta, DistVector<T>& y);
+void hemv_mgpu_offset(ReducerOrContext on, Uplo uplo, same_as_a_t<T> alpha,
+                      const DistMatrix<T>& A, int64_t off, vector_in_t<T> x, same_as_a_t<T> beta,
+                      vector_inout_t<T> y);
 
-// Defined, with explicit instances for the four scalars, in dist/gemv_mgpu.cpp and
-// dist/symv_mgpu.cpp.
+// The other forms of each: on A's context, and on the whole matrix.
+#define MGBLAS_SYMV_LIKE_FORMS_(KIND)                                                          \
+  template <Scalar T>                                                                          \
+  void KIND##_mgpu_offset(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,             \
+                          int64_t off, vector_in_t<T> x, same_as_a_t<T> beta,                  \
+                          vector_inout_t<T> y) {                                               \
+    KIND##_mgpu_offset<T>(A.context_ptr(), uplo, alpha, A, off, x, beta, y);                   \
+  }                                                                                            \
+  template <Scalar T>                                                                          \
+  void KIND##_mgpu(ReducerOrContext on, Uplo uplo, same_as_a_t<T> alpha,                       \
+                   const DistMatrix<T>& A, vector_in_t<T> x, same_as_a_t<T> beta,              \
+                   vector_inout_t<T> y) {                                                      \
+    KIND##_mgpu_offset<T>(on, uplo, alpha, A, 0, x, beta, y);                                  \
+  }                                                                                            \
+  template <Scalar T>                                                                          \
+  void KIND##_mgpu(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, vector_in_t<T> x,  \
+                   same_as_a_t<T> beta, vector_inout_t<T> y) {                                 \
+    KIND##_mgpu_offset<T>(A.context_ptr(), uplo, alpha, A, 0, x, beta, y);                     \
+  }
+MGBLAS_SYMV_LIKE_FORMS_(symv)
+MGBLAS_SYMV_LIKE_FORMS_(hemv)
+#undef MGBLAS_SYMV_LIKE_FORMS_
+
+// gemv_mgpu_offset, symv_mgpu_offset and hemv_mgpu_offset are defined, with explicit
+// instances for the precisions of the build, in dist/gemv_mgpu.cpp and dist/symv_mgpu.cpp.
 
 }  // namespace mgblas

@@ -42,6 +42,7 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
     const int64_t len_x = notrans ? n : m, len_y = notrans ? m : n;
     const bool touches_y = len_x > 0 && len_y > 0;  // else BLAS's quick return
     const bool reads_x = touches_y && alpha != T(0);
+    detail::check_same_forms(x, y);
     x.check(ctx, "x", len_x, reads_x, notrans ? &L : nullptr);
     y.check(ctx, "y", len_y, touches_y, notrans ? nullptr : &L);
     if (reads_x) x.add_digest(ctx, rec, "x", len_x);
@@ -130,58 +131,20 @@ void gemv_run(Reducer& red, Op op, T alpha, const DistMatrix<T>& A, int64_t i0, 
 
 }  // namespace
 
-// The public forms forward to gemv_run: XT and YT are the vector types, X and Y wrap
-// them, I0 and J0 the submatrix's first row and column.
-#define MGBLAS_DEFINE_GEMV_FORMS_(NAME, XT, YT, OFFSET_PARAMS, I0, J0)                         \
-  template <Scalar T>                                                                          \
-  void NAME(Reducer& reducer, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,             \
-            OFFSET_PARAMS XT x, same_as_a_t<T> beta, YT y) {                                   \
-    detail::OutputVector<T> out(y);                                                            \
-    gemv_run<T>(reducer, op, alpha, A, I0, J0, detail::InputVector<T>(x), beta, out);          \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void NAME(const std::shared_ptr<Context>& ctx, Op op, same_as_a_t<T> alpha,                  \
-            const DistMatrix<T>& A, OFFSET_PARAMS XT x, same_as_a_t<T> beta, YT y) {           \
-    detail::OutputVector<T> out(y);                                                            \
-    gemv_run<T>(*make_reducer(ctx), op, alpha, A, I0, J0, detail::InputVector<T>(x), beta,     \
-                out);                                                                          \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void NAME(Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A, OFFSET_PARAMS XT x,           \
-            same_as_a_t<T> beta, YT y) {                                                       \
-    detail::OutputVector<T> out(y);                                                            \
-    gemv_run<T>(*make_reducer(A.context_ptr()), op, alpha, A, I0, J0,                          \
-                detail::InputVector<T>(x), beta, out);                                         \
-  }
+// The public entry (dist/dist_blas.hpp's other forms forward to it).
+template <Scalar T>
+void gemv_mgpu_offset(ReducerOrContext on, Op op, same_as_a_t<T> alpha, const DistMatrix<T>& A,
+                      int64_t i0, int64_t j0, vector_in_t<T> x, same_as_a_t<T> beta,
+                      vector_inout_t<T> y) {
+  std::unique_ptr<Reducer> owned;
+  detail::OutputVector<T> out(y);
+  gemv_run<T>(on.reducer(owned), op, alpha, A, i0, j0, detail::InputVector<T>(x), beta, out);
+}
 
-#define MGBLAS_NO_OFFSET_
-#define MGBLAS_OFFSET_PARAMS_ int64_t i0, int64_t j0,
-MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu, const same_as_a_t<T>*, same_as_a_t<T>*, MGBLAS_NO_OFFSET_, 0, 0)
-MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu, const DistVector<T>&, DistVector<T>&, MGBLAS_NO_OFFSET_, 0, 0)
-MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu_offset, const same_as_a_t<T>*, same_as_a_t<T>*,
-                          MGBLAS_OFFSET_PARAMS_, i0, j0)
-MGBLAS_DEFINE_GEMV_FORMS_(gemv_mgpu_offset, const DistVector<T>&, DistVector<T>&,
-                          MGBLAS_OFFSET_PARAMS_, i0, j0)
-#undef MGBLAS_DEFINE_GEMV_FORMS_
-
-#define MGBLAS_INSTANTIATE_FORMS_(NAME, T, XT, YT, OFF)                                        \
-  template void NAME<T>(Reducer&, Op, T, const DistMatrix<T>&, OFF XT, T, YT);                 \
-  template void NAME<T>(const std::shared_ptr<Context>&, Op, T, const DistMatrix<T>&, OFF XT,  \
-                        T, YT);                                                                \
-  template void NAME<T>(Op, T, const DistMatrix<T>&, OFF XT, T, YT);
-#define MGBLAS_OFFSET_TYPES_ int64_t, int64_t,
 #define MGBLAS_INSTANTIATE(T)                                                                  \
-  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu, T, const T*, T*, MGBLAS_NO_OFFSET_)                     \
-  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu, T, const DistVector<T>&, DistVector<T>&,                \
-                            MGBLAS_NO_OFFSET_)                                                 \
-  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu_offset, T, const T*, T*, MGBLAS_OFFSET_TYPES_)           \
-  MGBLAS_INSTANTIATE_FORMS_(gemv_mgpu_offset, T, const DistVector<T>&, DistVector<T>&,         \
-                            MGBLAS_OFFSET_TYPES_)
+  template void gemv_mgpu_offset<T>(ReducerOrContext, Op, T, const DistMatrix<T>&, int64_t,    \
+                                    int64_t, VectorIn<T>, T, VectorInOut<T>);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
-#undef MGBLAS_INSTANTIATE_FORMS_
-#undef MGBLAS_OFFSET_TYPES_
-#undef MGBLAS_OFFSET_PARAMS_
-#undef MGBLAS_NO_OFFSET_
 
 }  // namespace mgblas

@@ -120,6 +120,7 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
                      static_cast<int>(static_cast<char>(uplo)), "'L' or 'U'");
     MGBLAS_CHECK_ARG(off >= 0 && off <= L.n(), "off", off, "in [0, n = ", L.n(), "]");
     const int64_t n = L.n() - off;
+    detail::check_same_forms(x, y);
     x.check(ctx, "x", n, alpha != T(0) && n > 0, nullptr);
     y.check(ctx, "y", n, n > 0, nullptr);
     if (alpha != T(0) && n > 0) x.add_digest(ctx, rec, "x", n);
@@ -174,70 +175,31 @@ void detail::symv_share(const Device& dev, Uplo uplo, bool herm, T alpha, const 
   symv_share_in(symv_path(), dev, uplo, herm, alpha, L, g, A_local, ld, off, a, b, x, y);
 }
 
-// The public forms forward to symv_run: KIND is symv or hemv, HERM its flag, XT and YT
-// the vector types, OFF the offset parameter (or nothing) and its value.
-#define MGBLAS_DEFINE_SYMV_FORMS_(NAME, HERM, XT, YT, OFF_PARAM, OFF)                          \
+// The public entries (dist/dist_blas.hpp's other forms forward to these): KIND is symv
+// or hemv, HERM its flag.
+#define MGBLAS_DEFINE_SYMV_LIKE_(KIND, HERM)                                                   \
   template <Scalar T>                                                                          \
-  void NAME(Reducer& reducer, Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A,         \
-            OFF_PARAM XT x, same_as_a_t<T> beta, YT y) {                                       \
+  void KIND##_mgpu_offset(ReducerOrContext on, Uplo uplo, same_as_a_t<T> alpha,               \
+                          const DistMatrix<T>& A, int64_t off, vector_in_t<T> x,               \
+                          same_as_a_t<T> beta, vector_inout_t<T> y) {                          \
+    std::unique_ptr<Reducer> owned;                                                            \
     detail::OutputVector<T> out(y);                                                            \
-    symv_run<T, HERM>(reducer, uplo, alpha, A, OFF, detail::InputVector<T>(x), beta, out);     \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void NAME(const std::shared_ptr<Context>& ctx, Uplo uplo, same_as_a_t<T> alpha,              \
-            const DistMatrix<T>& A, OFF_PARAM XT x, same_as_a_t<T> beta, YT y) {               \
-    detail::OutputVector<T> out(y);                                                            \
-    symv_run<T, HERM>(*make_reducer(ctx), uplo, alpha, A, OFF, detail::InputVector<T>(x),      \
-                      beta, out);                                                              \
-  }                                                                                            \
-  template <Scalar T>                                                                          \
-  void NAME(Uplo uplo, same_as_a_t<T> alpha, const DistMatrix<T>& A, OFF_PARAM XT x,           \
-            same_as_a_t<T> beta, YT y) {                                                       \
-    detail::OutputVector<T> out(y);                                                            \
-    symv_run<T, HERM>(*make_reducer(A.context_ptr()), uplo, alpha, A, OFF,                     \
-                      detail::InputVector<T>(x), beta, out);                                   \
+    symv_run<T, HERM>(on.reducer(owned), uplo, alpha, A, off, detail::InputVector<T>(x), beta, \
+                      out);                                                                    \
   }
+MGBLAS_DEFINE_SYMV_LIKE_(symv, false)
+MGBLAS_DEFINE_SYMV_LIKE_(hemv, true)
+#undef MGBLAS_DEFINE_SYMV_LIKE_
 
-#define MGBLAS_NO_OFFSET_
-#define MGBLAS_OFFSET_PARAM_ int64_t off,
-#define MGBLAS_DEFINE_KIND_(KIND, HERM)                                                        \
-  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu, HERM, const same_as_a_t<T>*, same_as_a_t<T>*,        \
-                            MGBLAS_NO_OFFSET_, 0)                                              \
-  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu, HERM, const DistVector<T>&, DistVector<T>&,          \
-                            MGBLAS_NO_OFFSET_, 0)                                              \
-  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu_offset, HERM, const same_as_a_t<T>*, same_as_a_t<T>*, \
-                            MGBLAS_OFFSET_PARAM_, off)                                         \
-  MGBLAS_DEFINE_SYMV_FORMS_(KIND##_mgpu_offset, HERM, const DistVector<T>&, DistVector<T>&,   \
-                            MGBLAS_OFFSET_PARAM_, off)
-MGBLAS_DEFINE_KIND_(symv, false)
-MGBLAS_DEFINE_KIND_(hemv, true)
-#undef MGBLAS_DEFINE_KIND_
-#undef MGBLAS_DEFINE_SYMV_FORMS_
-
-#define MGBLAS_INSTANTIATE_FORMS_(NAME, T, XT, YT, OFF)                                        \
-  template void NAME<T>(Reducer&, Uplo, T, const DistMatrix<T>&, OFF XT, T, YT);               \
-  template void NAME<T>(const std::shared_ptr<Context>&, Uplo, T, const DistMatrix<T>&,        \
-                        OFF XT, T, YT);                                                        \
-  template void NAME<T>(Uplo, T, const DistMatrix<T>&, OFF XT, T, YT);
-#define MGBLAS_OFFSET_TYPE_ int64_t,
-#define MGBLAS_INSTANTIATE_KIND_(KIND, T)                                                      \
-  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu, T, const T*, T*, MGBLAS_NO_OFFSET_)                   \
-  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu, T, const DistVector<T>&, DistVector<T>&,              \
-                            MGBLAS_NO_OFFSET_)                                                 \
-  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu_offset, T, const T*, T*, MGBLAS_OFFSET_TYPE_)          \
-  MGBLAS_INSTANTIATE_FORMS_(KIND##_mgpu_offset, T, const DistVector<T>&, DistVector<T>&,       \
-                            MGBLAS_OFFSET_TYPE_)
 #define MGBLAS_INSTANTIATE(T)                                                                  \
-  MGBLAS_INSTANTIATE_KIND_(symv, T) MGBLAS_INSTANTIATE_KIND_(hemv, T)                          \
+  template void symv_mgpu_offset<T>(ReducerOrContext, Uplo, T, const DistMatrix<T>&, int64_t,  \
+                                    VectorIn<T>, T, VectorInOut<T>);                           \
+  template void hemv_mgpu_offset<T>(ReducerOrContext, Uplo, T, const DistMatrix<T>&, int64_t,  \
+                                    VectorIn<T>, T, VectorInOut<T>);                           \
   template void detail::symv_share<T>(const Device&, Uplo, bool, T, const BlockCyclic1D&, int, \
-                                      const T*, int64_t, int64_t, int64_t, int64_t,       \
+                                      const T*, int64_t, int64_t, int64_t, int64_t,            \
                                       const T*, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
-#undef MGBLAS_INSTANTIATE_KIND_
-#undef MGBLAS_INSTANTIATE_FORMS_
-#undef MGBLAS_OFFSET_TYPE_
-#undef MGBLAS_OFFSET_PARAM_
-#undef MGBLAS_NO_OFFSET_
 
 }  // namespace mgblas

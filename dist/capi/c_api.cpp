@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The C API: every entry converts its arguments, calls the C++ API inside guard(),
 // and maps the exception class to a status code. Entries are generated per
-// precision from the header's MGBLAS_C_FOR_EACH_PRECISION list: every C name exists in
-// every build; those of a precision outside MGBLAS_PRECISIONS return
+// precision from the header's MGBLAS_C_FOR_EACH_PRECISION list (the compiler checks
+// each definition against the declaration written out in the generated header): every
+// C name exists in every build; those of a precision outside MGBLAS_PRECISIONS return
 // MGBLAS_ERROR_NOT_COMPILED (guard_compiled).
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 
 #include <algorithm>
 #include <memory>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <set>
 #include <string>
 #include <variant>
@@ -21,9 +23,13 @@
 #include "dist/dist_blas.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
+#include "dist/batched_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
+#include "dist/tsgemm_mgpu.hpp"
+#include "core/memory.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
+#include "layouts/row_tiled_matrix.hpp"
 
 // A device handle names one local device of a context; it stays valid while the
 // context handle that gave it out lives.
@@ -34,9 +40,10 @@ struct mgblas_context_s {
   std::shared_ptr<mgblas::Context> ctx;
   std::vector<std::unique_ptr<mgblas_device_s>> devices;  // handed out, one per local device
 };
-// One alternative per precision of this build (mgblas::EnabledScalars).
+// One alternative per layout and precision of this build (mgblas::EnabledScalars).
 template <typename... Ts>
-using HeldMatrix = std::variant<std::unique_ptr<mgblas::DistMatrix<Ts>>...>;
+using HeldMatrix = std::variant<std::unique_ptr<mgblas::DistMatrix<Ts>>...,
+                                std::unique_ptr<mgblas::RowTiledMatrix<Ts>>...>;
 struct mgblas_matrix_s {
   mgblas::EnabledScalars::apply<HeldMatrix> m;
   mgblas::DataType type{};
@@ -193,47 +200,128 @@ mgblas::Uplo to_uplo(mgblas_uplo_t uplo) {
                  ": must be MGBLAS_UPLO_LOWER or _UPPER ('L', 'U', any case)");
   return static_cast<mgblas::Uplo>(v);
 }
-void check_matrix_handle(mgblas_matrix_t A) {
-  MGBLAS_CHECK_PTR(A, "A", true);
+void check_matrix_handle(mgblas_matrix_t A, const char* name = "A") {
+  MGBLAS_CHECK_PTR(A, name, true);
   if (!is_live(registry().matrices, A))
-    MGBLAS_THROW(mgblas::BadArgument,
-                 "argument 'A' is not a live matrix handle (destroyed, or never created)");
+    MGBLAS_THROW(mgblas::BadArgument, "argument '", name,
+                 "' is not a live matrix handle (destroyed, or never created)");
+}
+// What a HeldMatrix alternative holds: its scalar type and whether it is row-tiled.
+template <typename P> struct held_of : held_of<std::remove_cvref_t<P>> {};
+template <typename T> struct held_of<std::unique_ptr<mgblas::DistMatrix<T>>> {
+  using type = T;
+  static constexpr bool tiled = false;
+};
+template <typename T> struct held_of<std::unique_ptr<mgblas::RowTiledMatrix<T>>> {
+  using type = T;
+  static constexpr bool tiled = true;
+};
+
+// A's handle, checked live and made on ctx (a matrix of another context has other ranks
+// and devices).
+mgblas_matrix_s& matrix_of(mgblas_context_t ctx, mgblas_matrix_t A, const char* name = "A") {
+  const mgblas_context_s& c = context_of(ctx);
+  check_matrix_handle(A, name);
+  const mgblas::Context* owner = std::visit([](auto& M) { return &M->context(); }, A->m);
+  if (owner != c.ctx.get())
+    MGBLAS_THROW(mgblas::BadArgument, "argument '", name,
+                 "' is a matrix of another context than argument 'ctx'");
+  return *A;
+}
+// The matrix of layout L (DistMatrix or RowTiledMatrix) and precision T held by A.
+template <template <typename> class L, typename T>
+L<T>& matrix_as(mgblas_context_t ctx, mgblas_matrix_t A, const char* name = "A") {
+  mgblas_matrix_s& h = matrix_of(ctx, A, name);
+  if (auto* held = std::get_if<std::unique_ptr<L<T>>>(&h.m)) return **held;
+  const bool tiled = std::visit([](auto& M) { return held_of<decltype(M)>::tiled; }, h.m);
+  if (tiled != held_of<std::unique_ptr<L<T>>>::tiled)
+    MGBLAS_THROW(mgblas::BadArgument, "argument '", name, "' is a ",
+                 tiled ? "row-tiled" : "block-cyclic", " matrix but this routine takes a ",
+                 tiled ? "block-cyclic" : "row-tiled", " one");
+  MGBLAS_THROW(mgblas::BadArgument, "argument '", name, "' holds precision '",
+               mgblas::precision_letter(h.type), "' but this routine takes '",
+               mgblas::precision_letter<T>(), "'");
+}
+template <typename T> mgblas::DistMatrix<T>& dist_as(mgblas_context_t ctx, mgblas_matrix_t A) {
+  return matrix_as<mgblas::DistMatrix, T>(ctx, A);
 }
 template <typename T>
-mgblas::DistMatrix<T>& matrix_as(mgblas_matrix_t A) {
-  check_matrix_handle(A);
-  auto* held = std::get_if<std::unique_ptr<mgblas::DistMatrix<T>>>(&A->m);
-  if (!held)
-    MGBLAS_THROW(mgblas::BadArgument, "argument 'A' holds precision '",
-                 mgblas::precision_letter(A->type), "' but this routine takes '",
-                 mgblas::precision_letter<T>(), "'");
-  return **held;
+mgblas::RowTiledMatrix<T>& tiled_as(mgblas_context_t ctx, mgblas_matrix_t A, const char* name) {
+  return matrix_as<mgblas::RowTiledMatrix, T>(ctx, A, name);
 }
 
-// The communicator a collective C entry agrees over: the matrix's context, or, for a
-// handle that is null or not live, the only context alive (with several there is no
-// way to know which ranks to tell, and the error stays on this rank).
-const mgblas::Communicator* communicator_for(mgblas_matrix_t A) {
+// The communicator a collective C entry agrees over: ctx's, or, for a handle that is
+// null or not live, the only context alive (with several there is no way to know
+// which ranks to tell, and the error stays on this rank).
+const mgblas::Communicator* communicator_for(mgblas_context_t ctx) {
   std::lock_guard lock(registry().mutex);
-  if (A && registry().matrices.count(A))
-    return std::visit([](auto& M) { return &M->context().comm(); }, A->m);
+  if (ctx && registry().contexts.count(ctx)) return &ctx->ctx->comm();
   if (registry().contexts.size() == 1)
     return &static_cast<const mgblas_context_s*>(*registry().contexts.begin())->ctx->comm();
   return nullptr;
 }
 
-// Runs a collective C entry's conversions (handles, enums) inside the ranks'
-// agreement, so that one rank's bad value raises on every rank before any rank enters
-// the operation's own collectives; then the operation.
+// Runs a collective C entry's conversions (handles, enums, pointer arrays) inside the
+// ranks' agreement over ctx, so that one rank's bad value raises on every rank before
+// any rank enters the operation's own collectives; then the operation runs.
 template <typename Convert>
-void agree_on_handles(const char* what, mgblas_matrix_t A, Convert&& convert) {
-  const mgblas::Communicator* comm = communicator_for(A);
+void agree_on(const char* what, mgblas_context_t ctx, Convert&& convert) {
+  const mgblas::Communicator* comm = communicator_for(ctx);
   if (!comm) {
     convert();
     return;
   }
   mgblas::CallRecord rec(what);
-  mgblas::agree(*comm, rec, convert);
+  mgblas::agree(*comm, rec, [&] {
+    context_of(ctx);
+    convert();
+  });
+}
+
+// The queue of a single-device entry: `stream` (a cudaStream_t) or, when null, the
+// device's own stream.
+mgblas::Queue queue_of(mgblas_device_t dev, void* stream) {
+  const mgblas::Device& d = device_of(dev);
+  return stream ? mgblas::Queue(d, static_cast<cudaStream_t>(stream)) : mgblas::Queue(d);
+}
+
+// Per-group C op letters as mgblas::Op, each checked and named "opA[g]".
+std::vector<mgblas::Op> to_ops(int64_t count, const mgblas_op_t* ops, const char* name) {
+  MGBLAS_CHECK_PTR(ops, name, count > 0);
+  std::vector<mgblas::Op> out;
+  for (int64_t g = 0; g < count; ++g)
+    out.push_back(to_op(ops[g], mgblas::detail::concat(name, "[", g, "]").c_str()));
+  return out;
+}
+
+// The opA / opB pair of a collective GEMM entry, checked inside the agreement over ctx;
+// `more` runs there too (further handles and pointers).
+template <typename More = void (*)()>
+std::pair<mgblas::Op, mgblas::Op> agree_on_ops(
+    const char* what, mgblas_context_t ctx, mgblas_op_t opA, mgblas_op_t opB,
+    More&& more = [] {}) {
+  std::pair<mgblas::Op, mgblas::Op> ops{};
+  agree_on(what, ctx, [&] {
+    ops = {to_op(opA, "opA"), to_op(opB, "opB")};
+    more();
+  });
+  return ops;
+}
+
+// A tall-skinny entry's op and its two row-tiled matrices (A and C, or A and B),
+// checked inside the agreement over ctx; then run(op, first, second).
+template <typename T, typename Run>
+void tiled_entry(const char* what, mgblas_context_t ctx, mgblas_op_t op, const char* op_name,
+                 mgblas_matrix_t X, const char* x_name, mgblas_matrix_t Y, const char* y_name,
+                 Run&& run) {
+  mgblas::Op e{};
+  mgblas::RowTiledMatrix<T>*MX = nullptr, *MY = nullptr;
+  agree_on(what, ctx, [&] {
+    e = to_op(op, op_name);
+    MX = &tiled_as<T>(ctx, X, x_name);
+    MY = &tiled_as<T>(ctx, Y, y_name);
+  });
+  run(e, *MX, *MY);
 }
 
 }  // namespace
@@ -264,8 +352,8 @@ const char* mgblas_status_string(mgblas_status_t s) {
 
 const char* mgblas_version(void) { return MGBLAS_VERSION_STRING; }
 
-mgblas_status_t mgblas_context_create_ex(mgblas_backend_t backend, int host_devices,
-                                         mgblas_context_t* ctx) {
+mgblas_status_t mgblas_context_create_comm(const void* comm, mgblas_backend_t backend,
+                                           int host_devices, mgblas_context_t* ctx) {
   return guard([&] {
     MGBLAS_CHECK_PTR(ctx, "ctx", true);
     mgblas::ContextOptions opts;
@@ -276,7 +364,17 @@ mgblas_status_t mgblas_context_create_ex(mgblas_backend_t backend, int host_devi
                    ": must be MGBLAS_BACKEND_AUTO, _HOST or _CUDA");
     opts.host_devices = host_devices > 0 ? host_devices : 0;
     auto handle = std::make_unique<mgblas_context_s>();
-    handle->ctx = mgblas::Context::create(opts);
+    if (!comm) {
+      handle->ctx = mgblas::Context::create(opts);
+    } else {
+#if MGBLAS_HAVE_MPI
+      handle->ctx = mgblas::Context::create(
+          mgblas::Communicator(*static_cast<const MPI_Comm*>(comm)), opts);
+#else
+      MGBLAS_THROW(mgblas::NotCompiled, "argument 'comm' is not NULL but this build of "
+                   "mgblas has no MPI (MGBLAS_ENABLE_MPI=OFF)");
+#endif
+    }
     for (int d = 0; d < handle->ctx->num_devices(); ++d)
       handle->devices.push_back(std::make_unique<mgblas_device_s>(&handle->ctx->device(d)));
     std::lock_guard lock(registry().mutex);
@@ -286,8 +384,13 @@ mgblas_status_t mgblas_context_create_ex(mgblas_backend_t backend, int host_devi
   });
 }
 
+mgblas_status_t mgblas_context_create_ex(mgblas_backend_t backend, int host_devices,
+                                         mgblas_context_t* ctx) {
+  return mgblas_context_create_comm(nullptr, backend, host_devices, ctx);
+}
+
 mgblas_status_t mgblas_context_create(mgblas_context_t* ctx) {
-  return mgblas_context_create_ex(MGBLAS_BACKEND_AUTO, 0, ctx);
+  return mgblas_context_create_comm(nullptr, MGBLAS_BACKEND_AUTO, 0, ctx);
 }
 
 mgblas_status_t mgblas_context_destroy(mgblas_context_t ctx) {
@@ -335,6 +438,53 @@ mgblas_status_t mgblas_device_synchronize(mgblas_device_t dev) {
   });
 }
 
+mgblas_status_t mgblas_malloc_device(mgblas_device_t dev, size_t bytes, void** ptr) {
+  return guard([&] {
+    const mgblas::Device& d = device_of(dev);
+    MGBLAS_CHECK_PTR(ptr, "ptr", true);
+    *ptr = mgblas::device_malloc(d, bytes);
+  });
+}
+
+mgblas_status_t mgblas_free_device(mgblas_device_t dev, void* ptr) {
+  return guard([&] { mgblas::device_free(device_of(dev), ptr); });
+}
+
+mgblas_status_t mgblas_memcpy(mgblas_device_t dev, void* dst, const void* src, size_t bytes) {
+  return guard([&] {
+    const mgblas::Device& d = device_of(dev);
+    MGBLAS_CHECK_PTR(dst, "dst", bytes > 0);
+    MGBLAS_CHECK_PTR(src, "src", bytes > 0);
+    if (bytes > 0) mgblas::copy_2d(d, dst, bytes, src, bytes, bytes, 1);
+  });
+}
+
+mgblas_status_t mgblas_memcpy_async(mgblas_device_t dev, void* dst, const void* src,
+                                    size_t bytes) {
+  return guard([&] {
+    const mgblas::Device& d = device_of(dev);
+    MGBLAS_CHECK_PTR(dst, "dst", bytes > 0);
+    MGBLAS_CHECK_PTR(src, "src", bytes > 0);
+    if (bytes > 0) mgblas::copy_2d(d, dst, bytes, src, bytes, bytes, 1, /*async=*/true);
+  });
+}
+
+namespace {
+// The precision argument of a matrix create call, checked (inside the agreement).
+mgblas::DataType precision_of(mgblas_precision_t prec) {
+  if (prec != MGBLAS_PREC_S && prec != MGBLAS_PREC_D && prec != MGBLAS_PREC_C &&
+      prec != MGBLAS_PREC_Z)
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'prec' = ", static_cast<int>(prec),
+                 ": must be MGBLAS_PREC_S, _D, _C or _Z");
+  return mgblas::data_type_of_letter(static_cast<char>(prec), "prec");
+}
+void register_matrix(std::unique_ptr<mgblas_matrix_s> handle, mgblas_matrix_t* A) {
+  std::lock_guard lock(registry().mutex);
+  registry().matrices.insert(handle.get());
+  *A = handle.release();
+}
+}  // namespace
+
 mgblas_status_t mgblas_matrix_create(mgblas_context_t ctx, mgblas_precision_t prec, int64_t m,
                                      int64_t n, int64_t nb, mgblas_matrix_t* A) {
   return guard([&] {
@@ -347,20 +497,38 @@ mgblas_status_t mgblas_matrix_create(mgblas_context_t ctx, mgblas_precision_t pr
     mgblas::agree(c.ctx->comm(), rec, [&] {
       MGBLAS_CHECK_PTR(A, "A", true);
       const mgblas::BlockCyclic1D layout(m, n, nb, c.ctx->global_num_devices());
-      const auto local = mgblas::local_allocation;
-      if (prec != MGBLAS_PREC_S && prec != MGBLAS_PREC_D && prec != MGBLAS_PREC_C &&
-          prec != MGBLAS_PREC_Z)
-        MGBLAS_THROW(mgblas::BadArgument, "argument 'prec' = ", static_cast<int>(prec),
-                     ": must be MGBLAS_PREC_S, _D, _C or _Z");
-      handle->type = mgblas::data_type_of_letter(static_cast<char>(prec), "prec");
+      handle->type = precision_of(prec);
       mgblas::visit_scalar(handle->type, [&](auto tag) {
         using T = typename decltype(tag)::type;
-        handle->m = std::make_unique<mgblas::DistMatrix<T>>(c.ctx, layout, local);
+        handle->m = std::make_unique<mgblas::DistMatrix<T>>(c.ctx, layout, mgblas::local_allocation);
       }, "mgblas_matrix_create");
     });
-    std::lock_guard lock(registry().mutex);
-    registry().matrices.insert(handle.get());
-    *A = handle.release();
+    register_matrix(std::move(handle), A);
+  });
+}
+
+mgblas_status_t mgblas_matrix_create_row_tiled(mgblas_context_t ctx, mgblas_precision_t prec,
+                                               int64_t m, int64_t n, int64_t tile,
+                                               mgblas_matrix_t* A) {
+  return guard([&] {
+    mgblas_context_s& c = context_of(ctx);
+    // The C arguments agree first; the matrix's constructor then agrees on its tiling
+    // and allocation itself (a collective of its own).
+    mgblas::CallRecord rec("mgblas_matrix_create_row_tiled");
+    rec.add("prec", prec).add("m", m).add("n", n).add("tile", tile);
+    auto handle = std::make_unique<mgblas_matrix_s>();
+    std::optional<mgblas::RowTiling> tiling;
+    mgblas::agree(c.ctx->comm(), rec, [&] {
+      MGBLAS_CHECK_PTR(A, "A", true);
+      tiling.emplace(m, c.ctx->global_num_devices(), tile);
+      handle->type = precision_of(prec);
+      mgblas::visit_scalar(handle->type, [](auto) {}, "mgblas_matrix_create_row_tiled");
+    });
+    mgblas::visit_scalar(handle->type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      handle->m = std::make_unique<mgblas::RowTiledMatrix<T>>(c.ctx, *tiling, n);
+    }, "mgblas_matrix_create_row_tiled");
+    register_matrix(std::move(handle), A);
   });
 }
 
@@ -376,181 +544,252 @@ mgblas_status_t mgblas_matrix_destroy(mgblas_matrix_t A) {
   });
 }
 
-mgblas_status_t mgblas_matrix_distribute(mgblas_matrix_t A, const void* host, int64_t lda, int root) {
+mgblas_status_t mgblas_matrix_distribute(mgblas_context_t ctx, mgblas_matrix_t A,
+                                         const void* host, int64_t lda, int root) {
   return guard([&] {
-    agree_on_handles("mgblas_matrix_distribute", A, [&] { check_matrix_handle(A); });
+    agree_on("mgblas_matrix_distribute", ctx, [&] { matrix_of(ctx, A); });
     std::visit([&](auto& M) {
-      using T = std::remove_cvref_t<decltype(*M->local(0))>;
+      using T = typename held_of<decltype(M)>::type;
       M->distribute(static_cast<const T*>(host), lda, root);
     }, A->m);
   });
 }
 
-mgblas_status_t mgblas_matrix_collect(mgblas_matrix_t A, void* host, int64_t lda, int root) {
+mgblas_status_t mgblas_matrix_collect(mgblas_context_t ctx, mgblas_matrix_t A, void* host,
+                                      int64_t lda, int root) {
   return guard([&] {
-    agree_on_handles("mgblas_matrix_collect", A, [&] { check_matrix_handle(A); });
+    agree_on("mgblas_matrix_collect", ctx, [&] { matrix_of(ctx, A); });
     std::visit([&](auto& M) {
-      using T = std::remove_cvref_t<decltype(*M->local(0))>;
+      using T = typename held_of<decltype(M)>::type;
       M->collect(static_cast<T*>(host), lda, root);
     }, A->m);
   });
 }
 
+// MGBLAS_C_PARAMS_ (a, b) -> a, b: parameter and argument lists travel in parentheses.
+#define MGBLAS_C_PARAMS_(...) __VA_ARGS__
+
+// A single-device entry and its _async form: the _async form converts the arguments and
+// runs CALL on the queue q (the given stream, or the device's own); the plain form is
+// the _async form on the device's own stream.
+#define MGBLAS_C_SINGLE_(NAME, T, PARAMS, ARGS, CALL)                                       \
+  mgblas_status_t NAME##_async(mgblas_device_t dev, void* stream, MGBLAS_C_PARAMS_ PARAMS) { \
+    return guard_compiled<cpp_t<T>>(#NAME, [&](auto) {                                      \
+      const mgblas::Queue q = queue_of(dev, stream);                                         \
+      CALL;                                                                                  \
+    });                                                                                      \
+  }                                                                                          \
+  mgblas_status_t NAME(mgblas_device_t dev, MGBLAS_C_PARAMS_ PARAMS) {                       \
+    return NAME##_async(dev, nullptr, MGBLAS_C_PARAMS_ ARGS);                               \
+  }
+
+// symv or hemv (OP) and its _offset form: the same arguments, the C++ entry of the name.
+#define MGBLAS_C_SYMV_LIKE_(p, T, OP)                                                        \
+  MGBLAS_C_SINGLE_(mgblas_##p##OP, T,                                                          \
+      (mgblas_uplo_t uplo, int64_t n, T alpha, const T* A, int64_t lda, const T* x,            \
+       int64_t incx, T beta, T* y, int64_t incy),                                              \
+      (uplo, n, alpha, A, lda, x, incx, beta, y, incy),                                        \
+      mgblas::OP(q, to_uplo(uplo), n, val(alpha), ptr(A), lda, ptr(x), incx, val(beta),       \
+                 ptr(y), incy))                                                                \
+  MGBLAS_C_SINGLE_(mgblas_##p##OP##_offset, T,                                                 \
+      (mgblas_uplo_t uplo, int64_t n, T alpha, const T* A, int64_t lda, int64_t off,           \
+       const T* x, int64_t incx, T beta, T* y, int64_t incy),                                  \
+      (uplo, n, alpha, A, lda, off, x, incx, beta, y, incy),                                   \
+      mgblas::OP##_offset(q, to_uplo(uplo), n, val(alpha), ptr(A), lda, off, ptr(x), incx,    \
+                          val(beta), ptr(y), incy))
 
 #define MGBLAS_C_DEFINE_LEVEL2(p, T)                                                          \
-  mgblas_status_t mgblas_##p##gemv(mgblas_device_t dev, mgblas_op_t op, int64_t m, int64_t n,  \
-                                   T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
-                                   T beta, T* y, int64_t incy) {                               \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::gemv(mgblas::Queue(device_of(dev)), to_op(op), m, n, val(alpha), ptr(A), lda,   \
-                   ptr(x), incx, val(beta), ptr(y), incy);                                     \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##gemv_async(mgblas_device_t dev, cudaStream_t stream,             \
-                                         mgblas_op_t op, int64_t m, int64_t n, T alpha,        \
-                                         const T* A, int64_t lda, const T* x, int64_t incx,    \
-                                         T beta, T* y, int64_t incy) {                         \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::gemv(mgblas::Queue(device_of(dev), stream), to_op(op), m, n, val(alpha),       \
-                   ptr(A), lda, ptr(x), incx, val(beta), ptr(y), incy);                        \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##gemv_offset(mgblas_device_t dev, mgblas_op_t op, int64_t m,      \
-                                          int64_t n, T alpha, const T* A, int64_t lda,         \
-                                          int64_t row_off, int64_t col_off, const T* x,        \
-                                          int64_t incx, T beta, T* y, int64_t incy) {          \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::gemv_offset(mgblas::Queue(device_of(dev)), to_op(op), m, n, val(alpha),        \
-                          ptr(A), lda, row_off, col_off, ptr(x), incx, val(beta), ptr(y),      \
-                          incy);                                                               \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##symv(mgblas_device_t dev, mgblas_uplo_t uplo, int64_t n,         \
-                                   T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
-                                   T beta, T* y, int64_t incy) {                               \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::symv(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
-                   ptr(x), incx, val(beta), ptr(y), incy);                                     \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##symv_offset(mgblas_device_t dev, mgblas_uplo_t uplo, int64_t n,  \
-                                          T alpha, const T* A, int64_t lda, int64_t off,       \
-                                          const T* x, int64_t incx, T beta, T* y,              \
-                                          int64_t incy) {                                      \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::symv_offset(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha),       \
-                          ptr(A), lda, off, ptr(x), incx, val(beta), ptr(y), incy);            \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##hemv(mgblas_device_t dev, mgblas_uplo_t uplo, int64_t n,         \
-                                   T alpha, const T* A, int64_t lda, const T* x, int64_t incx, \
-                                   T beta, T* y, int64_t incy) {                               \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::hemv(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha), ptr(A), lda,  \
-                   ptr(x), incx, val(beta), ptr(y), incy);                                     \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##hemv_offset(mgblas_device_t dev, mgblas_uplo_t uplo, int64_t n,  \
-                                          T alpha, const T* A, int64_t lda, int64_t off,       \
-                                          const T* x, int64_t incx, T beta, T* y,              \
-                                          int64_t incy) {                                      \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::hemv_offset(mgblas::Queue(device_of(dev)), to_uplo(uplo), n, val(alpha),       \
-                          ptr(A), lda, off, ptr(x), incx, val(beta), ptr(y), incy);            \
-    });                                                                                        \
-  }
+  MGBLAS_C_SINGLE_(mgblas_##p##gemv, T,                                                        \
+      (mgblas_op_t op, int64_t m, int64_t n, T alpha, const T* A, int64_t lda, const T* x,     \
+       int64_t incx, T beta, T* y, int64_t incy),                                              \
+      (op, m, n, alpha, A, lda, x, incx, beta, y, incy),                                       \
+      mgblas::gemv(q, to_op(op), m, n, val(alpha), ptr(A), lda, ptr(x), incx, val(beta),      \
+                   ptr(y), incy))                                                              \
+  MGBLAS_C_SINGLE_(mgblas_##p##gemv_offset, T,                                                 \
+      (mgblas_op_t op, int64_t m, int64_t n, T alpha, const T* A, int64_t lda,                 \
+       int64_t row_off, int64_t col_off, const T* x, int64_t incx, T beta, T* y,               \
+       int64_t incy),                                                                          \
+      (op, m, n, alpha, A, lda, row_off, col_off, x, incx, beta, y, incy),                     \
+      mgblas::gemv_offset(q, to_op(op), m, n, val(alpha), ptr(A), lda, row_off, col_off,      \
+                          ptr(x), incx, val(beta), ptr(y), incy))                              \
+  MGBLAS_C_SYMV_LIKE_(p, T, symv)                                                              \
+  MGBLAS_C_SYMV_LIKE_(p, T, hemv)
 
 #define MGBLAS_C_DEFINE_LEVEL3(p, T)                                                          \
-  mgblas_status_t mgblas_##p##gemm(mgblas_device_t dev, mgblas_op_t opA, mgblas_op_t opB,      \
-                                   int64_t m, int64_t n, int64_t k, T alpha, const T* A,       \
-                                   int64_t lda, const T* B, int64_t ldb, T beta, T* C,         \
-                                   int64_t ldc) {                                              \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::gemm(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,           \
-                   val(alpha), ptr(A), lda, ptr(B), ldb, val(beta), ptr(C), ldc);              \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##tsgemm(mgblas_device_t dev, mgblas_op_t opA, mgblas_op_t opB,    \
-                                     int64_t m, int64_t n, int64_t k, T alpha, const T* A,     \
-                                     int64_t lda, const T* B, int64_t ldb, T beta, T* C,       \
-                                     int64_t ldc) {                                            \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::tsgemm(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,         \
-                     val(alpha), ptr(A), lda, ptr(B), ldb, val(beta), ptr(C), ldc);            \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##gemm_batched_strided(                                            \
-      mgblas_device_t dev, mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k,  \
-      T alpha, const T* A, int64_t lda, int64_t strideA, const T* B, int64_t ldb,              \
-      int64_t strideB, T beta, T* C, int64_t ldc, int64_t strideC, int64_t batch) {            \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::gemm_batched_strided(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, \
-                                   n, k, val(alpha), ptr(A), lda, strideA, ptr(B), ldb,        \
-                                   strideB, val(beta), ptr(C), ldc, strideC, batch);           \
-    });                                                                                        \
-  }                                                                                            \
-  mgblas_status_t mgblas_##p##gemm_batched(mgblas_device_t dev, mgblas_op_t opA,               \
-                                           mgblas_op_t opB, int64_t m, int64_t n, int64_t k,   \
-                                           T alpha, const T* const* Aarray, int64_t lda,       \
-                                           const T* const* Barray, int64_t ldb, T beta,        \
-                                           T* const* Carray, int64_t ldc, int64_t batch) {     \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                     \
-      mgblas::gemm_batched(mgblas::Queue(device_of(dev)), to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,   \
-                           val(alpha), ptrs(Aarray), lda, ptrs(Barray), ldb, val(beta),        \
-                           ptrs(Carray), ldc, batch);                                          \
-    });                                                                                        \
-  }
+  MGBLAS_C_SINGLE_(mgblas_##p##gemm, T,                                                        \
+      (mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k, T alpha, const T* A, \
+       int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc),                       \
+      (opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc),                                \
+      mgblas::gemm(q, to_op(opA, "opA"), to_op(opB, "opB"), m, n, k, val(alpha), ptr(A), lda, \
+                   ptr(B), ldb, val(beta), ptr(C), ldc))                                       \
+  MGBLAS_C_SINGLE_(mgblas_##p##tsgemm, T,                                                      \
+      (mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k, T alpha, const T* A, \
+       int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc),                       \
+      (opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc),                                \
+      mgblas::tsgemm(q, to_op(opA, "opA"), to_op(opB, "opB"), m, n, k, val(alpha), ptr(A),    \
+                     lda, ptr(B), ldb, val(beta), ptr(C), ldc))                                \
+  MGBLAS_C_SINGLE_(mgblas_##p##gemm_batched_strided, T,                                        \
+      (mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k, T alpha, const T* A, \
+       int64_t lda, int64_t strideA, const T* B, int64_t ldb, int64_t strideB, T beta, T* C,   \
+       int64_t ldc, int64_t strideC, int64_t batch),                                           \
+      (opA, opB, m, n, k, alpha, A, lda, strideA, B, ldb, strideB, beta, C, ldc, strideC,      \
+       batch),                                                                                 \
+      mgblas::gemm_batched_strided(q, to_op(opA, "opA"), to_op(opB, "opB"), m, n, k,          \
+                                   val(alpha), ptr(A), lda, strideA, ptr(B), ldb, strideB,     \
+                                   val(beta), ptr(C), ldc, strideC, batch))                    \
+  MGBLAS_C_SINGLE_(mgblas_##p##gemm_batched, T,                                                \
+      (mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k, T alpha,             \
+       const T* const* Aarray, int64_t lda, const T* const* Barray, int64_t ldb, T beta,       \
+       T* const* Carray, int64_t ldc, int64_t batch),                                          \
+      (opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batch),          \
+      mgblas::gemm_batched(q, to_op(opA, "opA"), to_op(opB, "opB"), m, n, k, val(alpha),      \
+                           ptrs(Aarray), lda, ptrs(Barray), ldb, val(beta), ptrs(Carray), ldc, \
+                           batch))                                                             \
+  MGBLAS_C_SINGLE_(mgblas_##p##gemm_vbatched, T,                                               \
+      (mgblas_op_t opA, mgblas_op_t opB, const int64_t* m, const int64_t* n, const int64_t* k, \
+       T alpha, const T* const* Aarray, const int64_t* lda, const T* const* Barray,            \
+       const int64_t* ldb, T beta, T* const* Carray, const int64_t* ldc, int64_t batch,        \
+       int64_t max_m, int64_t max_n, int64_t max_k),                                           \
+      (opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc, batch, max_m,    \
+       max_n, max_k),                                                                          \
+      mgblas::gemm_vbatched(q, to_op(opA, "opA"), to_op(opB, "opB"), m, n, k, val(alpha),     \
+                            ptrs(Aarray), lda, ptrs(Barray), ldb, val(beta), ptrs(Carray),     \
+                            ldc, batch, max_m, max_n, max_k))                                  \
+  MGBLAS_C_SINGLE_(mgblas_##p##gemm_grouped, T,                                                \
+      (int64_t group_count, const mgblas_op_t* opA, const mgblas_op_t* opB, const int64_t* m,  \
+       const int64_t* n, const int64_t* k, const T* alpha, const T* const* Aarray,             \
+       const int64_t* lda, const T* const* Barray, const int64_t* ldb, const T* beta,          \
+       T* const* Carray, const int64_t* ldc, const int64_t* group_size),                       \
+      (group_count, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb, beta, Carray, ldc,     \
+       group_size),                                                                            \
+      const auto ea = to_ops(group_count, opA, "opA");                                         \
+      const auto eb = to_ops(group_count, opB, "opB");                                         \
+      mgblas::gemm_grouped(q, group_count, ea.data(), eb.data(), m, n, k, ptr(alpha),         \
+                           ptrs(Aarray), lda, ptrs(Barray), ldb, ptr(beta), ptrs(Carray), ldc, \
+                           group_size))
 
-// The distributed entries: the handle and the enum are converted inside the ranks'
-// agreement (agree_on_handles), then the C++ operation runs its own.
-#define MGBLAS_C_DIST_ENTRY_(NAME, T, ENUM_T, to_enum, ENUM, CALL, ...)                       \
-  mgblas_status_t NAME(mgblas_matrix_t A, ENUM_T ENUM, T alpha, __VA_ARGS__) {                \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                    \
-      decltype(to_enum(ENUM)) e{};                                                            \
-      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
-      agree_on_handles(#NAME, A, [&] {                                                        \
-        e = to_enum(ENUM);                                                                    \
-        M = &matrix_as<cpp_t<T>>(A);                                                          \
-      });                                                                                     \
-      CALL;                                                                                   \
-    });                                                                                       \
+// The distributed entries: ctx, the handles and the enums are converted inside the
+// ranks' agreement over ctx (agree_on), then the C++ operation runs its own.
+#define MGBLAS_C_DIST_ENTRY_(NAME, T, ENUM_T, to_enum, ENUM, PARAMS, CALL)                  \
+  mgblas_status_t NAME(mgblas_context_t ctx, ENUM_T ENUM, T alpha, mgblas_matrix_t A,       \
+                       MGBLAS_C_PARAMS_ PARAMS) {                                           \
+    return guard_compiled<cpp_t<T>>(#NAME, [&](auto) {                                     \
+      decltype(to_enum(ENUM)) e{};                                                          \
+      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                            \
+      agree_on(#NAME, ctx, [&] {                                                            \
+        e = to_enum(ENUM);                                                                  \
+        M = &dist_as<cpp_t<T>>(ctx, A);                                                     \
+      });                                                                                   \
+      CALL;                                                                                 \
+    });                                                                                     \
   }
 #define MGBLAS_C_DEFINE_DIST(p, T)                                                             \
   MGBLAS_C_DIST_ENTRY_(mgblas_##p##gemv_mgpu, T, mgblas_op_t, to_op, op,                       \
-                       mgblas::gemv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)),        \
-                       const T* x, T beta, T* y)                                               \
+                       (const T* x, T beta, T* y),                                             \
+                       mgblas::gemv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)))        \
   MGBLAS_C_DIST_ENTRY_(mgblas_##p##symv_mgpu, T, mgblas_uplo_t, to_uplo, uplo,                 \
-                       mgblas::symv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)),        \
-                       const T* x, T beta, T* y)                                               \
+                       (const T* x, T beta, T* y),                                             \
+                       mgblas::symv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)))        \
   MGBLAS_C_DIST_ENTRY_(mgblas_##p##hemv_mgpu, T, mgblas_uplo_t, to_uplo, uplo,                 \
-                       mgblas::hemv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)),        \
-                       const T* x, T beta, T* y)                                               \
+                       (const T* x, T beta, T* y),                                             \
+                       mgblas::hemv_mgpu(e, val(alpha), *M, ptr(x), val(beta), ptr(y)))        \
   MGBLAS_C_DIST_ENTRY_(mgblas_##p##gemv_mgpu_offset, T, mgblas_op_t, to_op, op,                \
+                       (int64_t i0, int64_t j0, const T* x, T beta, T* y),                     \
                        mgblas::gemv_mgpu_offset(e, val(alpha), *M, i0, j0, ptr(x), val(beta),  \
-                                                ptr(y)),                                       \
-                       int64_t i0, int64_t j0, const T* x, T beta, T* y)                       \
+                                                ptr(y)))                                       \
   MGBLAS_C_DIST_ENTRY_(mgblas_##p##symv_mgpu_offset, T, mgblas_uplo_t, to_uplo, uplo,          \
+                       (int64_t off, const T* x, T beta, T* y),                                \
                        mgblas::symv_mgpu_offset(e, val(alpha), *M, off, ptr(x), val(beta),     \
-                                                ptr(y)),                                       \
-                       int64_t off, const T* x, T beta, T* y)                                  \
+                                                ptr(y)))                                       \
   MGBLAS_C_DIST_ENTRY_(mgblas_##p##hemv_mgpu_offset, T, mgblas_uplo_t, to_uplo, uplo,          \
+                       (int64_t off, const T* x, T beta, T* y),                                \
                        mgblas::hemv_mgpu_offset(e, val(alpha), *M, off, ptr(x), val(beta),     \
-                                                ptr(y)),                                       \
-                       int64_t off, const T* x, T beta, T* y)
+                                                ptr(y)))
+
+// Tall-skinny GEMM over row-tiled matrices and batched GEMM over all devices.
+#define MGBLAS_C_DEFINE_DIST_GEMM(p, T)                                                        \
+  mgblas_status_t mgblas_##p##tsgemm_mgpu(mgblas_context_t ctx, mgblas_op_t opB, T alpha,      \
+                                          mgblas_matrix_t A, const T* B, int64_t ldb, T beta,  \
+                                          mgblas_matrix_t C) {                                 \
+    return guard_compiled<cpp_t<T>>("mgblas_" #p "tsgemm_mgpu", [&](auto) {                   \
+      tiled_entry<cpp_t<T>>("mgblas_" #p "tsgemm_mgpu", ctx, opB, "opB", A, "A", C, "C",      \
+                            [&](mgblas::Op e, auto& MA, auto& MC) {                            \
+                              mgblas::tsgemm_mgpu<cpp_t<T>>(ctx->ctx, e, val(alpha), MA,       \
+                                                            ptr(B), ldb, val(beta), MC);       \
+                            });                                                                \
+    });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##tsgemm_mgpu_ksplit(mgblas_context_t ctx, mgblas_op_t opA,        \
+                                                 T alpha, mgblas_matrix_t A,                   \
+                                                 mgblas_matrix_t B, T beta, T* C,              \
+                                                 int64_t ldc) {                                \
+    return guard_compiled<cpp_t<T>>("mgblas_" #p "tsgemm_mgpu_ksplit", [&](auto) {            \
+      tiled_entry<cpp_t<T>>("mgblas_" #p "tsgemm_mgpu_ksplit", ctx, opA, "opA", A, "A", B,    \
+                            "B", [&](mgblas::Op e, auto& MA, auto& MB) {                       \
+                              mgblas::tsgemm_mgpu<cpp_t<T>>(ctx->ctx, e, val(alpha), MA, MB,   \
+                                                            val(beta), ptr(C), ldc);           \
+                            });                                                                \
+    });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##gemm_batched_strided_mgpu(                                       \
+      mgblas_context_t ctx, mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k, \
+      T alpha, const T* A, int64_t lda, int64_t strideA, const T* B, int64_t ldb,              \
+      int64_t strideB, T beta, T* C, int64_t ldc, int64_t strideC, int64_t batch) {            \
+    return guard_compiled<cpp_t<T>>("mgblas_" #p "gemm_batched_strided_mgpu", [&](auto) {     \
+      const auto [ea, eb] =                                                                    \
+          agree_on_ops("mgblas_" #p "gemm_batched_strided_mgpu", ctx, opA, opB);               \
+      mgblas::gemm_batched_strided_mgpu<cpp_t<T>>(ctx->ctx, ea, eb, m, n, k, val(alpha),       \
+                                                  ptr(A), lda, strideA, ptr(B), ldb, strideB,  \
+                                                  val(beta), ptr(C), ldc, strideC, batch);     \
+    });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##gemm_vbatched_mgpu(                                              \
+      mgblas_context_t ctx, mgblas_op_t opA, mgblas_op_t opB, const int64_t* m,                \
+      const int64_t* n, const int64_t* k, T alpha, const T* const* Aarray, const int64_t* lda, \
+      const T* const* Barray, const int64_t* ldb, T beta, T* const* Carray,                    \
+      const int64_t* ldc, int64_t batch) {                                                     \
+    return guard_compiled<cpp_t<T>>("mgblas_" #p "gemm_vbatched_mgpu", [&](auto) {            \
+      const auto [ea, eb] = agree_on_ops("mgblas_" #p "gemm_vbatched_mgpu", ctx, opA, opB);    \
+      mgblas::gemm_vbatched_mgpu<cpp_t<T>>(ctx->ctx, ea, eb, m, n, k, val(alpha),              \
+                                           ptrs(Aarray), lda, ptrs(Barray), ldb, val(beta),    \
+                                           ptrs(Carray), ldc, batch);                          \
+    });                                                                                        \
+  }                                                                                            \
+  mgblas_status_t mgblas_##p##gemm_batched_strided_mgpu_local(                                 \
+      mgblas_context_t ctx, mgblas_op_t opA, mgblas_op_t opB, int64_t m, int64_t n, int64_t k, \
+      T alpha, const T* const* A, int64_t lda, int64_t strideA, const T* const* B,             \
+      int64_t ldb, int64_t strideB, T beta, T* const* C, int64_t ldc, int64_t strideC,         \
+      int64_t batch) {                                                                         \
+    return guard_compiled<cpp_t<T>>("mgblas_" #p "gemm_batched_strided_mgpu_local", [&](auto) { \
+      /* one pointer per local device, each array checked on every rank */                    \
+      const auto [ea, eb] = agree_on_ops("mgblas_" #p "gemm_batched_strided_mgpu_local", ctx,  \
+                                         opA, opB, [&] {                                       \
+                                           MGBLAS_CHECK_PTR(A, "A", true);                     \
+                                           MGBLAS_CHECK_PTR(B, "B", true);                     \
+                                           MGBLAS_CHECK_PTR(C, "C", true);                     \
+                                         });                                                   \
+      const auto nd = static_cast<std::size_t>(ctx->ctx->num_devices());                       \
+      mgblas::gemm_batched_strided_mgpu_local<cpp_t<T>>(                                       \
+          ctx->ctx, ea, eb, m, n, k, val(alpha), std::span(ptrs(A), nd), lda, strideA,         \
+          std::span(ptrs(B), nd), ldb, strideB, val(beta), std::span(ptrs(C), nd), ldc,        \
+          strideC, batch);                                                                     \
+    });                                                                                        \
+  }
 
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL2)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL3)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST)
-
+MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST_GEMM)
 
 #define MGBLAS_C_DEFINE_HETRD_(NAME, T, R)                                                    \
-  mgblas_status_t NAME(mgblas_matrix_t A, mgblas_uplo_t uplo, R* d, R* e, T* tau) {          \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                    \
+  mgblas_status_t NAME(mgblas_context_t ctx, mgblas_uplo_t uplo, mgblas_matrix_t A, R* d,     \
+                       R* e, T* tau) {                                                        \
+    return guard_compiled<cpp_t<T>>(#NAME, [&](auto) {                                       \
       mgblas::Uplo u{};                                                                       \
       mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
-      agree_on_handles(#NAME, A, [&] {                                                        \
+      agree_on(#NAME, ctx, [&] {                                                              \
         u = to_uplo(uplo);                                                                    \
-        M = &matrix_as<cpp_t<T>>(A);                                                          \
+        M = &dist_as<cpp_t<T>>(ctx, A);                                                       \
       });                                                                                     \
       mgblas::hetrd_mgpu<cpp_t<T>>(u, *M, d, e, ptr(tau));                                    \
     });                                                                                       \
@@ -562,10 +801,11 @@ MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
 #undef MGBLAS_C_DEFINE_HETRD_
 
 #define MGBLAS_C_DEFINE_GEBRD_(NAME, T, R)                                                    \
-  mgblas_status_t NAME(mgblas_matrix_t A, R* d, R* e, T* tauq, T* taup) {                     \
-    return guard_compiled<cpp_t<T>>(__func__, [&](auto) {                                    \
+  mgblas_status_t NAME(mgblas_context_t ctx, mgblas_matrix_t A, R* d, R* e, T* tauq,          \
+                       T* taup) {                                                             \
+    return guard_compiled<cpp_t<T>>(#NAME, [&](auto) {                                       \
       mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
-      agree_on_handles(#NAME, A, [&] { M = &matrix_as<cpp_t<T>>(A); });                       \
+      agree_on(#NAME, ctx, [&] { M = &dist_as<cpp_t<T>>(ctx, A); });                          \
       mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup));                           \
     });                                                                                       \
   }
@@ -577,8 +817,9 @@ MGBLAS_C_DEFINE_GEBRD_(mgblas_zgebrd_mgpu, mgblas_complex_double, double)
 
 #define MGBLAS_C_DEFINE_STEBZ_(NAME, R)                                                      \
   mgblas_status_t NAME(mgblas_context_t ctx, int64_t n, const R* d, const R* e, R* w) {    \
-    return guard_compiled<cpp_t<R>>(__func__, [&](auto) {                                   \
-      mgblas::tridiag_eigenvalues_mgpu<R>(*context_of(ctx).ctx, n, d, e, w);                 \
+    return guard_compiled<cpp_t<R>>(#NAME, [&](auto) {                                      \
+      agree_on(#NAME, ctx, [] {});                                                           \
+      mgblas::tridiag_eigenvalues_mgpu<R>(*ctx->ctx, n, d, e, w);                            \
     });                                                                                      \
   }
 MGBLAS_C_DEFINE_STEBZ_(mgblas_sstebz_mgpu, float)

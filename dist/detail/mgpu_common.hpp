@@ -15,6 +15,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
+#include "dist/dist_blas.hpp"
 #include "dist/reducer.hpp"
 #include "kernels/columns.hpp"
 #include "layouts/block_cyclic.hpp"
@@ -146,9 +147,19 @@ class VectorOperand {
  protected:
   explicit VectorOperand(Ptr host) : host_(host) {}
   explicit VectorOperand(Vec& v) : dist_(&v) {}
+  VectorOperand(Ptr host, Vec* dist) : host_(host), dist_(dist) {}
   Ptr host_ = nullptr;
   Vec* dist_ = nullptr;
 };
+
+/// x and y of a Level-2 driver: both host arrays or both DistVectors (the one vector
+/// argument type of the public calls holds either, the drivers support no mix).
+template <typename X, typename Y>
+void check_same_forms(const X& x, const Y& y) {
+  const bool x_host = x.form() == VectorForm::Host, y_host = y.form() == VectorForm::Host;
+  MGBLAS_CHECK_ARG(x_host == y_host, "y", y_host ? "a host array" : "a DistVector",
+                   x_host ? "a host array, as x is" : "a DistVector, as x is");
+}
 
 /// The input vector x of a driver.
 template <Scalar T>
@@ -157,6 +168,8 @@ class InputVector : public VectorOperand<const T*, const DistVector<T>> {
   explicit InputVector(const T* host) : VectorOperand<const T*, const DistVector<T>>(host) {}
   explicit InputVector(const DistVector<T>& v)
       : VectorOperand<const T*, const DistVector<T>>(v) {}
+  explicit InputVector(const VectorIn<T>& v)
+      : VectorOperand<const T*, const DistVector<T>>(v.host(), v.dist()) {}
 
   /// The full (replicated) vector in memory device d can use in its kernels: host
   /// memory serves a host device as it is; a GPU gets one copy of a host array.
@@ -177,6 +190,8 @@ class OutputVector : public VectorOperand<T*, DistVector<T>> {
  public:
   explicit OutputVector(T* host) : VectorOperand<T*, DistVector<T>>(host) {}
   explicit OutputVector(DistVector<T>& v) : VectorOperand<T*, DistVector<T>>(v) {}
+  explicit OutputVector(const VectorInOut<T>& v)
+      : VectorOperand<T*, DistVector<T>>(v.host(), v.dist()) {}
 
   /// Where a reducer writes a host or replicated y.
   ReduceOutput<T> target() const {

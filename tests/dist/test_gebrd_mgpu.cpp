@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/context.hpp"
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/gebrd_cases.hpp"
@@ -168,24 +168,24 @@ TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
   mgblas_matrix_t dA = nullptr, dC = nullptr;
   ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_D, m, n, 8, &dA), MGBLAS_SUCCESS);
   ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_C, n, m, 16, &dC), MGBLAS_SUCCESS);
-  ASSERT_EQ(mgblas_matrix_distribute(dA, A.data(), m, 0), MGBLAS_SUCCESS);
-  ASSERT_EQ(mgblas_matrix_distribute(dC, C.data(), n, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), m, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dC, C.data(), n, 0), MGBLAS_SUCCESS);
   std::vector<double> d(n), e(n - 1), tq(n), tp(n);
   std::vector<float> dc(n), ec(n - 1);
   std::vector<scomplex> tqc(n), tpc(n);
   const mgblas_status_t bad =
-      mgblas_dgebrd_mgpu(dA, d.data(), e.data(), ctx->rank() == 0 ? nullptr : tq.data(), tp.data());
+      mgblas_dgebrd_mgpu(cctx, dA, d.data(), e.data(), ctx->rank() == 0 ? nullptr : tq.data(), tp.data());
   EXPECT_TRUE(td::everywhere(*ctx, bad != MGBLAS_SUCCESS, "one rank's NULL tauq"));
-  ASSERT_EQ(mgblas_dgebrd_mgpu(dA, d.data(), e.data(), tq.data(), tp.data()), MGBLAS_SUCCESS)
+  ASSERT_EQ(mgblas_dgebrd_mgpu(cctx, dA, d.data(), e.data(), tq.data(), tp.data()), MGBLAS_SUCCESS)
       << mgblas_last_error();
-  ASSERT_EQ(mgblas_cgebrd_mgpu(dC, dc.data(), ec.data(),
+  ASSERT_EQ(mgblas_cgebrd_mgpu(cctx, dC, dc.data(), ec.data(),
                                reinterpret_cast<mgblas_complex_float*>(tqc.data()),
                                reinterpret_cast<mgblas_complex_float*>(tpc.data())),
             MGBLAS_SUCCESS) << mgblas_last_error();
   std::vector<double> outA(A.size());
   std::vector<scomplex> outC(C.size());
-  ASSERT_EQ(mgblas_matrix_collect(dA, outA.data(), m, -1), MGBLAS_SUCCESS);
-  ASSERT_EQ(mgblas_matrix_collect(dC, outC.data(), n, -1), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_collect(cctx, dA, outA.data(), m, -1), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_collect(cctx, dC, outC.data(), n, -1), MGBLAS_SUCCESS);
   const auto ea = tl::check_bidiagonal<double>(m, n, A, outA, d, e, tq, tp);
   const auto ec_ = tl::check_bidiagonal<scomplex>(n, m, C, outC, dc, ec, tqc, tpc);
   EXPECT_TRUE(td::everywhere(*ctx, ea.lapack_ok && ec_.lapack_ok && ea.residual < 30 &&

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/context.hpp"
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/host_contexts.hpp"
@@ -206,24 +206,24 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
   mgblas_matrix_t dA = nullptr, dZ = nullptr;
   ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_D, n, n, 8, &dA), MGBLAS_SUCCESS);
   ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_Z, n, n, 16, &dZ), MGBLAS_SUCCESS);
-  ASSERT_EQ(mgblas_matrix_distribute(dA, A.data(), n, 0), MGBLAS_SUCCESS);
-  ASSERT_EQ(mgblas_matrix_distribute(dZ, Z.data(), n, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), n, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dZ, Z.data(), n, 0), MGBLAS_SUCCESS);
 
   std::vector<double> d(n), e(n - 1), tau(n - 1), dz(n), ez(n - 1);
   std::vector<zcomplex> tauz(n - 1);
   const mgblas_status_t bad = mgblas_dsytrd_mgpu(
-      dA, ctx->rank() == 0 ? static_cast<mgblas_uplo_t>('X') : MGBLAS_UPLO_LOWER, d.data(),
+      cctx, ctx->rank() == 0 ? static_cast<mgblas_uplo_t>('X') : MGBLAS_UPLO_LOWER, dA, d.data(),
       e.data(), tau.data());
   EXPECT_TRUE(td::everywhere(*ctx, bad != MGBLAS_SUCCESS, "one rank's bad uplo"));
-  ASSERT_EQ(mgblas_dsytrd_mgpu(dA, MGBLAS_UPLO_LOWER, d.data(), e.data(), tau.data()),
+  ASSERT_EQ(mgblas_dsytrd_mgpu(cctx, MGBLAS_UPLO_LOWER, dA, d.data(), e.data(), tau.data()),
             MGBLAS_SUCCESS) << mgblas_last_error();
-  ASSERT_EQ(mgblas_zhetrd_mgpu(dZ, MGBLAS_UPLO_UPPER, dz.data(), ez.data(),
+  ASSERT_EQ(mgblas_zhetrd_mgpu(cctx, MGBLAS_UPLO_UPPER, dZ, dz.data(), ez.data(),
                                reinterpret_cast<mgblas_complex_double*>(tauz.data())),
             MGBLAS_SUCCESS) << mgblas_last_error();
   std::vector<double> outA(A.size());
   std::vector<zcomplex> outZ(Z.size());
-  ASSERT_EQ(mgblas_matrix_collect(dA, outA.data(), n, -1), MGBLAS_SUCCESS);
-  ASSERT_EQ(mgblas_matrix_collect(dZ, outZ.data(), n, -1), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_collect(cctx, dA, outA.data(), n, -1), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_matrix_collect(cctx, dZ, outZ.data(), n, -1), MGBLAS_SUCCESS);
   const auto ea = tl::check_tridiagonal<double>(Uplo::Lower, n, A, outA, d, e, tau);
   const auto ez_ = tl::check_tridiagonal<zcomplex>(Uplo::Upper, n, Z, outZ, dz, ez, tauz);
   EXPECT_TRUE(td::everywhere(*ctx, ea.residual < 20 && ea.orthogonal < 20 && ez_.residual < 20 &&

@@ -21,7 +21,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/batched_mgpu.hpp"
-#include "dist/capi/mgblas.h"
+#include <mgblas/mgblas.h>
 #include "dist/dist_blas.hpp"
 #include "dist/tsgemm_mgpu.hpp"
 #include "kernels/blas.hpp"
@@ -138,6 +138,24 @@ TEST(Reliability, BadOpOnOneRankRaisesOnEveryRank) {
   const Op bad = ctx->rank() == culprit ? static_cast<Op>('X') : Op::N;
   const Outcome o = run([&] { gemv_mgpu(ctx, bad, 1.0, op.A, op.x.data(), 0.0, y.data()); });
   expect_raised_everywhere(*ctx, o, culprit, "bad", "'op'");
+  EXPECT_EQ(y, op.y);
+  expect_next_call_works(ctx, op);
+}
+
+// One vector argument type holds a host array or a DistVector; a host x with a
+// DistVector y (or the reverse) is named, on every rank, before anything is written.
+TEST(Reliability, MixedHostAndDistVectorFormsAreNamed) {
+  auto& ctx = context();
+  Operands op(ctx);
+  DistVector<double> yv(ctx, op.n);
+  std::vector<double> y = op.y;
+  // Every rank passes the mix, so every rank raises its own BadArgument.
+  Outcome o = run([&] { symv_mgpu(ctx, Uplo::Lower, 1.0, op.A, op.x.data(), 0.0, yv); });
+  EXPECT_EQ(o.kind, "bad") << o.what;
+  EXPECT_TRUE(contains(o.what, "'y' = a DistVector")) << o.what;
+  o = run([&] { gemv_mgpu(Op::N, 1.0, op.A, yv, 0.0, y.data()); });
+  EXPECT_EQ(o.kind, "bad") << o.what;
+  EXPECT_TRUE(contains(o.what, "a DistVector, as x is")) << o.what;
   EXPECT_EQ(y, op.y);
   expect_next_call_works(ctx, op);
 }
@@ -374,7 +392,7 @@ struct CMatrices {
     EXPECT_EQ(mgblas_matrix_create(ctx, MGBLAS_PREC_D, 12, 12, 4, &d), MGBLAS_SUCCESS);
     EXPECT_EQ(mgblas_matrix_create(ctx, MGBLAS_PREC_Z, 12, 12, 4, &z), MGBLAS_SUCCESS);
     const auto host = rnd(144, 41);
-    EXPECT_EQ(mgblas_matrix_distribute(d, host.data(), 12, 0), MGBLAS_SUCCESS);
+    EXPECT_EQ(mgblas_matrix_distribute(ctx, d, host.data(), 12, 0), MGBLAS_SUCCESS);
   }
   ~CMatrices() {
     mgblas_matrix_destroy(d);
@@ -397,21 +415,21 @@ TEST(ReliabilityCApi, BadEnumNullHandleOrOtherPrecisionOnOneRankFailsEverywhere)
   std::vector<double> x = rnd(12, 42), y(12, 7.0);
   const auto y0 = y;
   const bool me = c.rank == culprit;
-  c.expect_everywhere(mgblas_dgemv_mgpu(c.d, me ? static_cast<mgblas_op_t>('Q') : MGBLAS_OP_N,
-                                        1.0, x.data(), 0.0, y.data()),
+  c.expect_everywhere(mgblas_dgemv_mgpu(c.ctx, me ? static_cast<mgblas_op_t>('Q') : MGBLAS_OP_N,
+                                        1.0, c.d, x.data(), 0.0, y.data()),
                       culprit, MGBLAS_ERROR_BAD_ARGUMENT, "'op'");
-  c.expect_everywhere(mgblas_dsymv_mgpu(c.d, me ? static_cast<mgblas_uplo_t>(7) : MGBLAS_UPLO_LOWER,
-                                        1.0, x.data(), 0.0, y.data()),
+  c.expect_everywhere(mgblas_dsymv_mgpu(c.ctx, me ? static_cast<mgblas_uplo_t>(7) : MGBLAS_UPLO_LOWER,
+                                        1.0, c.d, x.data(), 0.0, y.data()),
                       culprit, MGBLAS_ERROR_BAD_ARGUMENT, "'uplo'");
-  c.expect_everywhere(mgblas_dgemv_mgpu(me ? nullptr : c.d, MGBLAS_OP_N, 1.0, x.data(), 0.0, y.data()),
+  c.expect_everywhere(mgblas_dgemv_mgpu(c.ctx, MGBLAS_OP_N, 1.0, me ? nullptr : c.d, x.data(), 0.0, y.data()),
                       culprit, MGBLAS_ERROR_BAD_ARGUMENT, "'A'");
-  c.expect_everywhere(mgblas_dgemv_mgpu(me ? c.z : c.d, MGBLAS_OP_N, 1.0, x.data(), 0.0, y.data()),
+  c.expect_everywhere(mgblas_dgemv_mgpu(c.ctx, MGBLAS_OP_N, 1.0, me ? c.z : c.d, x.data(), 0.0, y.data()),
                       culprit, MGBLAS_ERROR_BAD_ARGUMENT, "precision");
   EXPECT_EQ(y, y0);
   // Lower-case letters are BLAS letters too; the call then works on every rank.
-  EXPECT_EQ(mgblas_dgemv_mgpu(c.d, static_cast<mgblas_op_t>('t'), 1.0, x.data(), 0.0, y.data()),
+  EXPECT_EQ(mgblas_dgemv_mgpu(c.ctx, static_cast<mgblas_op_t>('t'), 1.0, c.d, x.data(), 0.0, y.data()),
             MGBLAS_SUCCESS) << mgblas_last_error();
-  EXPECT_EQ(mgblas_dsymv_mgpu(c.d, static_cast<mgblas_uplo_t>('u'), 1.0, x.data(), 0.0, y.data()),
+  EXPECT_EQ(mgblas_dsymv_mgpu(c.ctx, static_cast<mgblas_uplo_t>('u'), 1.0, c.d, x.data(), 0.0, y.data()),
             MGBLAS_SUCCESS) << mgblas_last_error();
 }
 

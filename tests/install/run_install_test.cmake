@@ -12,6 +12,19 @@ endfunction()
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 run_step("install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+# The installed include directory holds mgblas/ only, and under it no engine internals.
+file(GLOB top RELATIVE ${prefix}/include ${prefix}/include/*)
+if(NOT top STREQUAL "mgblas")
+  message(FATAL_ERROR "installed include directory holds '${top}', expected mgblas only")
+endif()
+file(GLOB_RECURSE headers RELATIVE ${prefix}/include/mgblas ${prefix}/include/mgblas/*)
+foreach(h IN LISTS headers)
+  if(h MATCHES "(^|/)(detail|cuda)/")
+    message(FATAL_ERROR "installed header ${h}: an engine internal")
+  endif()
+endforeach()
+list(LENGTH headers n)
+message(STATUS "installed headers: ${n} under include/mgblas")
 set(extra "")
 if(CUDA_COMPILER)
   list(APPEND extra -DCMAKE_CUDA_COMPILER=${CUDA_COMPILER})
@@ -35,7 +48,9 @@ if(PKG_CONFIG_EXECUTABLE)
   endif()
   run_step("pkg-config" ${PKG_CONFIG_EXECUTABLE} --cflags --libs ${static} mgblas)
   separate_arguments(flags UNIX_COMMAND "${last_output}")
-  run_step("compile C consumer (pkg-config)" ${C_COMPILER} -c ${CONSUMER_DIR}/main.c
+  # Plain C99 without a warning: here the header is an -I path, not a system one.
+  run_step("compile C consumer (pkg-config)" ${C_COMPILER} -std=c99 -pedantic-errors -Wall
+           -Wextra -Werror -c ${CONSUMER_DIR}/main.c
            -o ${WORK_DIR}/main_pc.o ${flags})
   run_step("link C consumer (pkg-config)" ${CXX_COMPILER} ${WORK_DIR}/main_pc.o
            -o ${WORK_DIR}/consumer_c_pc ${flags})
