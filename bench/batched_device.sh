@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The batched GEMM engine on one GPU, in one go (about 3 minutes on an H200):
 #   1. the GPU tests (test_cuda_batched_engine; test_batched_host as well),
-#   2. the autotuner: a measured table for this GPU (<out>/sm_XX.json, every candidate in
-#      <out>/tune_candidates.csv),
+#   2. the autotuner (mgblas-tune batched): a measured table for this GPU in the shared
+#      schema of kernels/cuda/tuning/tuning_table.hpp (<out>/sm_XX.json, every candidate
+#      in <out>/tune_candidates.csv),
 #   3. the tester against cuBLAS with that table: strided and pointer arrays at
 #      m = 2..64 and the small-k shapes, batch 100000 (and 10000), variable sizes
 #      (uniform and Gaussian, maxima 32 and 128), s, d, c, z;
@@ -17,11 +18,11 @@
 #     <out-dir>    where logs, CSVs, tables and the table JSON go (created)
 #     quick        a smaller sweep (tests filtered, s and d only)
 # To adopt the measured table: copy <out>/sm_90.json to kernels/cuda/batched/tables/
-# (it is built into the library and installed), or point MGBLAS_BATCHED_TABLE at it.
+# (it is built into the library and installed), or point MGBLAS_TUNING_TABLE at it.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
 if [ $# -lt 2 ]; then
-  sed -n '3,21p' "$0"
+  sed -n '3,22p' "$0"
   exit 2
 fi
 build=$(cd "$1" && pwd) || exit 2
@@ -67,13 +68,13 @@ step test_cuda_batched_engine 420 "$test_bin" --gtest_brief=1 "--gtest_filter=$f
 grep -E "^\[  (PASSED|FAILED)|^\[  FAILED|tests ran" "$out/test_cuda_batched_engine.log" | head -40
 
 # 2. the tuner ---------------------------------------------------------------------------
-unset MGBLAS_BATCHED_TABLE
+unset MGBLAS_TUNING_TABLE MGBLAS_BATCHED_TABLE
 step tune 240 "$tune_bin" batched --type "$types" --sizes 1:64 --ops NN --iface strided,variable \
   --niter 5 --warmup 1 --time-budget 150 --out "$out/$arch.json" --csv "$out/tune_candidates.csv"
 grep -E "^# (summary|wrote|time budget)" "$out/tune.log"
 
 # 3. the tester, with the measured table ----------------------------------------------------
-if [ -s "$out/$arch.json" ]; then export MGBLAS_BATCHED_TABLE=$out/$arch.json; fi
+if [ -s "$out/$arch.json" ]; then export MGBLAS_TUNING_TABLE=$out/$arch.json; fi
 tester() {  # tester <name> <args...>
   local name=$1
   shift

@@ -20,7 +20,7 @@
 #include "kernels/columns.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
-#include "kernels/cuda/tuning/level2_dispatch.hpp"
+#include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"
 

@@ -254,7 +254,8 @@ TYPED_TEST(Tsgemm_Cuda, dispatcher_and_model) {
                                             const_cast<T*>(p), 1 << 20));
   };
   // A kernel's shapes go to that kernel, or to cuBLAS where the model expects cuBLAS to
-  // be faster (kCublasFraction) or the H200 measured it faster, and the label says which.
+  // be faster (the table's cublas_fraction) or the table says it was measured faster, and
+  // the label says which.
   auto kernel_or_model_cublas = [](const std::string& l, const char* kernel) {
     return l.rfind(kernel, 0) == 0 || l.rfind("cublas (the model predicts", 0) == 0 ||
            l.rfind("cublas (measured", 0) == 0;

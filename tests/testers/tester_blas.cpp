@@ -48,7 +48,7 @@
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
-#include "kernels/cuda/tuning/level2_dispatch.hpp"
+#include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "tests/testers/tester_common.hpp"
 
 namespace mgblas::testers {

@@ -11,10 +11,10 @@
 //   generic  the engine's simple variable-size kernel (kernels/cuda/engine);
 //   cublas   cublas<t>gemmStridedBatched / gemmBatched (fixed sizes only).
 // The dispatcher picks one per call: a forced choice (tests, tuner) first, then the
-// tuning table of the device's architecture (JSON, batched_table.cpp), then the model
-// (model_choice, batched_dispatch.cpp), and falls back to cuBLAS or the generic kernel
-// where no instance applies. last_choice() reports what the calling thread ran last
-// and why.
+// tuning table of the device's architecture (tables/<arch>.json, schema and loader in
+// tuning/tuning_table.hpp), then the model (model_choice, batched_dispatch.cpp), and
+// falls back to cuBLAS or the generic kernel where no instance applies. last_choice()
+// reports what the calling thread ran last and why.
 #pragma once
 
 #include <cstdint>
@@ -130,7 +130,8 @@ std::string op_pair(Op opA, Op opB);
 /// The model's choice (no table): also what the tuner compares the tuned choice with.
 template <Scalar T> Choice model_choice(const Problem& p);
 
-/// Which tuning tables are loaded ("builtin sm_80, sm_90; env MGBLAS_BATCHED_TABLE=...").
+/// Which tuning tables are loaded ("builtin: batched/sm_80.json (236) ...; env
+/// MGBLAS_TUNING_TABLE: /path (3)"); BadArgument for a malformed one.
 std::string table_sources();
 /// Reload the tables (after the environment changed); tests only.
 void reload_tables();

@@ -9,7 +9,9 @@
 #include <climits>
 #include <complex>
 #include <cstdio>
+#include <map>
 #include <mutex>
+#include <tuple>
 
 #include "core/detail/cuda_check.hpp"
 #include "core/error.hpp"
@@ -19,6 +21,7 @@
 #include "kernels/cuda/batched/batched_table.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/cuda/tuning/tuning_table.hpp"
 
 namespace mgblas::kernels::cuda::batched {
 
@@ -61,7 +64,39 @@ int prec_index(char prec) {
 
 std::atomic<int64_t> g_max_blocks{0};
 
+// ---- the tables (tuning/tuning_table.hpp), compiled once per loaded set --------------
+
+using Key = std::tuple<std::string, char, std::string, std::string>;  // arch, prec, ops, class
+using Entries = std::map<Key, TableEntry>;
+
+Entries compile(const tuning::TableSet& set) {
+  Entries out;
+  for (const tuning::Table& t : set.tables) {
+    if (t.engine != "batched") continue;
+    for (const tuning::Entry& e : t.entries) {
+      const double epb = tuning::number(e, "entries_per_block", 0);
+      if (epb < 0 || epb > 1024)
+        MGBLAS_THROW(BadArgument, "tuning table ", e.where,
+                     ": field 'entries_per_block' must be 0..1024, not ", epb);
+      out[{t.arch, e.precision, e.op, e.size_class}] =
+          TableEntry{e.choice, static_cast<int>(epb), t.origin};  // later tables win
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+std::optional<TableEntry> table_lookup(const std::string& arch, char prec, const std::string& ops,
+                                       const std::string& size_class) {
+  const Entries& entries = tuning::compiled<Entries, compile>();
+  for (const std::string& a : {arch, std::string("*")})
+    for (const std::string& o : {ops, std::string("*")}) {
+      const auto it = entries.find({a, prec, o, size_class});
+      if (it != entries.end()) return it->second;
+    }
+  return std::nullopt;
+}
 
 const std::vector<InstanceEntry>& registry(char prec) {
   static std::array<std::vector<InstanceEntry>, 4> regs;
@@ -333,8 +368,8 @@ Choice choose(const Problem& p) {
 Choice last_choice() { return t_last; }
 void set_forced(std::optional<Forced> f) { t_forced = std::move(f); }
 std::optional<Forced> forced() { return t_forced; }
-std::string table_sources() { return detail::table_summary(); }
-void reload_tables() { detail::table_reload(); }
+std::string table_sources() { return tuning::tables().summary; }
+void reload_tables() { tuning::reload(); }
 
 // ---- the calls -------------------------------------------------------------------------
 

@@ -5,13 +5,13 @@
 // dimension, alpha == 0: cuBLAS would leave y unscaled or read A for nothing), then
 // the product: mgblas's own GEMV/SYMV/HEMV kernels (kernels/cuda/gemv/, symv/) or
 // cuBLAS, per (precision, op, size class) from the measured dispatch table
-// (kernels/cuda/tuning/level2_table.hpp; level2::chosen_engine says which and why).
+// (kernels/cuda/level2/tables/<arch>.json; level2::chosen_engine says which and why).
 #include "core/device.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/engine/launchers.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
-#include "kernels/cuda/tuning/level2_dispatch.hpp"
+#include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/symv_kernels.hpp"
 
@@ -27,7 +27,7 @@ void gemv_dispatch(const Device& dev, cudaStream_t stream, Op op, int64_t m, int
   if (len_y == 0) return;
   dev.make_current();
   if (inner == 0 || alpha == T(0)) return detail::scale_vector(stream, len_y, beta, y, incy);
-  // mgblas's kernel or cuBLAS, as the measured table says (level2_table.hpp); the
+  // mgblas's kernel or cuBLAS, as the measured table says (level2/tables/); the
   // kernel takes the parent and the offsets so its reads stay aligned to the parent.
   const T* A_sub = A + row_off + col_off * lda;
   const auto choice = level2::choose_gemv<T>(op, m, n, A_sub, lda, x, incx, y, incy);

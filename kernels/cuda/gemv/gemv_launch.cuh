@@ -11,7 +11,7 @@
 #include "kernels/cuda/gemv/gemv.cuh"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/gemv/gemv_tuning.hpp"
-#include "kernels/cuda/tuning/level2_dispatch.hpp"
+#include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "kernels/cuda/tuning/variant.hpp"
 
 namespace mgblas::kernels::cuda::level2 {

@@ -2,25 +2,10 @@
 // GEMV tuning sets per precision (compile-time shapes) and the run-time split policy.
 //
 // Entry 0 of each array is the default; the dispatcher table
-// (kernels/cuda/tuning/level2_table.hpp) may name another entry per size class.
-// The CI build compiles entry 0 only (tuning/variant.hpp).
-//
-// Measured on: NVIDIA H100 80GB HBM3 (sm_90; the lent machine, no H200 was free),
-// 2026-11-22, CUDA 13.0, with
-//   PREBUILT=... bench/run_device.sh sweep
-// i.e. tester_blas --op gemv --trans N,T --type s,d,c,z --range 8192:32768:8192 --sweep
-// (and -n 512,1024,2048,4096; --parent 16384 --offset 0,1,17,33), results in
-// bench/results/. All entries are kept: the dispatcher table (level2_table.hpp) names
-// the one to use per precision and size class (N: 1 for s, d, c, 0 for z; T: 1 for s;
-// the N sets tie within 1 %, d T is best with entry 1 at 87-95 % of copy bandwidth).
-// On an NVIDIA H200 (2026-11-22, bench/run_device.sh focus and final), after the typed
-// 16-byte loads of level2_device.cuh: d T 95-105 % of copy bandwidth with every entry
-// over n = 8192..32768, entry 1 97.6-108.1 % in the final run (0.93-1.00x cuBLAS, which
-// reads at 102-109 %); forced row splits 1, 2, 4 did not close that (0.92-0.98x); c and
-// z T entry 1 96-106 %. At n = 1024 every d T entry is 1.32-1.43x cuBLAS (the table
-// names entry 3 there).
-// sm_80 uses the same sets: the model (16-byte loads, 512-byte runs per warp, >= 32 KB
-// in flight per SM) does not depend on the part; no A100 was available to measure.
+// (kernels/cuda/level2/tables/<arch>.json) may name another entry per size class.
+// The CI build compiles entry 0 only (tuning/variant.hpp). All entries are kept for the
+// sweeps (tester_blas --sweep). How they were measured (H100, H200, 2026-11-22) and
+// which the table names: bench/results/h200-tuning.md.
 #pragma once
 
 #include <array>

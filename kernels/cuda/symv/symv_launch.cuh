@@ -10,7 +10,7 @@
 #include "kernels/cuda/symv/symv.cuh"
 #include "kernels/cuda/symv/symv.hpp"
 #include "kernels/cuda/symv/symv_tuning.hpp"
-#include "kernels/cuda/tuning/level2_dispatch.hpp"
+#include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "kernels/cuda/tuning/variant.hpp"
 
 namespace mgblas::kernels::cuda::level2 {

@@ -1,19 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // SYMV/HEMV tuning sets per precision (compile-time tile shapes) and the run-time
-// number of tiles per block.
-//
-// Measured on: NVIDIA H100 80GB HBM3 (sm_90), 2026-11-22, CUDA 13.0, with
-// bench/run_device.sh sweep, i.e.
-//   tester_blas --op symv --uplo L,U --type s,d,c,z --range 8192:32768:8192 --sweep
-// and, for d and z after the typed-load fix (gemv/level2_device.cuh), on an NVIDIA H200
-// the same day with bench/run_device.sh focus and final (the same command with
-// --type d,z, and -n 512,1024,2048,4096,6144): d entry 1 79-103 % of copy bandwidth over
-// n = 8192..32768 (n = 8192: 79-89 % over three runs; entry 2 within 5 points either
-// way, entry 0 6-19 points lower) and the fastest from 2048 up (at 512-1024 launch-bound,
-// at most 0.12x behind the best); z entry 3 90-98.6 %, entry 1 81-98.5 %, entry 2 the
-// fastest up to 4096. Results in bench/results/. The dispatcher
-// table (level2_table.hpp) names the entry per precision and size class: s 0, d 1, c 1,
-// z 2 up to 4096, then 3. sm_80 uses the same sets (model default, not measured).
+// number of tiles per block. The dispatcher table (kernels/cuda/level2/tables/<arch>.json)
+// names the entry per precision and size class; how the sets were measured (H100,
+// H200, 2026-11-22): bench/results/h200-tuning.md.
 #pragma once
 
 #include <array>

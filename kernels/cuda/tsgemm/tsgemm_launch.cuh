@@ -19,6 +19,7 @@
 #include "kernels/cuda/engine/launchers.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.cuh"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
+#include "kernels/cuda/tsgemm/tsgemm_dispatch.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
 #include "kernels/cuda/tuning/variant.hpp"
 
@@ -400,29 +401,28 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     c.label = "cublas (the model found no launchable tuning set)";
     return c;
   }
-  // cuBLAS where the model expects it to be faster (see kCublasFraction), or where the
-  // H200 measured it faster than the model's choice (kTsm2rMeasuredCublas).
+  // cuBLAS where the model expects it to be faster (the table's cublas_fraction), or
+  // where the table says it was measured faster than the model's choice (tsgemm/tables/).
   if (prm.engine == Engine::Auto && prm.variant < 0) {
     const double min_bytes =
         sizeof(T) * (static_cast<double>(m) * n * (beta_zero ? 1.0 : 2.0) +
                      static_cast<double>(k) * m + static_cast<double>(k) * n);
-    const int prec = std::is_same_v<T, float> ? 0 : std::is_same_v<T, double> ? 1
-                     : std::is_same_v<T, scomplex> ? 2 : 3;
     const int64_t small = e == Engine::Tsm2r ? n : e == Engine::Tsm2l ? std::max(k, n)
                                                                        : std::max(m, n);
-    const int cls = small <= 4 ? 0 : small <= 8 ? 1 : small <= 16 ? 2 : 3;
-    if (e == Engine::Tsm2r && kTsm2rMeasuredCublas[prec][cls]) {
+    const CublasRule rule = cublas_rule(dm.cc, precision_letter<T>(), e, small);
+    if (rule.cublas) {
       c.engine = Engine::Cublas;
-      c.label = "cublas (measured faster than the model's choice for this TSM2R shape class)";
+      c.label = e == Engine::Tsm2r
+                    ? "cublas (measured faster than the model's choice for this TSM2R shape class)"
+                    : "cublas (measured faster than the model's choice for this shape class)";
       return c;
     }
-    const double frac = e == Engine::Tsm2l     ? kCublasFraction.tsm2l[prec][cls]
-                        : e == Engine::Tsmttsm ? kCublasFraction.tsmttsm[prec][cls]
-                                               : kCublasFraction.tsm2r[prec][cls];
-    const double cublas_us = min_bytes / (dm.bw_gbs * 1e3 * frac) + dm.launch_us;
-    if (c.prediction.time_us > 1.02 * cublas_us) {
-      c.engine = Engine::Cublas;
-      c.label = "cublas (the model predicts it faster than the best mgblas tuning set here)";
+    if (rule.fraction > 0) {
+      const double cublas_us = min_bytes / (dm.bw_gbs * 1e3 * rule.fraction) + dm.launch_us;
+      if (c.prediction.time_us > 1.02 * cublas_us) {
+        c.engine = Engine::Cublas;
+        c.label = "cublas (the model predicts it faster than the best mgblas tuning set here)";
+      }
     }
   }
   return c;

@@ -1,33 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Tall-and-skinny GEMM tuning sets per precision: the compiled (t1, t2, t3) shapes the
-// performance model (tsgemm_model.hpp) chooses among at run time.
+// performance model (tsgemm_model.hpp) chooses among at run time; where cuBLAS runs
+// instead is in the tables (tsgemm/tables/, tsgemm_dispatch.hpp).
 //
 // Entry 0 of every array is the one the CI build (MGBLAS_INSTANCES=ci) compiles alone,
 // so it must cover every shape its kernel accepts: for TSM2L that is the widest n.
-//
-// How the sets were chosen: shapes from the register and shared-memory budget of
-// sm_90 (65536 registers, 228 KB shared memory, 2048 threads per SM); min_blocks (the
-// __launch_bounds__ residency, i.e. the register cap 65536 / (threads * min_blocks))
-// as the largest value at which ptxas (CUDA 13.0, sm_90) reports no spill for that
-// kernel, from `-Xptxas -v` over min_blocks = 1..8 (2026-11-22). ptxas schedules the
-// shared-memory reads of B and the kT3 global loads of A well ahead of their use, so
-// the kernels take 1.5 to 3 times the registers their arrays need (e.g. TSM2R float
-// 128x16x16: 168 registers); the test dispatcher_and_model checks at run time that no
-// built kernel spills (cudaFuncAttributes::localSizeBytes == 0).
-// TSM2L keeps both of the paper's variants (Opt1, Opt2: register prefetch) and adds a
-// staged one (cp.async into shared memory: bytes in flight without registers), for the
-// model and the sweep to choose among; the full build compiles at most 8 sets per kernel.
-// The sets with a `cols` field (tsm2l_cols_kernel: n_max / cols threads per row, for
-// k = n = 32, and 16 in complex double, where one thread per row needed 150-254
-// registers) and float's 128xn4x4 r4 (k = n = 4 with 64 bytes in flight per thread)
-// replaced sets the model never chose (2026-11-22 run); their min_blocks are the
-// largest with no spill by ptxas (CUDA 13, sm_90). Measured on the H200 (sweep_l,
-// 2026-11-22): the column-group sets reach 26-63 % of the read bandwidth, below the
-// one-thread-per-row sets on every shape (d 2^24 x 32 x 32: 54-63 % against 71 % for
-// 128xn32x4 r2), so the dispatcher no longer chooses them (tsgemm_choice); they stay for
-// the sweep and forced runs. float 128xn4x4 r4 lifted k = n = 4 from 40-43 % to 71-78 %.
-// Not yet chosen from measurements: `tester_tsgemm --sweep` on the GPU
-// (bench/tsgemm_device.sh) times every set for that.
+// min_blocks (the __launch_bounds__ residency) is the largest value at which ptxas
+// reports no spill for that kernel; the test dispatcher_and_model checks at run time
+// that no built kernel spills. How the sets were chosen and measured (ptxas, the H200
+// sweeps, 2026-11-22): bench/results/h200-tuning.md.
 #pragma once
 
 #include <array>
@@ -158,33 +139,6 @@ template <> struct TsgemmTuning<std::complex<double>> {
                                                  {128, 4, 4, true, 6}}};
   static constexpr std::array<TsmttsmShape, 2> kT{{{256, 4, 4, 2}, {256, 4, 2, 3}}};
 };
-
-/// What cuBLAS 13.1 reaches on each kernel's shapes, as a fraction of the measured read
-/// bandwidth (A, B and C counted once): one H200, tester_tsgemm over the paper's grid
-/// (bench/results/h200-tsgemm.md, 2026-11-22), averaged per shape class. Rows: s, d,
-/// c, z; columns: the small dimension (n for TSM2R, max(k, n) for TSM2L, max(m, n)
-/// for A^H B) up to 4, 8, 16, 32. The dispatcher runs cuBLAS where the model predicts
-/// mgblas's best tuning set slower than this.
-struct CublasTable {
-  double tsm2r[4][4], tsm2l[4][4], tsmttsm[4][4];
-};
-inline constexpr CublasTable kCublasFraction{
-    {{0.70, 0.68, 0.52, 0.43}, {0.93, 0.93, 0.93, 0.93}, {0.39, 0.39, 0.39, 0.33},
-     {0.93, 0.93, 0.90, 0.69}},
-    {{0.18, 0.27, 0.42, 0.55}, {0.20, 0.33, 0.58, 0.78}, {0.14, 0.26, 0.37, 0.47},
-     {0.26, 0.42, 0.71, 0.58}},
-    {{0.07, 0.12, 0.22, 0.25}, {0.24, 0.47, 0.80, 0.91}, {0.08, 0.16, 0.30, 0.45},
-     {0.35, 0.65, 0.90, 0.94}}};
-
-/// TSM2R shape classes (rows s, d, c, z; columns as kCublasFraction) where the H200
-/// measured cuBLAS faster than the set the model picks, because the model over-predicts
-/// the shared-memory-bound sets there (bench/results/h200-tsgemm.md, 2026-11-22): s with
-/// n > 16 (model ~43 % of the read bandwidth, measured 22-28 % against cuBLAS's 43-48 %),
-/// c with n > 8 (n = 16: chosen set 24-29 %, the sweep's best 38 %, cuBLAS 37-40 %;
-/// n = 32: 22-26 % against 31-33 %). The dispatcher takes cuBLAS there outright.
-inline constexpr bool kTsm2rMeasuredCublas[4][4] = {
-    {false, false, false, true}, {false, false, false, false},
-    {false, false, true, true},  {false, false, false, false}};
 
 /// Invariants the kernels rely on (they static_assert them as well): whole warps, t3 a
 /// multiple of the 16-byte vector and t1 a multiple of t3, B tiles within 48 KB of
