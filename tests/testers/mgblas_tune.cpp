@@ -47,8 +47,10 @@ void merge_entries(json& table, const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read --merge " + path);
   const json base = json::parse(in);
-  if (base.value("format", "") != "mgblas-tuning/1" || base.value("engine", "") != table["engine"] ||
-      base.value("arch", "") != table["arch"])
+  // Strings compared as strings (GCC 13 finds string != json ambiguous in C++20).
+  if (base.value("format", "") != "mgblas-tuning/1" ||
+      base.value("engine", "") != table["engine"].get<std::string>() ||
+      base.value("arch", "") != table["arch"].get<std::string>())
     throw std::runtime_error("--merge " + path + ": not an mgblas-tuning/1 table of engine " +
                              table["engine"].get<std::string>() + " for " +
                              table["arch"].get<std::string>());
