@@ -45,40 +45,15 @@ __device__ __forceinline__ D lane_group_sum(D v) {
   }
 }
 
-/// lane_group_sum of each of v[0..kN) at once, in place (valid in each group's first
-/// lane). CUB's shuffles are volatile asm, so kN separate calls run one chain after
-/// another; one reduction of a struct of all kN values (its words shuffled together at
-/// each step) lets the chains overlap. With separate calls SYMV/HEMV ran 9-18 % slower
-/// at n = 4096 (one H200, 2026-11-26), where each block has a single tile before it
-/// reduces its column sums.
-template <typename R, int kN> struct SumArray {
-  R v[kN];
-  __device__ SumArray operator+(const SumArray& o) const {
-    SumArray r;
-#pragma unroll
-    for (int i = 0; i < kN; ++i) r.v[i] = v[i] + o.v[i];
-    return r;
-  }
-};
-template <int kWidth, typename D, int kN>
-__device__ __forceinline__ void lane_group_sums(D (&v)[kN]) {
-  static_assert(kWidth >= 1 && kWidth <= 32 && (kWidth & (kWidth - 1)) == 0);
+/// v from the lane `lane_mask` away (XOR) in the warp: one shuffle per 32-bit word.
+template <typename D>
+__device__ __forceinline__ D shfl_xor(D v, int lane_mask) {
   using R = device_real_t<D>;
-  constexpr int kParts = std::is_same_v<D, R> ? 1 : 2;  // real and imaginary parts
-  using Parts = SumArray<R, kN * kParts>;
-  using WarpReduce = cub::WarpReduce<Parts, kWidth>;
-  typename WarpReduce::TempStorage unused;
-  Parts p;
-#pragma unroll
-  for (int i = 0; i < kN; ++i) {
-    p.v[kParts * i] = real_part(v[i]);
-    if constexpr (kParts == 2) p.v[2 * i + 1] = imag_part(v[i]);
-  }
-  p = WarpReduce(unused).Sum(p);
-#pragma unroll
-  for (int i = 0; i < kN; ++i) {
-    if constexpr (kParts == 2) v[i] = make_scalar<D>(p.v[2 * i], p.v[2 * i + 1]);
-    else v[i] = p.v[i];
+  if constexpr (std::is_same_v<D, R>) {
+    return __shfl_xor_sync(0xffffffffu, v, lane_mask);
+  } else {
+    return make_scalar<D>(__shfl_xor_sync(0xffffffffu, real_part(v), lane_mask),
+                          __shfl_xor_sync(0xffffffffu, imag_part(v), lane_mask));
   }
 }
 

@@ -210,7 +210,14 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     }
   }
 
-  device::lane_group_sums<kTx>(accT);
+  // A butterfly of shuffles, not CUB's WarpReduce: at n = 4096 a block reduces right
+  // after its one tile, and CUB's volatile-asm shuffles, which the compiler does not
+  // interleave over the kC sums, left SYMV/HEMV 9-18 % slower there on an H200 (2-4 %
+  // with the kC sums in one CUB struct); the butterfly is as fast as before CUB.
+#pragma unroll
+  for (int m = kTx / 2; m > 0; m /= 2)
+#pragma unroll
+    for (int c = 0; c < kC; ++c) accT[c] = device::add(accT[c], device::shfl_xor(accT[c], m));
   if (tx == 0) {
 #pragma unroll
     for (int c = 0; c < kC; ++c)
