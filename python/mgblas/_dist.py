@@ -104,6 +104,16 @@ class _Distributed:
     dtype: np.dtype
     _c: Any
 
+    def _create(self, ctx: Context, m: int, n: int, dtype: Any, block_name: str, block: int,
+                factory: Any) -> None:
+        """The shared constructor: checks, then factory(ctx, letter, m, n, block)."""
+        _check_ctx(ctx)
+        dt = _dtype(dtype)
+        _check_sizes(("m", m, 0), ("n", n, 0), (block_name, block, 1))
+        self.ctx = ctx
+        self.dtype = dt
+        self._c = factory(ctx._c, LETTER[dt], int(m), int(n), int(block))
+
     @property
     def shape(self) -> Tuple[int, int]:
         return (self._c.m, self._c.n)
@@ -169,12 +179,7 @@ class DistMatrix(_Distributed):
     """
 
     def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, nb: int = 256) -> None:
-        _check_ctx(ctx)
-        dt = _dtype(dtype)
-        _check_sizes(("m", m, 0), ("n", n, 0), ("nb", nb, 1))
-        self.ctx = ctx
-        self.dtype = dt
-        self._c = _core.DistMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(nb))
+        self._create(ctx, m, n, dtype, "nb", nb, _core.DistMatrix.create)
 
     @property
     def nb(self) -> int:
@@ -243,12 +248,7 @@ class RowTiledMatrix(_Distributed):
     :func:`tsgemm_mgpu`)."""
 
     def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, tile: int = 1) -> None:
-        _check_ctx(ctx)
-        dt = _dtype(dtype)
-        _check_sizes(("m", m, 0), ("n", n, 0), ("tile", tile, 1))
-        self.ctx = ctx
-        self.dtype = dt
-        self._c = _core.RowTiledMatrix.create(ctx._c, LETTER[dt], int(m), int(n), int(tile))
+        self._create(ctx, m, n, dtype, "tile", tile, _core.RowTiledMatrix.create)
 
     @property
     def tile(self) -> int:
