@@ -21,7 +21,8 @@ void rank2k_run(const char* what, bool herm, Uplo uplo, int64_t k, T alpha, cons
   CallRecord rec(what);
   detail::add_matrix_fields(rec, C);
   rec.add("uplo", static_cast<char>(uplo)).add("k", k).add_scalar("alpha", alpha).add_scalar("beta", beta);
-  std::vector<DeviceBuffer<T>> V(ctx.num_devices()), W(ctx.num_devices());
+  // The factors on each device, stacked [A B A] (detail::stack_rank2k_factors).
+  std::vector<DeviceBuffer<T>> S(ctx.num_devices());
   agree(ctx.comm(), rec, [&] {
     detail::check_matrix(ctx, C);
     MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
@@ -47,20 +48,19 @@ void rank2k_run(const char* what, bool herm, Uplo uplo, int64_t k, T alpha, cons
     // raises everywhere).
     for (int d = 0; d < ctx.num_devices(); ++d) {
       const Device& dev = ctx.device(d);
-      V[d] = DeviceBuffer<T>(dev, static_cast<std::size_t>(checked_mul(n, k, "n * k")));
-      W[d] = DeviceBuffer<T>(dev, static_cast<std::size_t>(n * k));
-      dev.make_current();
-      copy_matrix(dev, n, k, A, lda, V[d].data(), n, /*async=*/true);
-      copy_matrix(dev, n, k, B, ldb, W[d].data(), n, /*async=*/true);
+      const int64_t nk = checked_mul(n, k, "n * k");
+      S[d] = DeviceBuffer<T>(dev, static_cast<std::size_t>(checked_mul(nk, int64_t{3}, "3 n k")));
+      detail::stack_rank2k_factors<T>(dev, n, k, A, lda, B, ldb, S[d].data());
     }
   });
   if (n == 0) return;
   for (int d = 0; d < ctx.num_devices(); ++d) {
     const Device& dev = ctx.device(d);
     const int g = ctx.device_offset() + d;
-    if (V[d].data()) {
+    if (S[d].data()) {
       detail::rank2k_columns<T>(dev, L, g, C.local(d), C.ld(), herm, uplo, 0, n, k, alpha,
-                                V[d].data(), W[d].data(), 0, n, beta);
+                                S[d].data(), S[d].data() + n * k, 0, n, beta,
+                                /*stacked=*/true);
     } else {
       // Nothing to add: beta times the triangle, through the same path with k = 0.
       detail::rank2k_columns<T>(dev, L, g, C.local(d), C.ld(), herm, uplo, 0, n, 0, T(0),

@@ -24,15 +24,16 @@
 namespace mgblas {
 namespace {
 
-// One local device's copy of the panel and its scratch. The upper reduction also keeps
-// the reflector in the matrix's row order (x), the SYMV result in it (y), the panel
-// stored back before its reversal (back), V and W of the trailing update in row order
-// (Vg, Wg) and the outputs in reverse order.
+// One local device's copy of the panel and its scratch. `stack` holds the trailing
+// update's factors as [V W V] (detail::stack_rank2k_factors; in the matrix's row order
+// for the upper triangle). The upper reduction also keeps the reflector in the matrix's
+// row order (x), the SYMV result in it (y), the panel stored back before its reversal
+// (back) and the outputs in reverse order.
 template <Scalar T>
 struct PanelSpace {
-  DeviceBuffer<T> P, W, t, p, work_t;
+  DeviceBuffer<T> P, W, t, p, work_t, stack;
   DeviceBuffer<std::byte> work;
-  DeviceBuffer<T> x, y, back, Vg, Wg, tau_rev;
+  DeviceBuffer<T> x, y, back, tau_rev;
   DeviceBuffer<real_type_t<T>> d_rev, e_rev;
 };
 
@@ -51,6 +52,7 @@ class Hetrd {
       PanelSpace<T>& s = space_[dd];
       s.P = DeviceBuffer<T>(dev, nkb);
       s.W = DeviceBuffer<T>(dev, nkb);
+      s.stack = DeviceBuffer<T>(dev, 3 * nkb);
       s.t = DeviceBuffer<T>(dev, static_cast<std::size_t>(2 * kb));
       s.p = DeviceBuffer<T>(dev, n);
       s.work = DeviceBuffer<std::byte>(dev, kernels::kLatrdWorkBytes);
@@ -58,8 +60,6 @@ class Hetrd {
         s.x = DeviceBuffer<T>(dev, n);
         s.y = DeviceBuffer<T>(dev, n);
         s.back = DeviceBuffer<T>(dev, nkb);
-        s.Vg = DeviceBuffer<T>(dev, nkb);
-        s.Wg = DeviceBuffer<T>(dev, nkb);
         s.tau_rev = DeviceBuffer<T>(dev, n);
         s.d_rev = DeviceBuffer<R>(dev, n);
         s.e_rev = DeviceBuffer<R>(dev, n);
@@ -183,9 +183,11 @@ class Hetrd {
                                 ld_);
       // A22 -= V W^H + W V^H on every device's own columns of [k + b, n).
       for (int dd = 0; dd < devices(); ++dd) {
-        detail::rank2k_columns<T>(ctx_.device(dd), L_, global(dd), A_.local(dd), ld_, herm_,
-                                  uplo_, k + b, n_, b, T(-1), P_[dd], space_[dd].W.data(), k,
-                                  m, T(1));
+        const Device& dev = ctx_.device(dd);
+        T* S = space_[dd].stack.data();
+        detail::stack_rank2k_factors<T>(dev, m, b, P_[dd], m, space_[dd].W.data(), m, S);
+        detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, herm_, uplo_, k + b,
+                                  n_, b, T(-1), S, S + m * b, k, m, T(1), /*stacked=*/true);
       }
     }
     last_diagonal(n_ - 1, d, n_ - 1);
@@ -237,14 +239,19 @@ class Hetrd {
         kernels::latrd_store<T>(dev, m, b, P_[ol], m, ek[ol], back, m);
         kernels::latrd_reverse<T>(dev, m, b, back, m, local_col(ol, k0), ld_);
       }
-      // A(0:k0, 0:k0) -= V W^H + W V^H, with V and W in the matrix's row order.
+      // A(0:k0, 0:k0) -= V W^H + W V^H, with V and W in the matrix's row order, stacked
+      // as [V W V] (see detail::stack_rank2k_factors).
       for (int dd = 0; dd < devices(); ++dd) {
         PanelSpace<T>& s = space_[dd];
         const Device& dev = ctx_.device(dd);
-        kernels::latrd_reverse<T>(dev, k0, b, P_[dd] + b, m, s.Vg.data(), k0);
-        kernels::latrd_reverse<T>(dev, k0, b, s.W.data() + b, m, s.Wg.data(), k0);
+        T* S = s.stack.data();
+        const int64_t kb = k0 * b;
+        kernels::latrd_reverse<T>(dev, k0, b, P_[dd] + b, m, S, k0);
+        kernels::latrd_reverse<T>(dev, k0, b, s.W.data() + b, m, S + kb, k0);
+        dev.make_current();
+        copy_matrix(dev, k0, b, static_cast<const T*>(S), k0, S + 2 * kb, k0, /*async=*/true);
         detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, herm_, uplo_, 0, k0,
-                                  b, T(-1), s.Vg.data(), s.Wg.data(), 0, k0, T(1));
+                                  b, T(-1), S, S + kb, 0, k0, T(1), /*stacked=*/true);
       }
       k1 = k0;
     }

@@ -33,12 +33,14 @@ bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::Lower ?
 //  +-------------------------------------------------------------------------------+
 template <Scalar T>
 bool check_case(const std::shared_ptr<Context>& ctx, bool herm, Uplo uplo, int64_t n, int64_t k,
-                int64_t nb, bool beta_zero) {
+                int64_t nb, bool beta_zero, bool real_alpha = false) {
   std::mt19937_64 rng(mt::test_seed() + static_cast<uint64_t>(n * 7919 + k * 31 + nb));
   std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(n * k), rng);
   std::vector<T> B = mt::random_vector<T>(static_cast<std::size_t>(n * k), rng);
   std::vector<T> C0 = mt::random_vector<T>(static_cast<std::size_t>(n * n), rng);
-  T alpha = mt::random_scalar<T>(rng), beta = beta_zero ? T(0) : mt::random_scalar<T>(rng);
+  T alpha = mt::random_scalar<T>(rng);
+  if (real_alpha) alpha = std::real(alpha);  // one GEMM of inner dimension 2k per part
+  T beta = beta_zero ? T(0) : mt::random_scalar<T>(rng);
   if (herm) beta = std::real(beta);
   for (int64_t j = 0; j < n; ++j)
     for (int64_t i = 0; i < n; ++i)
@@ -94,6 +96,20 @@ TYPED_TEST(Rank2k_Host, BothTrianglesBothKinds) {
                                 {17, 5, 4}, {64, 16, 16}, {70, 3, 32}, {45, 0, 8}})
           for (bool beta_zero : {false, true})
             EXPECT_TRUE(check_case<T>(ctx, herm, uplo, n, k, nb, beta_zero));
+}
+
+// Runs of columns wider than detail::kRank2kDiagonalBlock (512) are halved into diagonal
+// blocks and GEMMs: nb >= n gives one run of 1100 columns (several halvings, an odd
+// split), nb = 600 runs of 600 and 500. Real alpha takes the stacked single GEMM, complex
+// alpha (c, z) the two GEMMs.
+TYPED_TEST(Rank2k_Host, WideRunsSplitIntoGemms) {
+  using T = TypeParam;
+  const auto ctx = HostContexts::all().front();
+  for (bool herm : {true, false})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (int64_t nb : {2048, 600})
+        for (bool real_alpha : {true, false})
+          EXPECT_TRUE(check_case<T>(ctx, herm, uplo, 1100, 6, nb, false, real_alpha));
 }
 
 TEST(Rank2k_Host, BadArgumentsRaiseEverywhere) {
