@@ -36,6 +36,8 @@ struct PanelSpace {
   DeviceBuffer<T> sums;  // the per-column sum (kernels::LabrdSums)
   DeviceBuffer<T> coef;  // [0, kb]: conj(Y(h, :)); [kb+1, 2kb+2): U(:, h) with its head 1
   DeviceBuffer<T> s;     // Y's corrections of the last column: V^H v, X^H v
+  DeviceBuffer<T> VX;    // the trailing update's [V X] and [Y U^H], so that it is one
+  DeviceBuffer<T> YU;    // GEMM of inner dimension 2b (C read and written once)
   DeviceBuffer<std::byte> work;
 };
 
@@ -59,6 +61,8 @@ class Gebrd {
           dev, static_cast<std::size_t>(kernels::LabrdSums::capacity(m_, kb)));
       s.coef = DeviceBuffer<T>(dev, 2 * kbs + 2);
       s.s = DeviceBuffer<T>(dev, 2 * kbs + 2);
+      s.VX = DeviceBuffer<T>(dev, 2 * rows * kbs);
+      s.YU = DeviceBuffer<T>(dev, 2 * static_cast<std::size_t>(ldy) * kbs);
       s.work = DeviceBuffer<std::byte>(dev, kernels::kLabrdWorkBytes);
       dev.make_current();
       memset_bytes(dev, s.work.data(), 0, kernels::kLabrdWorkBytes, /*async=*/true);
@@ -242,7 +246,7 @@ class Gebrd {
   }
 
   // After the panel's b columns: A(i+b:m, i+b:n) -= V Y^H + X U on each device's own
-  // columns (ZGEBRD's two GEMMs), the column reflectors back into the owner's columns,
+  // columns (ZGEBRD's two GEMMs, as one: [V X] [Y U^H]^H), the column reflectors back into the owner's columns,
   // then d and e onto A's diagonals.
   void update(int64_t i, int64_t b, int64_t m) {
     const int64_t mt = m - b;
@@ -251,11 +255,16 @@ class Gebrd {
       PanelSpace<T>& s = space_[dd];
       const int64_t q0 = lbegin(dd, i + b), nq = nloc(dd) - q0, ldy = std::max<int64_t>(1, nloc(dd));
       if (mt > 0 && nq > 0) {
-        T* C = at(dd, i + b, q0);
-        gemm<T>(dev, Op::N, Op::C, mt, nq, b, T(-1), s.P.data() + b, m, s.Y.data() + q0, ldy,
-                T(1), C, ld_);
-        gemm<T>(dev, Op::N, Op::C, mt, nq, b, T(-1), s.X.data() + b, m, s.Ut.data() + q0, ldy,
-                T(1), C, ld_);
+        T* VX = s.VX.data();
+        T* YU = s.YU.data();
+        dev.make_current();
+        copy_matrix(dev, mt, b, static_cast<const T*>(s.P.data() + b), m, VX, mt, true);
+        copy_matrix(dev, mt, b, static_cast<const T*>(s.X.data() + b), m, VX + mt * b, mt, true);
+        copy_matrix(dev, nq, b, static_cast<const T*>(s.Y.data() + q0), ldy, YU, nq, true);
+        copy_matrix(dev, nq, b, static_cast<const T*>(s.Ut.data() + q0), ldy, YU + nq * b, nq,
+                    true);
+        gemm<T>(dev, Op::N, Op::C, mt, nq, 2 * b, T(-1), VX, mt, YU, nq, T(1),
+                at(dd, i + b, q0), ld_);
       }
     }
     const int ol = owner_local(i);
