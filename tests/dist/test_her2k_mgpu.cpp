@@ -98,10 +98,10 @@ TYPED_TEST(Rank2k_Host, BothTrianglesBothKinds) {
             EXPECT_TRUE(check_case<T>(ctx, herm, uplo, n, k, nb, beta_zero));
 }
 
-// Runs of columns wider than detail::kRank2kDiagonalBlock (512) are halved into diagonal
-// blocks and GEMMs: nb >= n gives one run of 1100 columns (several halvings, an odd
-// split), nb = 600 runs of 600 and 500. Real alpha takes the stacked single GEMM, complex
-// alpha (c, z) the two GEMMs.
+// Runs of columns wider than the host engine's diagonal block (128,
+// detail::rank2k_diagonal_block) are halved into diagonal blocks and GEMMs: nb >= n gives
+// one run of 1100 columns (several halvings, uneven splits), nb = 600 runs of 600 and 500.
+// Real alpha takes the stacked single GEMM, complex alpha (c, z) the two GEMMs.
 TYPED_TEST(Rank2k_Host, WideRunsSplitIntoGemms) {
   using T = TypeParam;
   const auto ctx = HostContexts::all().front();

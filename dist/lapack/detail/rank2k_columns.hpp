@@ -15,9 +15,12 @@
 namespace mgblas::detail {
 
 /// Diagonal blocks up to this order go to the engine's rank2k whole; wider column ranges
-/// are halved until they are, the halves' off-diagonal square going to one GEMM (cuBLAS's
-/// syr2k on a whole 32768-wide trailing triangle runs at a third of GEMM's rate).
-inline constexpr int64_t kRank2kDiagonalBlock = 512;
+/// are halved until they are, the halves' off-diagonal square going to one GEMM. On an
+/// H200, cuBLAS's dsyr2k runs at about 18 TFLOP/s whatever n; halving down to 512 made
+/// hetrd's update at n = 32768 20 % faster but at 8192-16384 up to 2x slower (about 60
+/// launches per panel), hence large blocks on GPUs (bench/results/h200-hetrd.md). A host
+/// BLAS pays nothing per call, and its small block takes the tests through the halving.
+inline int64_t rank2k_diagonal_block(const Device& dev) { return dev.is_gpu() ? 4096 : 128; }
 
 /// Writes [V W V] (m x 3k, leading dimension m) into S, the stacked form of
 /// rank2k_columns: [V W] and [W V] are then both m x 2k matrices of leading dimension m.
@@ -36,7 +39,7 @@ void stack_rank2k_factors(const Device& dev, int64_t m, int64_t k, const T* V, i
 ///   else:  S = alpha V W^T + alpha W V^T + beta S          (complex-symmetric syr2k)
 /// V and W hold rows lo..hi-1 of the n x k factors, V(r) at V + (r - row0), leading
 /// dimension ldv. Per run of contiguous columns: the engine's rank2k on diagonal blocks
-/// of at most kRank2kDiagonalBlock and GEMMs on the rest of the run's triangle part.
+/// of at most rank2k_diagonal_block(dev) and GEMMs on the rest of the run's triangle part.
 /// `stacked`: V, W and V again are adjacent (W = V + k ldv, as stack_rank2k_factors
 /// writes them); where both terms carry the same scalar (real alpha, or the symmetric
 /// kind) every off-diagonal part is then one GEMM [V W] [W V]^H of inner dimension 2k,
@@ -68,8 +71,9 @@ void rank2k_columns(const Device& dev, const BlockCyclic1D& L, int g, T* C_local
     gemm<T>(dev, Op::N, op, h, wd, k, alpha2, w(r0), ldv, v(c0), ldv, T(1), Cr, ld);
   };
   // The triangle of C(a:b, a:b): halves until the engine's rank2k takes it.
+  const int64_t diagonal_block = rank2k_diagonal_block(dev);
   const auto triangle = [&](auto&& self, int64_t a, int64_t b) -> void {
-    if (b - a <= kRank2kDiagonalBlock) {
+    if (b - a <= diagonal_block) {
       kernels::rank2k<T>(dev, herm, uplo, b - a, k, alpha, v(a), ldv, w(a), ldv, beta,
                          col(a) + a, ld);
       return;
