@@ -8,13 +8,17 @@
 #           same run, then 1 rank x P and P ranks x 1 (tester_hetrd)
 #   gebrd   the bidiagonal reduction, d, n = 16384, 32768, the same way (tester_gebrd)
 #   tsgemm  the row-tiled tall-and-skinny GEMM at m = 2^26 (bench/tsgemm_device.sh scaling)
+#   nccl    the reductions' per-column all-reduce (tester_allreduce, NCCL and host staging,
+#           d, 8 B .. 256 MiB) as 1 rank x k GPUs and k ranks x 1, k = 1, 2, 4, ... up to P,
+#           with its alpha-beta fit: $out/allreduce.csv (bench/scaling_model.py reads it)
 # and prints a short table last. Each step has its own time limit; a failing step does not
 # stop the others. Results (logs, CSVs) under OUT_DIR; the tables for
 # bench/results/h200x<P>-*.md come from them.
 #
-#   bench/scaling_device.sh BUILD_DIR OUT_DIR [dist hetrd gebrd tsgemm]   (default: all)
+#   bench/scaling_device.sh BUILD_DIR OUT_DIR [dist hetrd gebrd tsgemm nccl]   (default: all)
 #   env SRC=dir   source tree to build (default: this checkout)
 #   env HETRD_SIZES=32768,65536 GEBRD_SIZES=16384,32768   sizes of the reductions
+#   env ALLREDUCE_OPTS="--type d --transport nccl,host --niter 10 --warmup 2"   (nccl step)
 # NCCL_NVLS_ENABLE=0 everywhere (multicast stays off on shared machines).
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -22,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:?usage: bench/scaling_device.sh BUILD_DIR OUT_DIR [steps]}
 out=${2:?usage: bench/scaling_device.sh BUILD_DIR OUT_DIR [steps]}
 shift 2
-steps=${*:-dist hetrd gebrd tsgemm}
+steps=${*:-dist hetrd gebrd tsgemm nccl}
 mkdir -p "$out"
 P=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$P" -ge 2 ] || { echo "scaling_device.sh: needs 2 or more GPUs (found $P)"; exit 2; }
@@ -33,7 +37,7 @@ stamp "configure + build ($(nproc) cores), $P GPUs"
 cmake -S "${SRC:-$root}" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_CUDA_ARCHITECTURES=90 "${host_cxx[@]}" >"$out/cmake.log" 2>&1 || { tail -20 "$out/cmake.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" --target test_dist_nccl tester_dist tester_hetrd tester_gebrd \
-  test_cuda_tsgemm tester_tsgemm >"$out/build.log" 2>&1 || { grep -A8 error "$out/build.log" | head -40; exit 1; }
+  test_cuda_tsgemm tester_tsgemm tester_allreduce >"$out/build.log" 2>&1 || { grep -A8 error "$out/build.log" | head -40; exit 1; }
 build=$(cd "$build" && pwd)
 mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE)
 all=$(seq -s, 0 $((P - 1)))
@@ -54,6 +58,42 @@ reduction() {
     --type d --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1
 }
 
+# append_rows PART CSV: PART's rows after CSV's one header line (PART's header when CSV is
+# empty); PART goes.
+append_rows() {
+  [ -s "$1" ] || return 0
+  [ -s "$2" ] || head -1 "$1" >"$2"
+  tail -n +2 "$1" >>"$2"
+  rm -f "$1"
+}
+
+# allreduce: tester_allreduce as 1 rank x k GPUs and k ranks x 1 GPU for k = 1, 2, 4, ...
+# up to P (and P), each run's rows appended to $out/allreduce.csv under one header (the
+# rows carry ranks and gpus).
+allreduce() {
+  local bin=$build/tests/testers/tester_allreduce csv=$out/allreduce.csv log=$out/allreduce.log
+  local part=$out/.allreduce-part.csv k gpus counts=()
+  local opts
+  read -r -a opts <<<"${ALLREDUCE_OPTS:---type d --transport nccl,host --niter 10 --warmup 2}"
+  : >"$log"
+  rm -f "$csv"
+  for ((k = 1; k < P; k *= 2)); do counts+=("$k"); done
+  counts+=("$P")
+  for k in "${counts[@]}"; do
+    gpus=$(seq -s, 0 $((k - 1)))
+    stamp "nccl: all-reduce, 1 rank x $k GPU(s)"
+    rm -f "$part"
+    MGBLAS_DEVICES=$gpus timeout 900 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" "${opts[@]}" \
+      --csv "$part" >>"$log" 2>&1
+    append_rows "$part" "$csv"
+    [ "$k" -gt 1 ] || continue
+    stamp "nccl: all-reduce, $k ranks x 1 GPU"
+    CUDA_VISIBLE_DEVICES=$gpus timeout 900 "${mpi[@]}" -np "$k" -x CUDA_VISIBLE_DEVICES "$bin" \
+      "${opts[@]}" --csv "$part" >>"$log" 2>&1
+    append_rows "$part" "$csv"
+  done
+}
+
 for step in $steps; do
   case $step in
     dist)
@@ -65,7 +105,8 @@ for step in $steps; do
     tsgemm)
       stamp "tsgemm: row-tiled scaling"
       timeout 900 bash "$root/bench/tsgemm_device.sh" "$build" "$out/tsgemm" scaling >"$out/tsgemm.log" 2>&1 ;;
-    *) echo "unknown step $step (dist, hetrd, gebrd, tsgemm)" ;;
+    nccl) allreduce ;;
+    *) echo "unknown step $step (dist, hetrd, gebrd, tsgemm, nccl)" ;;
   esac
 done
 
@@ -76,4 +117,5 @@ for name in hetrd gebrd; do
   [ -s "$out/$name.log" ] && { echo "## $name"; grep -E '^ +d ' "$out/$name.log"; }
 done
 [ -s "$out/tsgemm.log" ] && tail -15 "$out/tsgemm.log"
+[ -s "$out/allreduce.log" ] && { echo "## all-reduce (alpha-beta)"; grep -E '^# fit|^#   (time|queued) ' "$out/allreduce.log"; }
 exit 0

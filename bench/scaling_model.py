@@ -5,9 +5,17 @@
 # and 4-GPU measurements, checks the reductions' model against their 2-GPU runs, and
 # projects both to 8 GPUs (NVLink) and 16 to 512 GPUs (InfiniBand-class links).
 #   python3 bench/scaling_model.py bench/results    (prints the tables, writes scaling-model.png)
+#   python3 bench/scaling_model.py bench/results ALLREDUCE_CSV
+# ALLREDUCE_CSV: tester_allreduce's rows (bench/scaling_device.sh step nccl writes them to
+# OUT_DIR/allreduce.csv), default RESULTS/h200x4-allreduce.csv where it exists; with it the
+# model section also fits the per-column all-reduce's alpha-beta per GPU count and
+# placement and plots it beside the CSV (<csv>.png). Without it, nothing else changes.
 import csv, math, os, sys
 
 res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
+allreduce_csv = sys.argv[2] if len(sys.argv) > 2 else os.path.join(res, "h200x4-allreduce.csv")
+if len(sys.argv) > 2 and not os.path.exists(allreduce_csv):
+    sys.exit(f"scaling_model.py: no such all-reduce CSV: {allreduce_csv}")
 rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
         if r["status"] == "ok" and r["vectors"] == "device" and r["offset"] == "0"]
 
@@ -154,6 +162,62 @@ for P in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
           f"{h64:.1f} ({hetrd_one(65536) / h64:.1f}x) |")
 symv1 = symv_proj(1)
 
+# ---- 4. the per-column all-reduce, measured (tester_allreduce) -------------------------
+# t = alpha + bytes / beta per (GPUs, placement, transport, type), fitted to the median
+# time of one synchronised call and to the time per call of calls queued back to back (as
+# a reduction's column loop issues them), least squares on the relative residuals
+# (weights 1 / t^2, the tester's own fit), so that 8 B and 256 MiB weigh alike. 'one
+# column' is the fit at hetrd's mean payload at n = 32768, (n / 2) x 8 bytes, beside the
+# per-column cost c_P of the projection (section 3: the measured 'comm' phase, which
+# also carries its launches and synchronisation, and its log growth). On one GPU the
+# library skips the collective: alpha is the call's overhead, and there is no beta.
+def fit_alpha_beta(pts):
+    """(bytes, us) points -> (alpha us, beta GB/s, max |fit / t - 1|), None below 2 points."""
+    pts = [(x, t) for x, t in pts if t > 0 and math.isfinite(t)]
+    w = [1 / (t * t) for _, t in pts]
+    sw = sum(w); sx = sum(wi * x for wi, (x, _) in zip(w, pts))
+    sy = sum(wi * t for wi, (_, t) in zip(w, pts))
+    sxx = sum(wi * x * x for wi, (x, _) in zip(w, pts))
+    sxy = sum(wi * x * t for wi, (x, t) in zip(w, pts))
+    det = sw * sxx - sx * sx
+    if len(pts) < 2 or det <= 0:
+        return None
+    slope = (sw * sxy - sx * sy) / det  # us per byte
+    alpha = (sy - slope * sx) / sw
+    dev = max(abs((alpha + slope * x) / t - 1) for x, t in pts)
+    return alpha, (1e-3 / slope if slope > 0 else math.inf), dev
+
+ar_fits = {}  # (gpus, placement, transport, type) -> (points, fit of time, fit of queued)
+if os.path.exists(allreduce_csv):
+    groups = {}
+    for r in csv.DictReader(open(allreduce_csv)):
+        if r["status"] != "ok":
+            continue
+        ranks, gpus = int(r["ranks"]), int(r["gpus"])
+        pl = f"{ranks} rank{'s' if ranks > 1 else ''} x {gpus // ranks}"
+        groups.setdefault((gpus, pl, r["transport"], r["type"]), []).append(
+            (int(r["bytes"]), float(r["time_us"]), float(r["queued_us"])))
+    for key, pts in sorted(groups.items()):
+        ar_fits[key] = (sorted(pts), fit_alpha_beta([(b, t) for b, t, _ in pts]),
+                        fit_alpha_beta([(b, q) for b, _, q in pts]))
+    column_bytes = 32768 // 2 * 8
+    num = lambda v, f: "-" if v is None or not math.isfinite(v) else format(v, f)
+    print(f"\n## the per-column all-reduce, measured ({os.path.basename(allreduce_csv)}): "
+          "t = alpha + bytes / beta")
+    print("| GPUs | placement | transport | type | sizes | alpha (us) | beta (GB/s) | max dev | "
+          "queued: alpha (us) | beta (GB/s) | one column, 128 KiB (us) | model c_P (us) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for (gpus, pl, tr, ty), (pts, ft, fq) in ar_fits.items():
+        a, b, dv = ft or (None, None, None)
+        qa, qb, _ = fq or (None, None, None)
+        if gpus == 1:  # the library skips the collective: overhead only, no bandwidth
+            b = qb = math.inf
+        col = a + column_bytes / (b * 1e3) if ft else None
+        cp = per_column(gpus, column_bytes) * 1e6 if gpus > 1 else None
+        print(f"| {gpus} | {pl} | {tr} | {ty} | {len(pts)} | {num(a, '.1f')} | {num(b, '.1f')} | "
+              f"{num(dv and 100 * dv, '.0f')} % | {num(qa, '.1f')} | {num(qb, '.1f')} | "
+              f"{num(col, '.1f')} | {num(cp, '.0f')} |")
+
 try:
     import matplotlib
     matplotlib.use("Agg")
@@ -193,5 +257,23 @@ try:
             a.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(os.path.join(res, "h200x4-reductions.png"), dpi=110)
+    # <csv>.png: the all-reduce's synchronised time per message size and its fit, per
+    # transport (one panel each), a line per GPU count and placement.
+    if ar_fits:
+        transports = sorted({k[2] for k in ar_fits})
+        fig, ax = plt.subplots(1, len(transports), figsize=(5.5 * len(transports), 4), squeeze=False)
+        for a, tr in zip(ax[0], transports):
+            for (gpus, pl, t, ty), (pts, ft, _) in ar_fits.items():
+                if t != tr:
+                    continue
+                xs = [p[0] for p in pts]
+                line, = a.loglog(xs, [p[1] for p in pts], "o", ms=3, label=f"{ty} {pl}")
+                if ft:
+                    a.loglog(xs, [ft[0] + x / (ft[1] * 1e3) for x in xs], "-", lw=0.8,
+                             color=line.get_color())
+            a.set_xlabel("bytes per device"); a.set_ylabel("us per call")
+            a.set_title(f"all-reduce ({tr}): measured, alpha + bytes / beta"); a.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.splitext(allreduce_csv)[0] + ".png", dpi=110)
 except ImportError:
     pass

@@ -40,18 +40,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/context.hpp"
 #include "core/detail/cuda_check.hpp"
-#include "core/detail/cuda_runtime.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
 #include "dist/dist_blas.hpp"
@@ -60,10 +56,7 @@
 #include "layouts/dist_matrix.hpp"
 #include "tests/testers/tester_common.hpp"
 #include "tests/testers/tester_dist_fill.hpp"
-
-#if MGBLAS_HAVE_MPI
-#include <mpi.h>
-#endif
+#include "tests/testers/tester_ranks.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -215,15 +208,12 @@ struct Row {
   std::string status;
 };
 
-class Report {
+class Report : public RanksReport {
  public:
-  Report(bool root, const std::string& csv) : root_(root) {
-    if (root_ && !csv.empty()) {
-      csv_.open(csv);
-      csv_ << "type,op,variant,n,nb,offset,ranks,gpus,reducer,chunks,vectors,time_ms,gbs,"
-              "ref_1gpu_ms,speedup,efficiency,error,status\n";
-    }
-  }
+  Report(bool root, const std::string& csv)
+      : RanksReport(root, csv,
+                    "type,op,variant,n,nb,offset,ranks,gpus,reducer,chunks,vectors,time_ms,gbs,"
+                    "ref_1gpu_ms,speedup,efficiency,error,status") {}
   void header() const {
     if (!root_) return;
     std::printf("%-4s %-4s %-3s %7s %5s %6s %5s %4s %-7s %6s %-6s %10s %9s %9s %7s %6s %9s %s\n",
@@ -235,11 +225,7 @@ class Report {
     std::fflush(stdout);
   }
   void add(const Row& r) {
-    if (r.status != "ok") ++failures_;
-    if (!root_) return;
-    const auto num = [](double v, const char* f) {
-      return std::isfinite(v) ? format(f, v) : std::string("-");
-    };
+    if (!count(r.status)) return;
     std::printf("%-4c %-4s %-3s %7lld %5lld %6lld %5d %4d %-7s %6d %-6s %10s %9s %9s %7s %6s %9s %s\n",
                 r.type, r.op.c_str(), r.variant.c_str(), static_cast<long long>(r.n),
                 static_cast<long long>(r.nb), static_cast<long long>(r.off), r.ranks, r.gpus,
@@ -254,12 +240,6 @@ class Report {
            << ',' << r.vec << ',' << r.ms << ',' << r.gbs << ',' << r.ref_ms << ',' << r.speedup
            << ',' << r.eff << ',' << r.error << ',' << r.status << '\n';
   }
-  int failures() const { return failures_; }
-
- private:
-  bool root_;
-  std::ofstream csv_;
-  int failures_ = 0;
 };
 
 // ---- one distributed case ----------------------------------------------------------
@@ -455,18 +435,6 @@ void run_type(const std::shared_ptr<Context>& ctx, const Options& o, std::vector
       }
 }
 
-std::string mpi_version() {
-#if MGBLAS_HAVE_MPI
-  char text[MPI_MAX_LIBRARY_VERSION_STRING];
-  int len = 0;
-  MPI_Get_library_version(text, &len);
-  std::string v(text, static_cast<std::size_t>(len));
-  return v.substr(0, v.find_first_of(",\n"));
-#else
-  return "none";
-#endif
-}
-
 int run(int argc, char** argv, int world_rank) {
   Options o;
   CLI::App app{"tester_dist: check and time distributed gemv/symv/hemv against mgblas on 1 GPU"};
@@ -492,28 +460,14 @@ int run(int argc, char** argv, int world_rank) {
   add_common_options(app, o, "the 1-GPU engine", " (rank 0)");
   app.add_flag("--ref,!--no-ref", o.ref, "time the 1-GPU engine for the speedup")->capture_default_str();
   app.add_option("--symv-path", o.symv_path, "kernel or engine (sets MGBLAS_DIST_SYMV)");
-  app.add_option("--backend", o.backend,
-                 "cuda, or host: host devices (MGBLAS_HOST_DEVICES per rank), to try the tester "
-                 "without a GPU")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"cuda", "host"}));
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostringstream sink;
-    return world_rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
-  }
+  add_backend_option(app, o.backend);
+  if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)
+    return status;
   if (o.niter < 1) o.niter = 1;
   if (!o.symv_path.empty()) ::setenv("MGBLAS_DIST_SYMV", o.symv_path.c_str(), 1);
 
-  const bool cuda = o.backend == "cuda";
-  if (cuda && cuda_device_count() == 0) {
-    if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
-    return kSkipped;
-  }
-  ContextOptions copts;
-  copts.backend = cuda ? BackendChoice::Cuda : BackendChoice::Host;
-  const auto ctx = Context::create(copts);
+  const auto ctx = open_context(o.backend, world_rank);
+  if (!ctx) return kSkipped;
   const bool root = ctx->rank() == 0;
 
   std::vector<int64_t> sizes = o.nlist;
@@ -545,55 +499,24 @@ int run(int argc, char** argv, int world_rank) {
     }
   }
 
-  const std::string binding = ctx->binding_report();
-  if (root) {
-    std::printf("# mgblas %s tester_dist; %s; MPI: %s\n", MGBLAS_VERSION_STRING,
-                detail::cuda_version_string().c_str(), mpi_version().c_str());
-    std::printf("# %s (rank 0 device 0), %d ranks, %d devices in all, %d on rank 0\n",
-                ctx->device(0).product_name().c_str(), ctx->nranks(), ctx->global_num_devices(),
-                ctx->num_devices());
-    std::printf("# reducer nccl: %s\n", nccl_text.c_str());
-    const char* path = std::getenv("MGBLAS_DIST_SYMV");
-    const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
-    std::printf("# MGBLAS_DIST_SYMV=%s NCCL_NVLS_ENABLE=%s\n", path ? path : "(kernel)",
-                nvls ? nvls : "(unset)");
-    std::printf("# command: %s\n", command_line(argc, argv).c_str());
-    std::printf("# binding:\n");
-    std::istringstream lines(binding);
-    for (std::string line; std::getline(lines, line);) std::printf("#   %s\n", line.c_str());
-    std::printf("# times: distributed, median of %d host-timed calls after %d warm-up, max over "
-                "ranks; 1gpu: engine on rank 0's first GPU, CUDA events, median\n",
-                o.niter, o.warmup);
-  }
+  print_ranks_header(*ctx, "tester_dist",
+                     {"reducer nccl: " + nccl_text, env_setting("MGBLAS_DIST_SYMV", "(kernel)") +
+                                                        " " + env_setting("NCCL_NVLS_ENABLE")},
+                     argc, argv,
+                     "distributed, median of " + std::to_string(o.niter) +
+                         " host-timed calls after " + std::to_string(o.warmup) +
+                         " warm-up, max over ranks; 1gpu: engine on rank 0's first GPU, CUDA "
+                         "events, median");
   Report report(root, o.csv);
   report.header();
   for (const auto& t : o.types)
     for_type(t, [&](auto tag) { run_type<decltype(tag)>(ctx, o, reds, sizes, report); });
-  if (root) std::printf("# %d failed or broken case(s)\n", report.failures());
-  return report.failures();
+  return report.close();
 }
 
 }  // namespace
 }  // namespace mgblas::testers
 
 int main(int argc, char** argv) {
-  int world_rank = 0;
-#if MGBLAS_HAVE_MPI
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-#endif
-  int status = 0;
-  try {
-    status = mgblas::testers::run(argc, argv, world_rank);  // mgblas objects die before MPI_Finalize
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "[rank %d] tester_dist: %s\n", world_rank, e.what());
-#if MGBLAS_HAVE_MPI
-    MPI_Abort(MPI_COMM_WORLD, 255);
-#endif
-    return 255;
-  }
-#if MGBLAS_HAVE_MPI
-  MPI_Finalize();
-#endif
-  return std::min(status, 255);
+  return mgblas::testers::mpi_tester_main("tester_dist", argc, argv, mgblas::testers::run);
 }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the reduction testers (tester_hetrd, tester_gebrd) share: their MPI main(), the
-// parse of a CLI11 command line on every rank, the refill of a distributed matrix from
-// (seed, index), and the timing of a cuSOLVER call with CUDA events.
+// What the reduction testers (tester_hetrd, tester_gebrd) share: the refill of a
+// distributed matrix from (seed, index) and the timing of a cuSOLVER call with CUDA
+// events; their MPI main() and parse are tester_ranks.hpp's.
 #pragma once
 
 #include <cusolverDn.h>
@@ -19,6 +19,7 @@
 #include "layouts/dist_matrix.hpp"
 #include "tests/testers/tester_common.hpp"
 #include "tests/testers/tester_dist_fill.hpp"
+#include "tests/testers/tester_ranks.hpp"
 
 #define CHECK_CUSOLVER(expr)                                                             \
   do {                                                                                   \
@@ -60,36 +61,6 @@ double event_median(const Device& dev, int niter, Refill&& refill, Call&& call) 
     cudaEventDestroy(b);
   }
   return median_of(t);
-}
-
-/// Parses the command line on every rank; a status to exit with after --help or a bad
-/// line (printed by rank 0 only), else -1.
-inline int parse_on_every_rank(CLI::App& app, int argc, char** argv, int world_rank) {
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    std::ostringstream sink;
-    return world_rank == 0 ? app.exit(e) : app.exit(e, sink, sink);
-  }
-  return -1;
-}
-
-/// main() of an MPI tester: run(argc, argv, world_rank) between MPI_Init and
-/// MPI_Finalize; an exception aborts every rank.
-template <typename Run>
-int mpi_tester_main(const char* name, int argc, char** argv, Run&& run) {
-  int world_rank = 0;
-  MPI_Init(&argc, &argv);
-  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
-  int status = 0;
-  try {
-    status = run(argc, argv, world_rank);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "[rank %d] %s: %s\n", world_rank, name, e.what());
-    MPI_Abort(MPI_COMM_WORLD, 255);
-  }
-  MPI_Finalize();
-  return std::min(status, 255);
 }
 
 }  // namespace mgblas::testers
