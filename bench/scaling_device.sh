@@ -18,6 +18,7 @@
 #   bench/scaling_device.sh BUILD_DIR OUT_DIR [dist hetrd gebrd tsgemm nccl]   (default: all)
 #   env SRC=dir   source tree to build (default: this checkout)
 #   env HETRD_SIZES=32768,65536 GEBRD_SIZES=16384,32768   sizes of the reductions
+#   env ONE_GPU=0   the reductions' steps leave out their 1-GPU run (with cuSOLVER)
 #   env ALLREDUCE_OPTS="--type d --transport nccl,host --niter 10 --warmup 2"   (nccl step)
 # NCCL_NVLS_ENABLE=0 everywhere (multicast stays off on shared machines).
 set -uo pipefail
@@ -47,9 +48,11 @@ reduction() {
   local name=$1 sizes=$2 bin=$build/tests/testers/tester_$1 csv=$out/$1.csv log=$out/$1.log
   : >"$log"
   rm -f "$csv"
-  stamp "$name: 1 GPU with cuSOLVER, n = $sizes"
-  MGBLAS_DEVICES=0 timeout 1200 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
-    --niter 1 --warmup 0 --no-check --profile --csv "$csv" >>"$log" 2>&1
+  if [ "${ONE_GPU:-1}" = 1 ]; then
+    stamp "$name: 1 GPU with cuSOLVER, n = $sizes"
+    MGBLAS_DEVICES=0 timeout 1200 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
+      --niter 1 --warmup 0 --no-check --profile --csv "$csv" >>"$log" 2>&1
+  fi
   stamp "$name: 1 rank x $P GPUs"
   MGBLAS_DEVICES=$all timeout 900 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
     --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1

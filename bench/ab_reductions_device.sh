@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Before/after of a change to the reductions, in one call on a machine of 4 GPUs: builds
+# the tree before the change (BEFORE=dir, e.g. `git archive REV | tar -x -C dir`) and this
+# tree, then runs at the same time, one GPU each:
+#   GPU 0  the GPU tests of this build (CTEST_ARGS, default the reductions' tests), then
+#          the CHECKS lines (tester command lines, e.g. checked runs at larger n)
+#   GPU 1  tester_hetrd and tester_gebrd of the before build (sizes below)
+#   GPU 2  the same on this build
+#   GPU 3  the VARIANT lines on this build
+# and then, with SCALE="steps", bench/scaling_device.sh on this build and all GPUs
+# (ONE_GPU=0: its 1-GPU runs are left out; give them to VARIANT). Every tester times
+# cuSOLVER on the same matrix in the same process, so each lane carries its own
+# reference. Logs and CSVs under OUT_DIR; a short table last.
+#
+#   BEFORE=dir bench/ab_reductions_device.sh OUT_DIR
+#   env LANE_HETRD=4096,8192,16384 LANE_HETRD_BIG=32768 LANE_GEBRD=4096,8192,16384: the
+#       lanes' sizes (HETRD_BIG: one timed call); an empty list skips that run
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: BEFORE=dir bench/ab_reductions_device.sh OUT_DIR}
+before=${BEFORE:?set BEFORE to the source tree before the change}
+mkdir -p "$out"
+stamp() { echo "[$(date +%T)] $*"; }
+host_cxx=()
+[ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+P=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+[ "$P" -ge 4 ] || { echo "ab_reductions_device.sh: needs 4 GPUs (found $P)"; exit 2; }
+jobs=$(($(nproc) / 2))
+targets=(tester_hetrd tester_gebrd tester_allreduce tester_dist tester_tsgemm test_hetrd_gpu
+  test_gebrd_gpu test_unmtr_gpu test_dist_nccl test_cuda_tsgemm)
+build() {  # build SRC DIR LOG TARGET...
+  local src=$1 dir=$2 log=$3
+  shift 3
+  cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    "${host_cxx[@]}" >"$log" 2>&1 && cmake --build "$dir" -j "$jobs" --target "$@" >>"$log" 2>&1
+}
+stamp "build before and after ($(nproc) cores)"
+build "$before" "$root/build-before" "$out/build-before.log" tester_hetrd tester_gebrd &
+build "$root" "$root/build-after" "$out/build-after.log" "${targets[@]}" ||
+  { grep -B2 -A12 error "$out/build-after.log" | head -60; exit 1; }
+wait $! || { grep -B2 -A12 error "$out/build-before.log" | head -60; exit 1; }
+stamp "built"
+
+mpi=(mpirun --allow-run-as-root --oversubscribe --bind-to none -x NCCL_NVLS_ENABLE -x CUDA_VISIBLE_DEVICES)
+export LANE_HETRD=${LANE_HETRD-4096,8192,16384} LANE_HETRD_BIG=${LANE_HETRD_BIG-32768}
+export LANE_GEBRD=${LANE_GEBRD-4096,8192,16384}
+# lane GPU BUILD NAME: the benchmark cases on one GPU, rows into NAME-{hetrd,gebrd}.csv.
+lane() {
+  local gpu=$1 b=$2/tests/testers name=$3
+  export CUDA_VISIBLE_DEVICES=$gpu
+  {
+    [ -n "$LANE_HETRD" ] && "${mpi[@]}" -np 1 "$b/tester_hetrd" -n "$LANE_HETRD" --type d \
+      --niter 3 --warmup 1 --no-check --profile --csv "$out/$name-hetrd.csv" </dev/null
+    [ -n "$LANE_HETRD_BIG" ] && "${mpi[@]}" -np 1 "$b/tester_hetrd" -n "$LANE_HETRD_BIG" --type d \
+      --niter 1 --warmup 1 --no-check --profile --csv "$out/$name-hetrd.csv" </dev/null
+    [ -n "$LANE_GEBRD" ] && "${mpi[@]}" -np 1 "$b/tester_gebrd" -n "$LANE_GEBRD" --type d \
+      --niter 2 --warmup 1 --no-check --profile --csv "$out/$name-gebrd.csv" </dev/null
+  } >"$out/$name.log" 2>&1
+}
+# lines GPU NAME: each line of stdin is a tester command line, run on this build.
+lines() {
+  export CUDA_VISIBLE_DEVICES=$1
+  while IFS= read -r line; do
+    [ -n "$line" ] || continue
+    echo "## $line"
+    # shellcheck disable=SC2086
+    timeout 600 "${mpi[@]}" -np 1 $root/build-after/tests/testers/$line --csv "$out/$2.csv" </dev/null
+  done >"$out/$2.log" 2>&1
+}
+(
+  cd "$root/build-after" && CUDA_VISIBLE_DEVICES=0 timeout 900 ctest \
+    ${CTEST_ARGS:--R "hetrd_gpu|gebrd_gpu|unmtr_gpu|nccl|tester_hetrd|tester_gebrd"} \
+    --output-on-failure --timeout 600 >"$out/ctest.log" 2>&1
+  lines 0 checks <<<"${CHECKS:-}"
+) &
+tests=$!
+timeout 900 bash -c "$(declare -f lane); $(declare -p mpi out); lane 1 $root/build-before before" &
+l1=$!
+timeout 900 bash -c "$(declare -f lane); $(declare -p mpi out); lane 2 $root/build-after after" &
+l2=$!
+lines 3 variant <<<"${VARIANT:-}" &
+l3=$!
+wait $l1 $l2 $l3
+stamp "lanes done"
+wait $tests
+stamp "tests done"
+
+if [ -n "${SCALE:-}" ]; then
+  stamp "scaling_device.sh $SCALE"
+  # shellcheck disable=SC2086
+  ONE_GPU=0 timeout 900 bash "$root/bench/scaling_device.sh" "$root/build-after" "$out/scale" $SCALE \
+    >"$out/scale.log" 2>&1
+fi
+
+stamp "done"
+grep -E "tests passed|Failed|\*\*\*|Test +#" "$out/ctest.log" | tail -20
+for f in before after checks variant; do
+  [ -s "$out/$f.log" ] && { echo "## $f"; grep -E '^ +[sdcz] ' "$out/$f.log"; }
+done
+[ -s "$out/scale.log" ] && tail -40 "$out/scale.log"
+exit 0
