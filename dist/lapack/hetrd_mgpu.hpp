@@ -16,7 +16,9 @@
 // The upper triangle is reduced from the last column backwards, as LAPACK does; its
 // panels are copied in reverse row and column order, where the steps are the lower ones.
 // Per column: five kernels per device and one all-reduce of n - j elements; per panel:
-// one broadcast and a rank-2k update.
+// one broadcast and a rank-2k update. Device workspace beyond A: about 5 n x panel
+// elements per device (the panel, W and the update's stacked [V W V]), and for the upper
+// triangle one n x panel and 5 n more (its reversed copies).
 #pragma once
 
 #include <cstdint>
