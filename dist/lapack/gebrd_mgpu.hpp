@@ -13,8 +13,9 @@
 //   - A u, the row reflector's norm and the few dot products against the column-indexed
 //     quantities are each device's share, summed in one all-reduce per column (the row
 //     reflector is normalised after the sum, so the sum can carry its norm with it);
-//   - the trailing update A22 -= V Y^H + X U is two GEMMs per device on its own columns
-//     with no communication.
+//   - the trailing update A22 -= V Y^H + X U is one GEMM per device on its own columns,
+//     [V X] [Y U^H]^H, with no communication (the stacked factors are copies: device
+//     workspace of about 4 (m + local columns) x panel elements beyond A's).
 // m >= n gives an upper bidiagonal B, m < n a lower one (LAPACK's two branches).
 #pragma once
 
