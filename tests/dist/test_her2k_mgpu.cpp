@@ -33,7 +33,7 @@ bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::Lower ?
 //  +-------------------------------------------------------------------------------+
 template <Scalar T>
 bool check_case(const std::shared_ptr<Context>& ctx, bool herm, Uplo uplo, int64_t n, int64_t k,
-                int64_t nb, bool beta_zero, bool real_alpha = false) {
+                int64_t nb, bool beta_zero, bool real_alpha = false, int64_t pad = 0) {
   std::mt19937_64 rng(mt::test_seed() + static_cast<uint64_t>(n * 7919 + k * 31 + nb));
   std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(n * k), rng);
   std::vector<T> B = mt::random_vector<T>(static_cast<std::size_t>(n * k), rng);
@@ -51,10 +51,20 @@ bool check_case(const std::shared_ptr<Context>& ctx, bool herm, Uplo uplo, int64
   DistMatrix<T> C(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
   C.distribute(C0.data(), std::max<int64_t>(1, n), 0);
   const int64_t ld = std::max<int64_t>(1, n);
+  // pad > 0: A and B are passed with lda = n + pad and ldb = n + 2 pad, NaN in the rows
+  // between (read by mistake, they would reach C).
+  const int64_t lda = ld + pad, ldb = ld + 2 * pad;
+  std::vector<T> Ap(static_cast<std::size_t>(lda * k), mt::nan_value<T>());
+  std::vector<T> Bp(static_cast<std::size_t>(ldb * k), mt::nan_value<T>());
+  for (int64_t l = 0; l < k; ++l)
+    for (int64_t i = 0; i < n; ++i) {
+      Ap[i + l * lda] = A[i + l * n];
+      Bp[i + l * ldb] = B[i + l * n];
+    }
   if (herm)
-    her2k_mgpu<T>(uplo, k, alpha, A.data(), ld, B.data(), ld, std::real(beta), C);
+    her2k_mgpu<T>(uplo, k, alpha, Ap.data(), lda, Bp.data(), ldb, std::real(beta), C);
   else
-    syr2k_mgpu<T>(uplo, k, alpha, A.data(), ld, B.data(), ld, beta, C);
+    syr2k_mgpu<T>(uplo, k, alpha, Ap.data(), lda, Bp.data(), ldb, beta, C);
   std::vector<T> out(C0.size());
   C.collect(out.data(), ld, -1);
 
@@ -110,6 +120,17 @@ TYPED_TEST(Rank2k_Host, WideRunsSplitIntoGemms) {
       for (int64_t nb : {2048, 600})
         for (bool real_alpha : {true, false})
           EXPECT_TRUE(check_case<T>(ctx, herm, uplo, 1100, 6, nb, false, real_alpha));
+}
+
+// A and B with leading dimensions beyond n (NaN between): the factors are stacked from
+// their n rows only.
+TYPED_TEST(Rank2k_Host, PaddedFactors) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (bool herm : {true, false})
+      for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        for (auto [n, nb] : {std::pair<int64_t, int64_t>{70, 16}, {300, 512}})
+          EXPECT_TRUE(check_case<T>(ctx, herm, uplo, n, 5, nb, false, true, 3));
 }
 
 TEST(Rank2k_Host, BadArgumentsRaiseEverywhere) {
