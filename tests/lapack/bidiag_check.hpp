@@ -48,13 +48,17 @@ std::vector<T> matrix_with_singular_values(int64_t m, int64_t n,
       }
     return Q;
   };
-  const std::vector<T> U = orthonormal(m), V = orthonormal(n);
-  std::vector<T> A(static_cast<std::size_t>(m * n), T(0));
+  std::vector<T> U = orthonormal(m);
+  const std::vector<T> V = orthonormal(n);
   for (int64_t l = 0; l < k; ++l)
-    for (int64_t j = 0; j < n; ++j) {
-      const T f = T(S[l]) * conj(V[j + l * n]);
-      for (int64_t i = 0; i < m; ++i) A[i + j * m] += U[i + l * m] * f;
-    }
+    for (int64_t i = 0; i < m; ++i) U[i + l * m] *= T(S[l]);
+  std::vector<T> A(static_cast<std::size_t>(m * n), T(0));
+  namespace hb = mgblas::kernels::host::detail;
+  if (k > 0)
+    hb::gemm(CblasNoTrans, CblasConjTrans, static_cast<hb::blas_int>(m),
+             static_cast<hb::blas_int>(n), static_cast<hb::blas_int>(k), T(1), U.data(),
+             static_cast<hb::blas_int>(m), V.data(), static_cast<hb::blas_int>(n), T(0),
+             A.data(), static_cast<hb::blas_int>(m));
   return A;
 }
 
@@ -132,28 +136,23 @@ BidiagErrors check_bidiagonal(int64_t m, int64_t n, const std::vector<T>& A,
       if (!upper && j + 1 < k) s += Q[i + (j + 1) * m] * T(e[j]);
       QB[i + j * m] = s;
     }
+  // A - (Q B) P^H, I - Q^H Q and I - P^H P by the host BLAS's gemm.
+  namespace hb = mgblas::kernels::host::detail;
+  const auto bm = static_cast<hb::blas_int>(m), bn = static_cast<hb::blas_int>(n),
+             bk = static_cast<hb::blas_int>(k);
   std::vector<T> Rm(A);
-  for (int64_t j = 0; j < n; ++j)
-    for (int64_t l = 0; l < k; ++l) {
-      const T p = PH[l + j * m];
-      for (int64_t i = 0; i < m; ++i) Rm[i + j * m] -= QB[i + l * m] * p;
-    }
+  hb::gemm(CblasNoTrans, CblasNoTrans, bm, bn, bk, T(-1), QB.data(), bm, PH.data(), bm, T(1),
+           Rm.data(), bm);
   out.residual = norm1(m, n, Rm) / (double(big) * nrm * ep);
-  std::vector<T> G(static_cast<std::size_t>(k * k));
-  for (int64_t j = 0; j < k; ++j)
-    for (int64_t l = 0; l < k; ++l) {
-      T s = l == j ? T(1) : T(0);
-      for (int64_t i = 0; i < m; ++i) s -= conj(Q[i + l * m]) * Q[i + j * m];
-      G[l + j * k] = s;
-    }
-  out.orth_q = norm1(k, k, G) / (double(m) * ep);
-  for (int64_t j = 0; j < k; ++j)
-    for (int64_t l = 0; l < k; ++l) {
-      T s = l == j ? T(1) : T(0);
-      for (int64_t i = 0; i < n; ++i) s -= PH[l + i * m] * conj(PH[j + i * m]);
-      G[l + j * k] = s;
-    }
-  out.orth_p = norm1(k, k, G) / (double(n) * ep);
+  const auto identity_minus = [&](CBLAS_TRANSPOSE a, CBLAS_TRANSPOSE b, hb::blas_int inner,
+                                  const std::vector<T>& F) {
+    std::vector<T> G(static_cast<std::size_t>(k * k), T(0));
+    for (int64_t j = 0; j < k; ++j) G[j + j * k] = T(1);
+    hb::gemm(a, b, bk, bk, inner, T(-1), F.data(), bm, F.data(), bm, T(1), G.data(), bk);
+    return norm1(k, k, G);
+  };
+  out.orth_q = identity_minus(CblasConjTrans, CblasNoTrans, bm, Q) / (double(m) * ep);
+  out.orth_p = identity_minus(CblasNoTrans, CblasConjTrans, bn, PH) / (double(n) * ep);
   std::vector<R> sb(d), sa;
   out.lapack_ok = out.lapack_ok && bdsqr<R>(upper, k, sb, e) == 0 &&
                   singular_values<T>(m, n, A, sa) == 0;
