@@ -124,7 +124,12 @@ BidiagErrors check_bidiagonal(int64_t m, int64_t n, const std::vector<T>& A,
   if (k == 0) return out;
   const bool upper = m >= n;
   const double nrm = std::max(norm1(m, n, A), 1e-300), ep = eps<T>();
+  // One spare column each: LAPACK's ?unglq applies a row of P^H (stride m) through
+  // ?gemv N, and OpenBLAS 0.3.21's c/zgemv_n reads one element past its x
+  // (tests/kernels/test_host_reference.cpp), here up to a column past the array.
   std::vector<T> Q(A_out), PH(A_out);
+  Q.resize(A_out.size() + static_cast<std::size_t>(m));
+  PH.resize(A_out.size() + static_cast<std::size_t>(m));
   out.lapack_ok = ungbr<T>('Q', m, k, n, Q.data(), m, tauq.data()) == 0 &&
                   ungbr<T>('P', k, n, m, PH.data(), m, taup.data()) == 0;
   // Q (m x k, ld m) B (k x k), then (Q B) P^H with P^H the leading k x n of PH (ld m).
