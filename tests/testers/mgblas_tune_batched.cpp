@@ -191,23 +191,13 @@ Result tune_class(const Device& dev, const Options& o, const DeviceLimits& lim, 
     batch = std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * lim.l2 / bytes_per_entry)),
                                 10000, 1000000);
   batch = std::min<int64_t>(batch, static_cast<int64_t>(4e9 / bytes_per_entry));
-  std::vector<int64_t> m(batch), n(batch), k(batch), lda(batch), ldb(batch), ldc(batch);
-  int64_t a_len = 0, b_len = 0, c_len = 0;
-  std::vector<int64_t> a_off(batch), b_off(batch), c_off(batch);
-  for (int64_t i = 0; i < batch; ++i) {
-    m[i] = var ? size(rng) : c.m;
-    n[i] = var ? size(rng) : c.n;
-    k[i] = var ? size(rng) : c.k;
-    lda[i] = opA == Op::N ? m[i] : k[i];
-    ldb[i] = opB == Op::N ? k[i] : n[i];
-    ldc[i] = m[i];
-    a_off[i] = a_len;
-    b_off[i] = b_len;
-    c_off[i] = c_len;
-    a_len += m[i] * k[i];
-    b_len += k[i] * n[i];
-    c_len += m[i] * n[i];
-  }
+  const PackedBatch P = pack_batch(batch, opA, opB, [&](int64_t) {
+    if (!var) return std::array{c.m, c.n, c.k};
+    return std::array{size(rng), size(rng), size(rng)};
+  });
+  const auto &m = P.m, &n = P.n, &k = P.k, &lda = P.lda, &ldb = P.ldb;
+  const auto &a_off = P.a_off, &b_off = P.b_off, &c_off = P.c_off;
+  const int64_t a_len = P.a_len, b_len = P.b_len, c_len = P.c_len;
   DeviceBuffer<T> A(dev, a_len), B(dev, b_len), C(dev, c_len);
   fill(dev, A.data(), a_len, o.seed + 1);
   fill(dev, B.data(), b_len, o.seed + 2);
@@ -219,8 +209,7 @@ Result tune_class(const Device& dev, const Options& o, const DeviceLimits& lim, 
   DeviceBuffer<const T*> dab;
   DeviceBuffer<T*> dc;
   if (var) {
-    std::vector<int64_t> sz;
-    for (const auto* v : {&m, &n, &k, &lda, &ldb, &ldc}) sz.insert(sz.end(), v->begin(), v->end());
+    const std::vector<int64_t> sz = P.sizes();
     std::vector<const T*> ab(2 * batch);
     std::vector<T*> cc(batch);
     for (int64_t i = 0; i < batch; ++i) {

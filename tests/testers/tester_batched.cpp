@@ -346,25 +346,15 @@ void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t
     if (!gaussian) return uniform(rng);
     return std::clamp<int64_t>(std::llround(normal(rng)), 1, vmax);
   };
-  std::vector<int64_t> m(batch), n(batch), k(batch), lda(batch), ldb(batch), ldc(batch),
-      ao(batch), bo(batch), co(batch);
-  int64_t la = 0, lb = 0, lc = 0;
+  const PackedBatch P =
+      pack_batch(batch, opA, opB, [&](int64_t) { return std::array{draw(), draw(), draw()}; });
+  const auto &m = P.m, &n = P.n, &k = P.k, &lda = P.lda, &ldb = P.ldb, &ldc = P.ldc;
+  const auto &ao = P.a_off, &bo = P.b_off, &co = P.c_off;
+  const int64_t la = P.a_len, lb = P.b_len, lc = P.c_len;
   double fl = 0, by_rw = 0;
   T alpha, beta;
   scalars_of(o, alpha, beta);
   for (int64_t i = 0; i < batch; ++i) {
-    m[i] = draw();
-    n[i] = draw();
-    k[i] = draw();
-    lda[i] = opA == Op::N ? m[i] : k[i];
-    ldb[i] = opB == Op::N ? k[i] : n[i];
-    ldc[i] = m[i];
-    ao[i] = la;
-    bo[i] = lb;
-    co[i] = lc;
-    la += m[i] * k[i];
-    lb += k[i] * n[i];
-    lc += m[i] * n[i];
     fl += flops<T>(m[i], n[i], k[i]);
     by_rw += bytes<T>(m[i], n[i], k[i], beta != T(0));
   }
@@ -396,8 +386,7 @@ void run_variable(Env& env, Op opA, Op opB, int64_t vmax, bool gaussian, int64_t
   copy_vector(dev, static_cast<int64_t>(ha.size()), ha.data(), pa.data());
   copy_vector(dev, static_cast<int64_t>(hb.size()), hb.data(), pb.data());
   copy_vector(dev, static_cast<int64_t>(hc.size()), hc.data(), pc.data());
-  std::vector<int64_t> sizes;
-  for (const auto* v : {&m, &n, &k, &lda, &ldb, &ldc}) sizes.insert(sizes.end(), v->begin(), v->end());
+  const std::vector<int64_t> sizes = P.sizes();
   DeviceBuffer<int64_t> ds(dev, sizes.size());
   copy_vector(dev, static_cast<int64_t>(sizes.size()), sizes.data(), ds.data());
   const int64_t mm = *std::max_element(m.begin(), m.end()), mn = *std::max_element(n.begin(), n.end());

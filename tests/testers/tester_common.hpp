@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -147,6 +148,41 @@ inline int64_t rotation_copies(std::size_t l2_bytes, double bytes, int64_t max_c
   if (!(bytes > 0)) return 1;
   return std::clamp<int64_t>(static_cast<int64_t>(std::ceil(3.0 * l2_bytes / bytes)), 1,
                              max_copies);
+}
+
+/// A variable-size batch with its operands packed one after another, each with the
+/// smallest leading dimension: sizes, leading dimensions, offsets and total lengths.
+struct PackedBatch {
+  std::vector<int64_t> m, n, k, lda, ldb, ldc, a_off, b_off, c_off;
+  int64_t a_len = 0, b_len = 0, c_len = 0;
+  /// m, n, k, lda, ldb, ldc back to back: gemm_vbatched's size arrays in one buffer.
+  std::vector<int64_t> sizes() const {
+    std::vector<int64_t> s;
+    for (const auto* v : {&m, &n, &k, &lda, &ldb, &ldc}) s.insert(s.end(), v->begin(), v->end());
+    return s;
+  }
+};
+
+/// Packs `batch` entries of sizes dims(i) = {m, n, k}, called in entry order.
+template <typename Dims>
+PackedBatch pack_batch(int64_t batch, Op opA, Op opB, Dims&& dims) {
+  PackedBatch b;
+  for (int64_t i = 0; i < batch; ++i) {
+    const std::array<int64_t, 3> d = dims(i);
+    b.m.push_back(d[0]);
+    b.n.push_back(d[1]);
+    b.k.push_back(d[2]);
+    b.lda.push_back(opA == Op::N ? d[0] : d[2]);
+    b.ldb.push_back(opB == Op::N ? d[2] : d[1]);
+    b.ldc.push_back(d[0]);
+    b.a_off.push_back(b.a_len);
+    b.b_off.push_back(b.b_len);
+    b.c_off.push_back(b.c_len);
+    b.a_len += d[0] * d[2];
+    b.b_len += d[2] * d[1];
+    b.c_len += d[0] * d[1];
+  }
+  return b;
 }
 
 /// Device-to-device copy bandwidth, bytes read + written, GB/s (cudaMemcpyAsync of 2 GiB,
