@@ -11,6 +11,8 @@
 //   X   the panel's X (rows as P), Y the panel's Y and Ut = U^H the panel's row
 //       reflectors, both with one row per local column of A (ld ldy)
 //   row the current row of A on this device's columns, stride lda
+// The fused row step (labrd_fused) replaces "A^H v, the row step, A u" by one read of
+// A's columns: see its declaration.
 // Scalars read or written (beta, tau, the row's sums) are device memory. Every device
 // computes the same bits from the same inputs (fixed summation order), which the driver
 // relies on: each forms the panel's column reflectors itself.
@@ -23,8 +25,9 @@
 #include "kernels/kernel_declaration.hpp"
 
 namespace mgblas::kernels {
-/// Scratch bytes per device the steps need (counters and block partial sums).
-inline constexpr std::size_t kLabrdWorkBytes = std::size_t{4} << 20;
+/// Scratch bytes per device the steps need (counters, block partial sums and the fused
+/// step's per-slice shares of A r).
+inline constexpr std::size_t kLabrdWorkBytes = std::size_t{16} << 20;
 /// Widest panel the steps take (a column's corrections reach 2 x 64 - 1 products).
 inline constexpr int64_t kLabrdMaxPanel = 64;
 
@@ -89,6 +92,26 @@ struct LabrdSums {
                     const T* P, int64_t ldp, T* X, int64_t ldx, T* x, int64_t nq, bool owns_head, \
                     T* row, int64_t lda, T* ut_col)
 
+// The row step with both of its large products, in one read of the nq local columns of
+// A(c:c+md, :) (md = S.m1 + 1 rows from the row c being updated; `row` = A(c, first of
+// them), stride lda; the Y column finished is fix = S.jy - 1, with the Ut columns of
+// S.ju):
+//   1. Y(q, fix) = *tau_y (A(c:c+md, q)^H v - Y(q, 0:fix) s[0:fix] - Ut(q, 0:ju) s[fix:])
+//      (v: md entries, the column reflector whose product this is);
+//   2. the row's update, its sums and the head's entries exactly as labrd_row step 2;
+//   3. sums[z] = A(c+1:c+md, q0:nq) r (q0 = 1 when this device owns the head column),
+//      which labrd_row leaves to a separate gemv.
+// Each column of A is read once for A^H v and A r together: r_q needs only column q's
+// own A^H v. The CUDA engine splits a column's rows over a cluster of blocks that stage
+// them in shared memory, sums its dot across the cluster, and applies r_q from the same
+// stage; where it cannot (no clusters before sm_90, or md beyond what a cluster holds),
+// it runs the gemv, labrd_row and gemv steps instead. Needs S.jy >= 1.
+#define MGBLAS_DECLARE_LABRD_FUSED_KERNEL(T)                                                    \
+  void labrd_fused(const Device& dev, cudaStream_t stream, int64_t nq, const T* v, T* Y,        \
+                   const T* Ut, int64_t ldy, const T* s, const T* tau_y,                        \
+                   mgblas::kernels::LabrdSums S, const T* vrow, int64_t ldv, const T* xrow,     \
+                   int64_t ldxr, T* row, int64_t lda, bool owns_head, T* sums, void* work)
+
 // The finished panel's column reflectors back into the owner's storage: A(l+1:m, l) =
 // P(l+1:m, l) for l < b (the strictly lower trapezoid; the rows above hold the row
 // reflectors, which the driver kept in A itself).
@@ -103,6 +126,7 @@ struct LabrdSums {
 
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LABRD_COLUMN_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LABRD_ROW_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LABRD_FUSED_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LABRD_FINISH_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LABRD_STORE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_LABRD_PUT_KERNEL)
@@ -124,6 +148,14 @@ void labrd_row(const Queue& q, int64_t nq, T* Y, T* Ut, int64_t ldy, int64_t fix
                T* sums, void* work) {
   MGBLAS_DISPATCH(q, labrd_row, nq, Y, Ut, ldy, fix, jxf, s, tau_y, do_row, S, vrow, ldv, xrow,
                   ldxr, row, lda, owns_head, a1, sums, work);
+}
+template <Scalar T>
+void labrd_fused(const Queue& q, int64_t nq, const T* v, T* Y, const T* Ut, int64_t ldy,
+                 const T* s, const T* tau_y, LabrdSums S, const T* vrow, int64_t ldv,
+                 const T* xrow, int64_t ldxr, T* row, int64_t lda, bool owns_head, T* sums,
+                 void* work) {
+  MGBLAS_DISPATCH(q, labrd_fused, nq, v, Y, Ut, ldy, s, tau_y, S, vrow, ldv, xrow, ldxr, row, lda,
+                  owns_head, sums, work);
 }
 template <Scalar T>
 void labrd_finish(const Queue& q, LabrdSums S, const T* sums, real_type_t<T>* beta_out,

@@ -45,9 +45,10 @@ template <Scalar T>
 class Gebrd {
  public:
   using R = real_type_t<T>;
-  Gebrd(DistMatrix<T>& A, int64_t kb, ReducerKind transport, GebrdProfile* profile)
+  Gebrd(DistMatrix<T>& A, int64_t kb, const GebrdOptions& opts)
       : A_(A), ctx_(A.context()), L_(A.layout()), m_(L_.m()), n_(L_.n()), ld_(A.ld()),
-        kb_(kb), coll_(ctx_, transport), space_(ctx_.num_devices()), clock_(ctx_, profile) {
+        kb_(kb), one_pass_(opts.one_pass), coll_(ctx_, opts.transport),
+        space_(ctx_.num_devices()), clock_(ctx_, opts.profile) {
     const auto rows = static_cast<std::size_t>(m_), kbs = static_cast<std::size_t>(kb);
     for (int dd = 0; dd < devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
@@ -139,19 +140,26 @@ class Gebrd {
     coll_.broadcast<T>(P, m * b, L_.owner(i));
     clock_.charge(&GebrdProfile::comm);
 
+    // One pass: A^H v of column j's reflector and the next row step's A u are one fused
+    // step (upper: the same j; lower: A^H v of column j - 1 and the row step of j, so
+    // the panel's first row step and its last A^H v stay separate).
     for (int64_t j = 0; j < b; ++j) {
       const int64_t c = i + j;
       if (upper()) {
         column_step(i, j, m);
         if (c + 1 < n_) {
-          product_y(i, j, m);
-          row_step(i, j, m, /*fix=*/j);
+          if (one_pass_) {
+            row_step(i, j, m, /*fix=*/j, /*fused=*/true);
+          } else {
+            product_y(i, j, m);
+            row_step(i, j, m, /*fix=*/j, /*fused=*/false);
+          }
         }
       } else {
-        row_step(i, j, m, /*fix=*/j - 1);
+        row_step(i, j, m, /*fix=*/j - 1, /*fused=*/one_pass_ && j > 0);
         if (c + 1 < m_) {
           column_step(i, j, m);
-          product_y(i, j, m);
+          if (!one_pass_ || j + 1 == b) product_y(i, j, m);
         }
       }
     }
@@ -205,11 +213,47 @@ class Gebrd {
   // devices' shares of A u and of the corrections summed in one collective, then G(c)
   // (taup[c], e[c] or d[c]) and the panel's column X(c+1:m, j) on every device (ZLABRD
   // "Update A(i,i+1:n)", "Generate reflection P(i)", "Compute X(i+1:m,i)").
-  void row_step(int64_t i, int64_t j, int64_t m, int64_t fix) {
-    const int64_t c = i + j, h = upper() ? c + 1 : c;
-    const kernels::LabrdSums S{m_ - c - 1, upper() ? j + 1 : j, j};
+  // `fused`: Y's column `fix` is not yet A^H v (product_y was not run); the fused step
+  // forms it, the row and A u in one read of the devices' columns.
+  void row_step(int64_t i, int64_t j, int64_t m, int64_t fix, bool fused) {
+    if (fused) {
+      fused_row(i, j, m, fix);
+    } else {
+      row_update(i, j, m, fix);
+      row_products(i, j, m);
+    }
+    reduce_and_finish(i, j, m);
+  }
+
+  kernels::LabrdSums row_sums_layout(int64_t i, int64_t j) const {
+    const int64_t c = i + j;
+    return kernels::LabrdSums{m_ - c - 1, upper() ? j + 1 : j, j};
+  }
+
+  // The fused step on every device: A^H v for Y's column fix, the row's update and its
+  // sums, and A u's share, from one read of the device's columns from the head on (v:
+  // the panel's column fix from row c).
+  void fused_row(int64_t i, int64_t j, int64_t m, int64_t fix) {
+    const int64_t c = i + j, h = upper() ? c + 1 : c, rv = c - i;
+    const kernels::LabrdSums S = row_sums_layout(i, j);
     const int oh = owner_local(h);
-    std::vector<T*> sums;
+    for (int dd = 0; dd < devices(); ++dd) {
+      PanelSpace<T>& s = space_[dd];
+      const int64_t ldy = std::max<int64_t>(1, nloc(dd));
+      const int64_t qy = lbegin(dd, h), ny = nloc(dd) - qy;
+      kernels::labrd_fused<T>(ctx_.device(dd), ny, s.P.data() + rv + fix * m, s.Y.data() + qy,
+                              s.Ut.data() + qy, ldy, s.s.data(), tauq_[dd] + (i + fix), S,
+                              s.P.data() + j, m, s.X.data() + j, m, at(dd, c, qy), ld_,
+                              dd == oh, s.sums.data(), s.work.data());
+    }
+    clock_.charge(&GebrdProfile::products);
+  }
+
+  // Y's column `fix` finished and the row's update and sums (labrd_row) on every device.
+  void row_update(int64_t i, int64_t j, int64_t m, int64_t fix) {
+    const int64_t c = i + j, h = upper() ? c + 1 : c;
+    const kernels::LabrdSums S = row_sums_layout(i, j);
+    const int oh = owner_local(h);
     for (int dd = 0; dd < devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
       PanelSpace<T>& s = space_[dd];
@@ -222,15 +266,31 @@ class Gebrd {
                             tau_fix, true, S, s.P.data() + j, m, s.X.data() + j, m,
                             at(dd, c, qy), ld_, owns, owns ? at(dd, c + 1, qy) : nullptr, sm,
                             s.work.data());
-      sums.push_back(sm);
     }
     clock_.charge(&GebrdProfile::panel);
+  }
+
+  // A u's share on every device: the updated row (kept conjugated) times its columns
+  // after the head.
+  void row_products(int64_t i, int64_t j, int64_t /*m*/) {
+    const int64_t c = i + j, h = upper() ? c + 1 : c;
+    const kernels::LabrdSums S = row_sums_layout(i, j);
+    const int oh = owner_local(h);
     for (int dd = 0; dd < devices(); ++dd) {
       const int64_t qx = lbegin(dd, h) + (dd == oh ? 1 : 0), nx = nloc(dd) - qx;
       mv(ctx_.device(dd), Op::N, S.m1, nx, T(1), at(dd, c + 1, qx), ld_, at(dd, c, qx), ld_,
-         T(0), sums[dd] + S.z(), 1);
+         T(0), space_[dd].sums.data() + S.z(), 1);
     }
     clock_.charge(&GebrdProfile::products);
+  }
+
+  // The devices' sums added in one collective, then G(c) and X's column on every device.
+  void reduce_and_finish(int64_t i, int64_t j, int64_t m) {
+    const int64_t c = i + j, h = upper() ? c + 1 : c;
+    const kernels::LabrdSums S = row_sums_layout(i, j);
+    const int oh = owner_local(h);
+    std::vector<T*> sums;
+    for (auto& s : space_) sums.push_back(s.sums.data());
     if (L_.num_devices() > 1) coll_.allreduce_sum<T>(sums, S.size());
     clock_.charge(&GebrdProfile::comm);
     for (int dd = 0; dd < devices(); ++dd) {
@@ -295,6 +355,7 @@ class Gebrd {
   Context& ctx_;
   const BlockCyclic1D& L_;
   int64_t m_, n_, ld_, kb_;
+  bool one_pass_;
   detail::DeviceCollectives coll_;
   std::vector<PanelSpace<T>> space_;
   detail::PhaseClock<GebrdProfile> clock_;
@@ -355,7 +416,7 @@ void gebrd_mgpu(DistMatrix<T>& A, DistVector<real_type_t<T>>& d, DistVector<real
     qv.push_back(tauq.local(dd));
     pv.push_back(taup.local(dd));
   }
-  Gebrd<T>(A, kb, opts.transport, opts.profile).run(dv, ev, qv, pv);
+  Gebrd<T>(A, kb, opts).run(dv, ev, qv, pv);
   add_total<T>(opts, start);
 }
 
@@ -392,7 +453,7 @@ void gebrd_mgpu(DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e, T* tauq,
     qv.push_back(qd->local(dev));
     pv.push_back(pd->local(dev));
   }
-  Gebrd<T>(A, kb, opts.transport, opts.profile).run(dv, ev, qv, pv);
+  Gebrd<T>(A, kb, opts).run(dv, ev, qv, pv);
   // Every device holds the same outputs: each rank reads its first device's.
   const Device& dev0 = ctx.device(0);
   dev0.make_current();

@@ -10,6 +10,9 @@
 //   - the quantities indexed by A's columns (the row reflectors U, kept in A's rows, and
 //     the panel's Y) stay with the device that owns the column: A^H v lands there
 //     without communication;
+//   - optionally (GebrdOptions::one_pass), A^H v and A u read the trailing matrix once
+//     between them: a column's entry of u needs only that column's entry of A^H v, so
+//     one kernel can form both from the same read of each column;
 //   - A u, the row reflector's norm and the few dot products against the column-indexed
 //     quantities are each device's share, summed in one all-reduce per column (the row
 //     reflector is normalised after the sum, so the sum can carry its norm with it);
@@ -31,7 +34,8 @@ namespace mgblas {
 /// when GebrdOptions::profile points at one; the devices are then synchronised at every
 /// phase boundary).
 struct GebrdProfile {
-  double products = 0;  ///< the two large products per column, A^H v and A u (GEMVs)
+  double products = 0;  ///< the two large products per column, A^H v and A u (GEMVs or
+                        ///< the fused row step, which includes the row's update)
   double panel = 0;     ///< everything else of a column: reflectors, corrections, row update
   double comm = 0;      ///< per-column sums and panel broadcasts
   double update = 0;    ///< the trailing GEMMs and the panel store
@@ -48,6 +52,12 @@ struct GebrdOptions {
   ReducerKind transport = ReducerKind::Auto;
   /// When not null, receives the time per phase.
   GebrdProfile* profile = nullptr;
+  /// A column's two large products from one read of the trailing matrix (the fused row
+  /// step, kernels::labrd_fused) instead of two GEMVs; same results up to rounding.
+  /// Off by default: on GPUs the fused kernel is latency-bound at about 1.4 TB/s, faster
+  /// than the two GEMVs on an H100 at n = 16384 (7.92 s against 9.16 s) but slower on an
+  /// H200 (7.79 s against 6.90 s; bench/results/h200-h100-gebrd-one-pass.md).
+  bool one_pass = false;
 };
 
 /// Reduces the m x n matrix A to bidiagonal form B = Q^H A P (real T: Q^T A P), k =

@@ -63,25 +63,11 @@ void column_step(int64_t mr, int64_t j, int64_t jx, T* P, int64_t ldp, const T* 
   }
 }
 
+// The row step's sums against the updated row r (labrd_row step 2's second half).
 template <Scalar T>
-void row_step(int64_t nq, T* Y, T* Ut, int64_t ldy, int64_t fix, int64_t jxf, const T* s,
-         const T* tau_y, bool do_row, LabrdSums S, const T* vrow, int64_t ldv, const T* xrow,
-         int64_t ldxr, T* rw, int64_t lda, bool owns_head, const T* a1, T* sums) {
+void row_sums(int64_t nq, const T* Y, const T* Ut, int64_t ldy, LabrdSums S, const T* rw,
+              int64_t lda, bool owns_head, const T* a1, T* sums) {
   using R = real_type_t<T>;
-  if (fix >= 0)
-    for (int64_t q = 0; q < nq; ++q) {
-      T y = Y[q + fix * ldy];
-      for (int64_t l = 0; l < fix; ++l) y -= Y[q + l * ldy] * s[l];
-      for (int64_t l = 0; l < jxf; ++l) y -= Ut[q + l * ldy] * s[fix + l];
-      Y[q + fix * ldy] = *tau_y * y;
-    }
-  if (!do_row) return;
-  for (int64_t q = 0; q < nq; ++q) {
-    T r = cj(rw[q * lda]);
-    for (int64_t l = 0; l < S.jy; ++l) r -= Y[q + l * ldy] * cj(vrow[l * ldv]);
-    for (int64_t l = 0; l < S.ju; ++l) r -= Ut[q + l * ldy] * cj(xrow[l * ldxr]);
-    rw[q * lda] = r;
-  }
   const int64_t q0 = owns_head ? 1 : 0;
   for (int64_t l = 0; l < S.jy; ++l) {
     T t = T(0);
@@ -100,6 +86,54 @@ void row_step(int64_t nq, T* Y, T* Ut, int64_t ldy, int64_t fix, int64_t jxf, co
   for (int64_t i = 0; i < S.m1; ++i) sums[S.a1() + i] = owns_head ? a1[i] : T(0);
   for (int64_t l = 0; l < S.jy; ++l) sums[S.y1() + l] = owns_head ? cj(Y[l * ldy]) : T(0);
   for (int64_t l = 0; l < S.ju; ++l) sums[S.u1() + l] = owns_head ? cj(Ut[l * ldy]) : T(0);
+}
+
+template <Scalar T>
+void row_step(int64_t nq, T* Y, T* Ut, int64_t ldy, int64_t fix, int64_t jxf, const T* s,
+         const T* tau_y, bool do_row, LabrdSums S, const T* vrow, int64_t ldv, const T* xrow,
+         int64_t ldxr, T* rw, int64_t lda, bool owns_head, const T* a1, T* sums) {
+  if (fix >= 0)
+    for (int64_t q = 0; q < nq; ++q) {
+      T y = Y[q + fix * ldy];
+      for (int64_t l = 0; l < fix; ++l) y -= Y[q + l * ldy] * s[l];
+      for (int64_t l = 0; l < jxf; ++l) y -= Ut[q + l * ldy] * s[fix + l];
+      Y[q + fix * ldy] = *tau_y * y;
+    }
+  if (!do_row) return;
+  for (int64_t q = 0; q < nq; ++q) {
+    T r = cj(rw[q * lda]);
+    for (int64_t l = 0; l < S.jy; ++l) r -= Y[q + l * ldy] * cj(vrow[l * ldv]);
+    for (int64_t l = 0; l < S.ju; ++l) r -= Ut[q + l * ldy] * cj(xrow[l * ldxr]);
+    rw[q * lda] = r;
+  }
+  row_sums<T>(nq, Y, Ut, ldy, S, rw, lda, owns_head, a1, sums);
+}
+
+// labrd_fused one column at a time: its A^H v, Y's entry, the row's entry and then the
+// column's share of A r, so each column is read once (the loop the CUDA engine runs
+// on a cluster of blocks per column tile).
+template <Scalar T>
+void fused_step(int64_t nq, const T* v, T* Y, const T* Ut, int64_t ldy, const T* s,
+                const T* tau_y, LabrdSums S, const T* vrow, int64_t ldv, const T* xrow,
+                int64_t ldxr, T* rw, int64_t lda, bool owns_head, T* sums) {
+  const int64_t md = S.m1 + 1, fix = S.jy - 1, q0 = owns_head ? 1 : 0;
+  T* z = sums + S.z();
+  for (int64_t i = 0; i < S.m1; ++i) z[i] = T(0);
+  for (int64_t q = 0; q < nq; ++q) {
+    T* a = rw + q * lda;
+    T y = T(0);
+    for (int64_t t = 0; t < md; ++t) y += cj(a[t]) * v[t];
+    for (int64_t l = 0; l < fix; ++l) y -= Y[q + l * ldy] * s[l];
+    for (int64_t l = 0; l < S.ju; ++l) y -= Ut[q + l * ldy] * s[fix + l];
+    Y[q + fix * ldy] = *tau_y * y;
+    T r = cj(a[0]);
+    for (int64_t l = 0; l < S.jy; ++l) r -= Y[q + l * ldy] * cj(vrow[l * ldv]);
+    for (int64_t l = 0; l < S.ju; ++l) r -= Ut[q + l * ldy] * cj(xrow[l * ldxr]);
+    a[0] = r;
+    if (q >= q0)
+      for (int64_t t = 1; t < md; ++t) z[t - 1] += a[t] * r;
+  }
+  row_sums<T>(nq, Y, Ut, ldy, S, rw, lda, owns_head, owns_head ? rw + 1 : nullptr, sums);
 }
 
 template <Scalar T>
@@ -153,6 +187,10 @@ void store(int64_t m, int64_t b, const T* P, int64_t ldp, T* A, int64_t lda) {
   MGBLAS_DECLARE_LABRD_ROW_KERNEL(T) {                                                     \
     row_step<T>(nq, Y, Ut, ldy, fix, jxf, s, tau_y, do_row, S, vrow, ldv, xrow, ldxr, row, lda, \
            owns_head, a1, sums);                                                           \
+  }                                                                                        \
+  MGBLAS_DECLARE_LABRD_FUSED_KERNEL(T) {                                                   \
+    fused_step<T>(nq, v, Y, Ut, ldy, s, tau_y, S, vrow, ldv, xrow, ldxr, row, lda, owns_head,  \
+                  sums);                                                                   \
   }                                                                                        \
   MGBLAS_DECLARE_LABRD_FINISH_KERNEL(T) {                                                  \
     finish_step<T>(S, sums, beta_out, tau_out, coef, jy0, P, ldp, X, ldx, x, nq, owns_head, row, \

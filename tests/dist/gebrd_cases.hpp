@@ -24,12 +24,12 @@ namespace mgblas::testing::dist {
 template <Scalar T>
 bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& A, int64_t m,
                      int64_t n, int64_t nb, int64_t panel, bool device_outputs,
-                     double tol = 30) {
+                     double tol = 30, bool one_pass = false) {
   using R = real_type_t<T>;
   if (std::getenv("MGBLAS_TEST_VERBOSE"))  // which case a crash happened in
-    std::fprintf(stderr, "[rank %d] gebrd case m %lld n %lld nb %lld panel %lld\n", ctx->rank(),
-                 static_cast<long long>(m), static_cast<long long>(n),
-                 static_cast<long long>(nb), static_cast<long long>(panel));
+    std::fprintf(stderr, "[rank %d] gebrd case m %lld n %lld nb %lld panel %lld one pass %d\n",
+                 ctx->rank(), static_cast<long long>(m), static_cast<long long>(n),
+                 static_cast<long long>(nb), static_cast<long long>(panel), int(one_pass));
   DistMatrix<T> dA(ctx, BlockCyclic1D(m, n, nb, ctx->global_num_devices()));
   dA.distribute(A.data(), std::max<int64_t>(1, m), 0);
   const int64_t k = std::min(m, n), k1 = std::max<int64_t>(0, k - 1);
@@ -37,6 +37,7 @@ bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& 
   std::vector<T> tauq(k, T(-7)), taup(k, T(-7));
   GebrdOptions opts;
   opts.panel = panel;
+  opts.one_pass = one_pass;
   if (device_outputs) {
     DistVector<R> dd(ctx, k), ed(ctx, k1);
     DistVector<T> qd(ctx, k), pd(ctx, k);
@@ -58,18 +59,19 @@ bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& 
                         double(m), double(n), double(nb), double(panel), err.residual,
                         err.orth_q, err.orth_p, err.singular, double(err.lapack_ok)}) +
                         " (m, n, nb, panel, residual, orth Q, orth P, singular values, lapack "
-                        "ok) on " + std::to_string(ctx->num_devices()) + " devices per rank");
+                        "ok) on " + std::to_string(ctx->num_devices()) + " devices per rank, " +
+                        (one_pass ? "one pass" : "two passes"));
 }
 
 // The same on a fresh random matrix, drawn from the test's seed and the case.
 template <Scalar T>
 bool gebrd_random_case(const std::shared_ptr<Context>& ctx, int64_t m, int64_t n, int64_t nb,
-                       int64_t panel, bool device_outputs) {
+                       int64_t panel, bool device_outputs, bool one_pass = false) {
   std::mt19937_64 rng(::mgblas::testing::test_seed() +
                       static_cast<uint64_t>(m * 1000003 + n * 7919 + nb * 101 + panel));
   std::vector<T> A = lapack::random_general<T>(m, n, rng);
   ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
-  return gebrd_and_check<T>(ctx, A, m, n, nb, panel, device_outputs);
+  return gebrd_and_check<T>(ctx, A, m, n, nb, panel, device_outputs, 30, one_pass);
 }
 
 }  // namespace mgblas::testing::dist

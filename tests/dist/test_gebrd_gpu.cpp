@@ -42,4 +42,21 @@ TYPED_TEST(Gebrd_Gpu, PanelsAndLargerSizes) {
   EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 1200, 600, 256, 0, true));
 }
 
+// The fused one-pass row step (GebrdOptions::one_pass) on tall panels whose columns need
+// 1, 2, 4, 8 and 16 rows per thread of its clusters (2048 rows per row of registers;
+// complex double takes at most 8 and runs the unfused steps beyond 16384 rows), wide
+// and square shapes, and panels narrower than the block.
+TYPED_TEST(Gebrd_Gpu, OnePassFusedStep) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (int64_t m : {2000, 3000, 5000, 9000, 16500})
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, m, 40, 16, 0, m % 2 == 0, /*one_pass=*/true));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 40, 5000, 16, 0, true, /*one_pass=*/true));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 517, 400, 64, 32, false, /*one_pass=*/true));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 400, 517, 128, 64, true, /*one_pass=*/true));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 1000, 1000, 256, 0, false, /*one_pass=*/true));
+  for (int64_t n : {1, 2, 17, 63, 65})
+    EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n + 3, n, 16, 0, n % 2 == 0, /*one_pass=*/true));
+}
+
 }  // namespace
