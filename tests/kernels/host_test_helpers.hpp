@@ -11,10 +11,12 @@
 #include <complex>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/device.hpp"
 #include "core/types.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -22,6 +24,13 @@ namespace mgblas::testing {
 
 // The precisions of this build (MGBLAS_PRECISIONS).
 using TestScalars = EnabledScalars::apply<::testing::Types>;
+
+/// A typed test of the host engine's kernels: dev_ is a host device.
+template <typename T>
+class HostEngineTest : public ::testing::Test {
+ protected:
+  std::unique_ptr<Device> dev_ = Device::make_host(0);
+};
 
 /// Typed-test names carry the precision letter: Gemv_Cuda/d.sizes.
 struct PrecisionName {

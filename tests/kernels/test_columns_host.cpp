@@ -25,10 +25,7 @@ namespace {
 using testing::TestScalars;
 
 template <typename T>
-class ColumnsHost : public ::testing::Test {
- protected:
-  std::unique_ptr<Device> dev_ = Device::make_host(0);
-};
+class ColumnsHost : public testing::HostEngineTest<T> {};
 TYPED_TEST_SUITE(ColumnsHost, TestScalars, testing::PrecisionName);
 
 // A random square layout and a column c in [0, n] where a range starts.

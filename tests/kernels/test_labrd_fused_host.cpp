@@ -27,10 +27,7 @@ namespace {
 using testing::TestScalars;
 
 template <typename T>
-class LabrdFusedHost : public ::testing::Test {
- protected:
-  std::unique_ptr<Device> dev_ = Device::make_host(0);
-};
+class LabrdFusedHost : public testing::HostEngineTest<T> {};
 TYPED_TEST_SUITE(LabrdFusedHost, TestScalars, testing::PrecisionName);
 
 // The operands of one row step; `ref` and `fused` each get a copy of A, Y and sums.
