@@ -603,17 +603,22 @@ def sytrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
     return hetrd(A, uplo, panel)
 
 
-def gebrd(A: DistMatrix, panel: int = 0) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def gebrd(A: DistMatrix, panel: int = 0,
+          one_pass: bool = False) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Reduce the m x n A to bidiagonal form B = Q^H A P in place (LAPACK ?gebrd
     storage; upper bidiagonal for m >= n, lower otherwise). Returns (d, e, tauq,
-    taup) as NumPy arrays, the same on every rank. Collective."""
+    taup) as NumPy arrays, the same on every rank. one_pass: a column's two large
+    products from one read of A (GebrdOptions::one_pass; off by default, see
+    bench/results/h200-h100-gebrd-one-pass.md). Collective."""
     _check_dist(A)
 
     def check():
         if not isinstance(panel, (int, np.integer)) or panel < 0:
             raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        if not isinstance(one_pass, (bool, np.bool_)):
+            raise BadArgument(f"one_pass = {one_pass!r}: must be True or False")
         m, n = A.shape
-        return min(m, n), lambda: _sig("gebrd", A._c.dt, m, n, panel)
+        return min(m, n), lambda: _sig("gebrd", A._c.dt, m, n, panel, bool(one_pass))
 
     k = A.ctx._agree("gebrd", check)
     real = REAL_OF[A._c.dt]
@@ -621,7 +626,8 @@ def gebrd(A: DistMatrix, panel: int = 0) -> Tuple[np.ndarray, np.ndarray, np.nda
     e = np.zeros(max(0, k - 1), dtype=real)
     tauq = np.zeros(k, dtype=A.dtype)
     taup = np.zeros(k, dtype=A.dtype)
-    _core.gebrd_mgpu(A._c, _addr(d), _addr(e), _addr(tauq), _addr(taup), int(panel))
+    _core.gebrd_mgpu(A._c, _addr(d), _addr(e), _addr(tauq), _addr(taup), int(panel),
+                     bool(one_pass))
     return d, e, tauq, taup
 
 

@@ -685,11 +685,12 @@ NB_MODULE(_mgblas, m) {
         }, release_gil);
   m.def("gebrd_mgpu",
         [](AnyDistMatrix& A, uintptr_t d, uintptr_t e, uintptr_t tauq, uintptr_t taup,
-           int64_t panel) {
+           int64_t panel, bool one_pass) {
           dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
             using R = real_type_t<T>;
             GebrdOptions opts;
             opts.panel = panel;
+            opts.one_pass = one_pass;
             gebrd_mgpu<T>(A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tauq), ptr<T>(taup), opts);
           });
         }, release_gil);

@@ -74,11 +74,12 @@ def test_sytrd_is_hetrd(ctx, rng, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape, nb", [((90, 60), 16), ((50, 77), 8), ((64, 64), 32)])
-def test_gebrd_singular_values(ctx, rng, dtype, shape, nb):
+@pytest.mark.parametrize("one_pass", [False, True])
+def test_gebrd_singular_values(ctx, rng, dtype, shape, nb, one_pass):
     m, n = shape
     A = random(rng, shape, dtype)
     M = mgblas.DistMatrix.from_array(ctx, A, nb=nb)
-    d, e, tauq, taup = mgblas.gebrd(M)
+    d, e, tauq, taup = mgblas.gebrd(M, one_pass=one_pass)
     k = min(m, n)
     assert d.shape == (k,) and e.shape == (k - 1,) and tauq.shape == (k,) and taup.shape == (k,)
     same_on_every_rank(ctx, d, e, tauq, taup)
@@ -97,6 +98,8 @@ def test_reduction_bad_inputs(ctx):
         mgblas.hetrd(mgblas.DistMatrix(ctx, 4, 4), uplo="X")
     with pytest.raises(mgblas.Error):
         mgblas.hetrd(mgblas.DistMatrix(ctx, 8, 8, nb=4), panel=3)  # not a divisor of nb
+    with pytest.raises(mgblas.BadArgument, match="one_pass"):
+        mgblas.gebrd(mgblas.DistMatrix(ctx, 6, 5), one_pass="yes")
     with pytest.raises(mgblas.BadArgument, match="float32 or float64"):
         mgblas.tridiag_eigenvalues(ctx, np.ones(3, np.complex128), np.ones(2, np.complex128))
     with pytest.raises(mgblas.DimensionMismatch, match="length"):
