@@ -13,10 +13,10 @@
 // products into every other block's shared memory (st.async, counted by an mbarrier:
 // no cluster-wide barrier, which would also wait for the copies in flight) and applies
 // r to the tile it holds once the cluster's partials are in, having already pushed the
-// next tile's. Clusters are
-// persistent: cluster g takes the tiles g, g + G, ... and keeps its rows' share of A r
-// in registers; a second, short kernel adds the G shares (and the clusters' sums
-// against r) in cluster order, so the result does not depend on timing.
+// next tile's. Clusters are persistent: cluster g takes the tiles g, g + G, ... and
+// keeps its rows' share of A r in registers; a second, short kernel adds the G shares
+// (and the clusters' sums against r) in cluster order, so the result does not depend
+// on timing.
 //
 // The short products of a column (Y's finish and the row's update: up to 2 x 64 entries
 // of Y and U^H per column) are split over the cluster's blocks and ride along with the
@@ -317,7 +317,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
     if (lane == 0) qs[L] = make_scalar<D>(w);
   }
 #else
-  __trap();  // launched only on sm_90 and later (see fused_fits)
+  __trap();  // launched only on sm_90 and later (resident_clusters is 0 elsewhere)
 #endif
 }
 
