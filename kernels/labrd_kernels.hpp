@@ -104,8 +104,11 @@ struct LabrdSums {
 // Each column of A is read once for A^H v and A r together: r_q needs only column q's
 // own A^H v. The CUDA engine splits a column's rows over a cluster of blocks that stage
 // them in shared memory, sums its dot across the cluster, and applies r_q from the same
-// stage; where it cannot (no clusters before sm_90, or md beyond what a cluster holds),
-// it runs the gemv, labrd_row and gemv steps instead. Needs S.jy >= 1.
+// stage; where it cannot (no clusters before sm_90, md beyond what a cluster holds, or
+// lda x sizeof(T) not a multiple of 16 bytes), it runs the gemv, labrd_row and gemv steps
+// instead. Needs S.jy >= 1. The CUDA engine's copies start on 16-byte boundaries, so it
+// also reads (and ignores) the up to 3 entries just above `row` in each column: A's
+// columns must start on 16-byte boundaries (a DistMatrix's start on 128).
 #define MGBLAS_DECLARE_LABRD_FUSED_KERNEL(T)                                                    \
   void labrd_fused(const Device& dev, cudaStream_t stream, int64_t nq, const T* v, T* Y,        \
                    const T* Ut, int64_t ldy, const T* s, const T* tau_y,                        \

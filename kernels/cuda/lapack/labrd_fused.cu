@@ -8,8 +8,9 @@
 // applied to A r at once, while it is still on chip. A column of up to 32768 rows is too
 // long for one block, so a cluster of kCluster blocks (sm_90) splits its rows. Each block
 // streams tiles of kCols columns of its rows into shared memory through a kStages-deep
-// cp.async pipeline (each thread copies, and later reads, only its own rows, so the
-// pipeline needs no block barrier). Per tile, every block pushes its partial dot
+// pipeline of tensor-memory-access copies (TMA: one thread issues a tile as a few boxes
+// and an mbarrier counts its bytes, so the threads spend no instructions on copying).
+// Per tile, every block pushes its partial dot
 // products into every other block's shared memory (st.async, counted by an mbarrier:
 // no cluster-wide barrier, which would also wait for the copies in flight) and applies
 // r to the tile it holds once the cluster's partials are in, having already pushed the
@@ -22,16 +23,20 @@
 // of Y and U^H per column) are split over the cluster's blocks and ride along with the
 // dot product in the same cluster sum.
 //
-// Without clusters (built for or run on an older GPU) or for columns longer than a
-// cluster holds, the step runs as the engine's gemv, labrd_row and gemv.
+// Without clusters (built for or run on an older GPU), for columns longer than a cluster
+// holds, or where TMA cannot address the columns (lda x element size not a multiple of
+// 16 bytes; a DistMatrix's is always a multiple of 128), the step runs as the engine's
+// gemv, labrd_row and gemv.
 //
-// Measured (bench/results/h200-h100-gebrd-one-pass.md): the kernel moves about 1.4 TB/s
-// whatever the GPU (ncu at n = 8192 on an H100: 43 % of DRAM peak, 16 warps per SM,
-// 11 cycles per issued instruction), so it beats the two GEMVs on an H100 at n = 16384
-// and loses to them on an H200, whose GEMVs read at 85 % of 4.8 TB/s. That is why
-// gebrd_mgpu leaves it off by default (GebrdOptions::one_pass).
+// Measured (bench/results/h200-h100-gebrd-one-pass.md): the first version copied each
+// element with its own cp.async and moved about 1.4 TB/s (11 cycles per issued
+// instruction, 47 instructions per element); with TMA the products of a 16384^2 gebrd
+// on an H100 take 5.58 s instead of the two GEMVs' 8.49 s. Below about 128 MiB of
+// trailing matrix per device the two GEMVs' second read comes from L2 and they win, so
+// gebrd_mgpu runs this step only above GebrdOptions::one_pass_min_bytes.
 #include <cooperative_groups.h>
-#include <cuda_pipeline_primitives.h>
+#include <cuda.h>  // CUtensorMap and its encoder's types (the encoder comes from the runtime)
+#include <cudaTypedefs.h>
 
 #include <cuda/ptx>
 
@@ -66,10 +71,18 @@ constexpr int kStageBytes = 32 << 10;
 template <typename D, int Rows>
 constexpr int kCols = std::clamp(kStageBytes / (Rows * kThreads * static_cast<int>(sizeof(D))), 1, 4);
 template <typename D, int Rows>
-constexpr std::size_t kSmemBytes = std::size_t{kStages} * kCols<D, Rows> * Rows * kThreads * sizeof(D);
+constexpr std::size_t kSmemBytes = std::size_t{kStages} * kCols<D, Rows> * Rows * kThreads * sizeof(D) + 128;
+
+// TMA moves A in 8-byte units (4-byte for float), in boxes of kBoxUnits units of one
+// column by the tile's columns: kBoxRows<D> rows of each.
+constexpr int kBoxUnits = 256;
+template <typename D> constexpr int kUnit = sizeof(D) == 4 ? 4 : 8;
+template <typename D> constexpr int kBoxRows = kBoxUnits * kUnit<D> / static_cast<int>(sizeof(D));
 
 template <typename D>
 struct FusedArgs {
+  CUtensorMap tmap;  // A's columns as units x columns, from the 16-byte boundary at or before A
+  int32_t x0;        // A's first row in that map (0 where A is on a 16-byte boundary)
   int64_t md, nq, q0, lda, ldy, ldv, ldxr, fix, ju, ldz;
   const D* v;       // the column reflector, md entries
   D* A;             // A(c, first column): the row, then the rows below it
@@ -116,12 +129,13 @@ __device__ __forceinline__ void push_async(D* remote, D v, uint64_t* rbar) {
 }
 
 template <typename D, int Rows>
-__global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
+__global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constant__ FusedArgs<D> a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   namespace ptx = ::cuda::ptx;
   constexpr int BC = kCols<D, Rows>;
   constexpr int NV = 3 * BC;  // per column: A^H v, Y's correction f, the row's h
   constexpr int kStage = BC * Rows * kThreads;  // elements of a stage
+  constexpr int RB = kBoxRows<D>, kBoxes = Rows * kThreads / RB;  // a stage's boxes
   using R = device_real_t<D>;
   auto cluster = cooperative_groups::this_cluster();
   const int rank = static_cast<int>(cluster.block_rank());
@@ -131,11 +145,18 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
   // each buffer b with its mbarrier; see the loop for why kRecv = 4.
   __shared__ D recv[kRecv][kCluster][NV];
   __shared__ uint64_t bar[kRecv];
+  __shared__ uint64_t full[kStages];  // a stage's tile has landed (TMA's byte count)
   __shared__ D wred[kThreadWarps][NV];  // warp sums
   __shared__ D rcol[BC], ycol[BC];      // per column of the tile: r (0 outside q0..nq), Y(q, fix)
-  extern __shared__ unsigned char smem_raw[];
-  // Stage s, column c, row slot k of this thread: st[s * kStage + (c * Rows + k) * kThreads + tid].
-  D* st = reinterpret_cast<D*>(smem_raw);
+  extern __shared__ __align__(128) unsigned char smem_raw[];
+  // Stage s holds kBoxes boxes of RB rows x BC columns, each column's rows contiguous:
+  // this thread's row slot k of column c is st[s * kStage + k * kThreads * BC + c * RB + toff].
+  // TMA writes to 128-byte boundaries (kSmemBytes has room for the rounding).
+  D* st = reinterpret_cast<D*>((reinterpret_cast<uintptr_t>(smem_raw) + 127) & ~uintptr_t{127});
+  const int toff = (tid / RB) * RB * BC + tid % RB;
+  const auto at = [&](const D* stage, int c, int k) -> const D& {
+    return stage[k * kThreads * BC + c * RB + toff];
+  };
 
   const int64_t jy = a.fix + 1, L = jy + a.ju;
   // This thread's entry of the short products: column pc of the tile, entry pl of
@@ -161,36 +182,48 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
   const D tau = *a.tau_y, cfix = conj(a.vrow[a.fix * a.ldv]);
 
   // This thread's rows: rank's slab of kThreads x Rows rows, lanes on consecutive rows.
-  const int64_t r0 = int64_t{rank} * kThreads * Rows + tid;
+  // TMA boxes must start on 16-byte boundaries, so the slabs are laid on the map's rows,
+  // which start x0 rows above A: the first x0 threads of rank 0 hold rows above A (r < 0,
+  // read from memory but never used) and the cluster holds x0 fewer rows of A.
+  const int64_t r0 = int64_t{rank} * kThreads * Rows + tid - a.x0;
   D vv[Rows], z[Rows];
 #pragma unroll
   for (int k = 0; k < Rows; ++k) {
     const int64_t r = r0 + int64_t{k} * kThreads;
-    vv[k] = r < a.md ? a.v[r] : make_scalar<D>(0);
+    vv[k] = r >= 0 && r < a.md ? a.v[r] : make_scalar<D>(0);
     z[k] = make_scalar<D>(0);
   }
   D qacc = make_scalar<D>(0);  // this pair's share of Y^H r or Ut^H r
   R ssacc = 0;                 // |r|^2 (rank 0, threads < BC)
   const int64_t ntiles = a.nq <= g * BC ? 0 : ceil_div(ceil_div(a.nq, BC) - g, G);
 
-  // Tile i of this cluster (columns (g + i G) BC ...), this thread's rows, into stage
-  // i % kStages; zeros outside A. Always one committed group, in every thread.
+  // Tile i of this cluster (columns (g + i G) BC ...), this block's rows, into stage
+  // i % kStages: thread 0 issues the boxes and tells full[] how many bytes to expect.
+  // Columns past nq and rows past md arrive as zeros, except boxes that start past md:
+  // TMA faults on a box wholly outside the tensor, so those are never loaded, and their
+  // shared memory is zeroed once below.
+  const int live = static_cast<int>(std::clamp<int64_t>(
+      ceil_div(a.md + a.x0 - int64_t{rank} * kThreads * Rows, int64_t{RB}), 0, kBoxes));
   const auto issue = [&](int64_t i) {
-    const int64_t qt = (g + i * G) * BC;
-    D* dst = st + (i % kStages) * kStage + tid;
-#pragma unroll
-    for (int c = 0; c < BC; ++c) {
-      const bool colin = i < ntiles && qt + c < a.nq;
-      const D* col = a.A + (colin ? (qt + c) * a.lda : 0);
-#pragma unroll
-      for (int k = 0; k < Rows; ++k) {
-        const int64_t r = r0 + int64_t{k} * kThreads;
-        const bool in = colin && r < a.md;
-        __pipeline_memcpy_async(dst + (c * Rows + k) * kThreads, in ? col + r : a.A, sizeof(D),
-                                in ? 0 : sizeof(D));
-      }
+    if (tid != 0 || i >= ntiles) return;
+    D* dst = st + (i % kStages) * kStage;
+    uint64_t* fb = &full[i % kStages];
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, fb,
+                                   static_cast<uint32_t>(live * RB * BC * sizeof(D)));
+    const int32_t col = static_cast<int32_t>((g + i * G) * BC);
+    constexpr int32_t kUnitsPerRow = sizeof(D) / kUnit<D>;
+    for (int b = 0; b < live; ++b) {
+      const int32_t x = (rank * kThreads * Rows + b * RB) * kUnitsPerRow;
+      const int32_t xy[2] = {x, col};
+      ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, dst + b * RB * BC, &a.tmap,
+                                xy, fb);
     }
-    __pipeline_commit();
+  };
+  // Every thread waits for tile i's bytes before reading its stage.
+  const auto landed = [&](int64_t i) {
+    const uint32_t parity = static_cast<uint32_t>((i / kStages) & 1);
+    for (long spin = 0; !ptx::mbarrier_try_wait_parity(&full[i % kStages], parity);)
+      if (++spin > (1L << 26)) __trap();  // a lost copy: fail rather than hang
   };
   const auto pair_entry = [&](int64_t i) {
     const int64_t q = (g + i * G) * BC + pc;
@@ -199,18 +232,18 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
   // Tile i's partials of this block (its rows' dots; f and h where it holds pairs or row
   // c), summed over the block and pushed into recv[i % kRecv][rank] of every block.
   const auto push_partials = [&](int64_t i, D pv) {
-    const D* buf = st + (i % kStages) * kStage + tid;
+    const D* buf = st + (i % kStages) * kStage;
     const int b = static_cast<int>(i % kRecv);
     D part[NV];
 #pragma unroll
     for (int c = 0; c < BC; ++c) {
       D dot = make_scalar<D>(0);
 #pragma unroll
-      for (int k = 0; k < Rows; ++k) dot = mul_add(conj(buf[(c * Rows + k) * kThreads]), vv[k], dot);
+      for (int k = 0; k < Rows; ++k) dot = mul_add(conj(at(buf, c, k)), vv[k], dot);
       part[c] = dot;
       part[BC + c] = pair && pc == c ? mul(cf, pv) : make_scalar<D>(0);
       D h = pair && pc == c ? neg(mul(pv, ch)) : make_scalar<D>(0);
-      if (r0 == 0) h = add(h, conj(buf[c * Rows * kThreads]));  // row c itself (rank 0, thread 0)
+      if (r0 == 0) h = add(h, conj(at(buf, c, 0)));  // row c itself (rank 0, thread x0)
       part[2 * BC + c] = h;
     }
     const bool short_warp = warp * 32 < BC * Lk || (rank == 0 && warp == 0);
@@ -237,7 +270,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
   };
   // Tile i once the cluster's partials are in: r and Y(q, fix), then A r from the stage.
   const auto apply = [&](int64_t i, D pv) {
-    const D* buf = st + (i % kStages) * kStage + tid;
+    const D* buf = st + (i % kStages) * kStage;
     const int b = static_cast<int>(i % kRecv);
     const int64_t qt = (g + i * G) * BC;
     if (tid < BC) {
@@ -267,14 +300,18 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
 #pragma unroll
     for (int k = 0; k < Rows; ++k)
 #pragma unroll
-      for (int c = 0; c < BC; ++c) z[k] = mul_add(buf[(c * Rows + k) * kThreads], rcol[c], z[k]);
+      for (int c = 0; c < BC; ++c) z[k] = mul_add(at(buf, c, k), rcol[c], z[k]);
     if (pair) qacc = mul_add(conj(pl == a.fix ? ycol[pc] : pv), rcol[pc], qacc);
-    __syncthreads();  // rcol and ycol are rewritten by the next tile
+    __syncthreads();  // rcol and ycol are rewritten by the next tile; the stage is free
   };
 
+  for (int s = 0; s < kStages; ++s)  // the boxes past md, never loaded, read as zeros
+    for (int e = live * RB * BC + tid; e < kStage; e += kThreads) st[s * kStage + e] = make_scalar<D>(0);
   if (tid == 0) {
     for (int b = 0; b < kRecv; ++b) ptx::mbarrier_init(&bar[b], 1);
-    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);
+    ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // for the cluster's st.async
+    ptx::fence_proxy_async(ptx::space_shared);  // for the TMA unit (the async proxy)
   }
   cluster_barrier();  // every block has started and initialised its barriers
   // Software pipeline: tile i + 1's partials are pushed before tile i is applied, so a
@@ -283,22 +320,25 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(FusedArgs<D> a) {
   // tile i + 3 only after every block has pushed i + 2, which each does after applying
   // tile i: four receive buffers are never overwritten before they are read.
   for (int64_t i = 0; i < kStages; ++i) issue(i);
-  __pipeline_wait_prior(kStages - 1);
   D pv = pair_entry(0), pv_next = pair_entry(1);
-  if (ntiles > 0) push_partials(0, pv);
+  if (ntiles > 0) {
+    landed(0);
+    push_partials(0, pv);
+  }
   for (int64_t i = 0; i < ntiles; ++i) {  // the same trip count in every block of the cluster
     const D pv_after = pair_entry(i + 2);
     if (i + 1 < ntiles) {
-      __pipeline_wait_prior(1);  // tile i + 1 has landed (this thread's rows)
+      landed(i + 1);
       push_partials(i + 1, pv_next);
     }
-    apply(i, pv);
+    apply(i, pv);        // ends with a block barrier: no thread reads tile i's stage again
     issue(i + kStages);  // into the stage tile i held
     pv = pv_next;
     pv_next = pv_after;
   }
-  __pipeline_wait_prior(0);  // no copy into shared memory outlives the block
-  cluster_barrier();         // nor a block whose shared memory another may still address
+  // Every tile issued was waited for, so no copy outlives the block; the barrier keeps
+  // every block alive while another may still push into its shared memory.
+  cluster_barrier();
 
   D* zs = a.zshare + g * a.ldz;
 #pragma unroll
@@ -408,13 +448,50 @@ void launch_fused(cudaStream_t stream, const FusedArgs<D>& a, int64_t clusters) 
   MGBLAS_CHECK_CUDA(cudaLaunchKernelEx(&launch.cfg, fused_kernel<D, Rows>, a));
 }
 
+// The driver's tensor-map encoder, through the runtime (no link against libcuda);
+// null where the driver has none.
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();
+      f = nullptr;
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(f);
+  }();
+  return fn;
+}
+
+// a.tmap: the md + x0 rows x nq columns from x0 rows above a.A (ld a.lda), in boxes of
+// BC columns; false where TMA cannot address them (then nothing is launched).
+template <typename D, int BC>
+bool encode_columns(FusedArgs<D>& a) {
+  const auto encode = tensor_map_encoder();
+  constexpr uint64_t unit = kUnit<D>;
+  const auto addr = reinterpret_cast<uintptr_t>(a.A);
+  const uint64_t stride = static_cast<uint64_t>(a.lda) * sizeof(D);
+  if (!encode || stride % 16 != 0 || stride >= (uint64_t{1} << 40) || a.nq > (int64_t{1} << 31))
+    return false;
+  const cuuint64_t dim[2] = {static_cast<cuuint64_t>(a.md + a.x0) * (sizeof(D) / unit),
+                             static_cast<cuuint64_t>(a.nq)};
+  const cuuint64_t strides[1] = {stride};
+  const cuuint32_t box[2] = {kBoxUnits, BC}, step[2] = {1, 1};
+  return encode(&a.tmap, unit == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+                2, reinterpret_cast<void*>(addr - addr % 16), dim, strides, box, step,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 // Runs the fused kernel with Rows rows per thread when it fits this device and the
 // workspace; false when it does not (nothing launched).
 template <typename D, int Rows>
 bool try_fused(cudaStream_t stream, FusedArgs<D> a, LabrdSums S, void* work, int64_t& G) {
   constexpr int BC = kCols<D, Rows>;
   const int64_t resident = resident_clusters<D, Rows>();
-  if (resident <= 0) return false;
+  if (resident <= 0 || !encode_columns<D, BC>(a)) return false;
   const int64_t per_cluster = (a.md - 1 + (S.jy + S.ju + 1)) * static_cast<int64_t>(sizeof(D));
   const int64_t room = static_cast<int64_t>(kLabrdWorkBytes - kShares) / per_cluster;
   G = std::min({resident, ceil_div(a.nq, BC), room});
@@ -433,7 +510,8 @@ bool dispatch_rows(cudaStream_t stream, const FusedArgs<D>& a, LabrdSums S, void
   if constexpr (Rows > kMaxRows<D>) {
     return false;
   } else {
-    if (a.md <= int64_t{kCluster} * kThreads * Rows) return try_fused<D, Rows>(stream, a, S, work, G);
+    if (a.md + a.x0 <= int64_t{kCluster} * kThreads * Rows)
+      return try_fused<D, Rows>(stream, a, S, work, G);
     return dispatch_rows<D, Rows * 2>(stream, a, S, work, G);
   }
 }
@@ -467,7 +545,11 @@ void fused(const Device& dev, cudaStream_t stream, int64_t nq, const T* v, T* Y,
     a.tau_y = device_ptr(tau_y);
     a.vrow = device_ptr(vrow);
     a.xrow = device_ptr(xrow);
-    done = dispatch_rows<D>(stream, a, S, work, G);
+    // The map starts at the 16-byte boundary at or before A: x0 whole rows above it (the
+    // rows above A in its column: a DistMatrix's columns start on 128-byte boundaries).
+    const auto misalign = reinterpret_cast<uintptr_t>(a.A) % 16;
+    a.x0 = static_cast<int32_t>(misalign / sizeof(D));
+    if (misalign % sizeof(D) == 0) done = dispatch_rows<D>(stream, a, S, work, G);
   }
   if (!done) {
     // The unfused steps: Y's raw column, labrd_row, then A u after the head.
