@@ -47,7 +47,8 @@ class Gebrd {
   using R = real_type_t<T>;
   Gebrd(DistMatrix<T>& A, int64_t kb, const GebrdOptions& opts)
       : A_(A), ctx_(A.context()), L_(A.layout()), m_(L_.m()), n_(L_.n()), ld_(A.ld()),
-        kb_(kb), one_pass_(opts.one_pass), coll_(ctx_, opts.transport),
+        kb_(kb), one_pass_(opts.one_pass), one_pass_min_(opts.one_pass_min_bytes),
+        coll_(ctx_, opts.transport),
         space_(ctx_.num_devices()), clock_(ctx_, opts.profile) {
     const auto rows = static_cast<std::size_t>(m_), kbs = static_cast<std::size_t>(kb);
     for (int dd = 0; dd < devices(); ++dd) {
@@ -148,7 +149,7 @@ class Gebrd {
       if (upper()) {
         column_step(i, j, m);
         if (c + 1 < n_) {
-          if (one_pass_) {
+          if (fused_at(c)) {
             row_step(i, j, m, /*fix=*/j, /*fused=*/true);
           } else {
             product_y(i, j, m);
@@ -156,10 +157,10 @@ class Gebrd {
           }
         }
       } else {
-        row_step(i, j, m, /*fix=*/j - 1, /*fused=*/one_pass_ && j > 0);
+        row_step(i, j, m, /*fix=*/j - 1, /*fused=*/j > 0 && fused_at(c));
         if (c + 1 < m_) {
           column_step(i, j, m);
-          if (!one_pass_ || j + 1 == b) product_y(i, j, m);
+          if (j + 1 == b || !fused_at(c + 1)) product_y(i, j, m);  // else row step j + 1's
         }
       }
     }
@@ -176,6 +177,14 @@ class Gebrd {
       }
     }
     update(i, b, m);
+  }
+
+  // Whether row step c is the fused one (GebrdOptions::one_pass): the same answer on
+  // every device and rank, from the trailing matrix's bytes per device.
+  bool fused_at(int64_t c) const {
+    const double share = static_cast<double>(m_ - c) * static_cast<double>(n_ - c) *
+                         static_cast<double>(sizeof(T)) / L_.num_devices();
+    return one_pass_ && share >= static_cast<double>(one_pass_min_);
   }
 
   // Column c = i + j of the panel (P's column j) on every device, from row c (upper) or
@@ -356,6 +365,7 @@ class Gebrd {
   const BlockCyclic1D& L_;
   int64_t m_, n_, ld_, kb_;
   bool one_pass_;
+  int64_t one_pass_min_;
   detail::DeviceCollectives coll_;
   std::vector<PanelSpace<T>> space_;
   detail::PhaseClock<GebrdProfile> clock_;
@@ -365,20 +375,26 @@ class Gebrd {
 
 // Checks every argument on this rank; the caller agrees on the outcome over the ranks.
 template <Scalar T>
-void check_gebrd(const Context& ctx, const DistMatrix<T>& A, int64_t kb) {
+void check_gebrd(const Context& ctx, const DistMatrix<T>& A, int64_t kb,
+                 const GebrdOptions& opts) {
   const BlockCyclic1D& L = A.layout();
   detail::check_matrix(ctx, A);
   MGBLAS_CHECK_ARG(kb >= 1 && kb <= kMaxPanel && L.nb() % kb == 0, "opts.panel", kb,
                    "a divisor of A's nb = ", L.nb(), " in [1, ", kMaxPanel,
                    "], or 0 (automatic)");
+  MGBLAS_CHECK_ARG(opts.one_pass_min_bytes >= 0, "opts.one_pass_min_bytes",
+                   opts.one_pass_min_bytes, ">= 0");
 }
 
 template <Scalar T>
-CallRecord gebrd_record(const DistMatrix<T>& A, int64_t kb, ReducerKind transport, int64_t form) {
+CallRecord gebrd_record(const DistMatrix<T>& A, int64_t kb, const GebrdOptions& opts,
+                        int64_t form) {
   CallRecord rec("gebrd_mgpu");
   detail::add_matrix_fields(rec, A);
   rec.add("opts.panel", kb)
-      .add("opts.transport", static_cast<int64_t>(transport))
+      .add("opts.transport", static_cast<int64_t>(opts.transport))
+      .add("opts.one_pass", static_cast<int64_t>(opts.one_pass))
+      .add("opts.one_pass_min_bytes", opts.one_pass_min_bytes)
       .add("output form", form);
   return rec;
 }
@@ -400,9 +416,9 @@ void gebrd_mgpu(DistMatrix<T>& A, DistVector<real_type_t<T>>& d, DistVector<real
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   const int64_t k = std::min(L.m(), L.n());
-  CallRecord rec = gebrd_record(A, kb, opts.transport, 1);
+  CallRecord rec = gebrd_record(A, kb, opts, 1);
   agree(ctx.comm(), rec, [&] {
-        check_gebrd(ctx, A, kb);
+        check_gebrd(ctx, A, kb, opts);
         detail::check_dist_vector(ctx, d, "d", k, nullptr);
         detail::check_dist_vector(ctx, e, "e", std::max<int64_t>(0, k - 1), nullptr);
         detail::check_dist_vector(ctx, tauq, "tauq", k, nullptr);
@@ -433,9 +449,9 @@ void gebrd_mgpu(DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e, T* tauq,
   // raises on every rank.
   std::unique_ptr<DistVector<R>> dd, ed;
   std::unique_ptr<DistVector<T>> qd, pd;
-  CallRecord rec = gebrd_record(A, kb, opts.transport, 0);
+  CallRecord rec = gebrd_record(A, kb, opts, 0);
   agree(ctx.comm(), rec, [&] {
-        check_gebrd(ctx, A, kb);
+        check_gebrd(ctx, A, kb, opts);
         MGBLAS_CHECK_PTR(d, "d", k > 0);
         MGBLAS_CHECK_PTR(e, "e", k1 > 0);
         MGBLAS_CHECK_PTR(tauq, "tauq", k > 0);

@@ -10,7 +10,7 @@
 //   - the quantities indexed by A's columns (the row reflectors U, kept in A's rows, and
 //     the panel's Y) stay with the device that owns the column: A^H v lands there
 //     without communication;
-//   - optionally (GebrdOptions::one_pass), A^H v and A u read the trailing matrix once
+//   - on large trailing matrices (GebrdOptions::one_pass), A^H v and A u read it once
 //     between them: a column's entry of u needs only that column's entry of A^H v, so
 //     one kernel can form both from the same read of each column;
 //   - A u, the row reflector's norm and the few dot products against the column-indexed
@@ -53,11 +53,15 @@ struct GebrdOptions {
   /// When not null, receives the time per phase.
   GebrdProfile* profile = nullptr;
   /// A column's two large products from one read of the trailing matrix (the fused row
-  /// step, kernels::labrd_fused) instead of two GEMVs; same results up to rounding.
-  /// Off by default: on GPUs the fused kernel is latency-bound at about 1.4 TB/s, faster
-  /// than the two GEMVs on an H100 at n = 16384 (7.92 s against 9.16 s) but slower on an
-  /// H200 (7.79 s against 6.90 s; bench/results/h200-h100-gebrd-one-pass.md).
-  bool one_pass = false;
+  /// step, kernels::labrd_fused) instead of two GEMVs, on the columns whose trailing
+  /// matrix holds at least one_pass_min_bytes per device; same results up to rounding.
+  /// false: the two GEMVs on every column.
+  bool one_pass = true;
+  /// Below this many bytes of trailing matrix per device the two GEMVs run instead: the
+  /// second GEMV then reads A from L2 (50 MB on an H100 or H200), so one pass saves no
+  /// DRAM traffic, and the fused kernel's per-tile exchange makes it slower (measured on
+  /// an H100: bench/results/h200-h100-gebrd-one-pass.md). 0: every column; >= 0.
+  int64_t one_pass_min_bytes = int64_t{128} << 20;
 };
 
 /// Reduces the m x n matrix A to bidiagonal form B = Q^H A P (real T: Q^T A P), k =

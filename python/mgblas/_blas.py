@@ -603,22 +603,28 @@ def sytrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
     return hetrd(A, uplo, panel)
 
 
+def _pass_mode(one_pass: Optional[bool]) -> int:
+    """gebrd's one_pass for the extension: -1 the default, 0 two GEMVs, 1 one pass."""
+    return -1 if one_pass is None else int(bool(one_pass))
+
+
 def gebrd(A: DistMatrix, panel: int = 0,
-          one_pass: bool = False) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+          one_pass: Optional[bool] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Reduce the m x n A to bidiagonal form B = Q^H A P in place (LAPACK ?gebrd
     storage; upper bidiagonal for m >= n, lower otherwise). Returns (d, e, tauq,
-    taup) as NumPy arrays, the same on every rank. one_pass: a column's two large
-    products from one read of A (GebrdOptions::one_pass; off by default, see
-    bench/results/h200-h100-gebrd-one-pass.md). Collective."""
+    taup) as NumPy arrays, the same on every rank. one_pass: True reads A once for a
+    column's two large products on every column (the fused row step), False runs two
+    GEMVs on every column, None (default) the fused step while the trailing matrix is
+    large (GebrdOptions; bench/results/h200-h100-gebrd-one-pass.md). Collective."""
     _check_dist(A)
 
     def check():
         if not isinstance(panel, (int, np.integer)) or panel < 0:
             raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
-        if not isinstance(one_pass, (bool, np.bool_)):
-            raise BadArgument(f"one_pass = {one_pass!r}: must be True or False")
+        if one_pass is not None and not isinstance(one_pass, (bool, np.bool_)):
+            raise BadArgument(f"one_pass = {one_pass!r}: must be True, False or None")
         m, n = A.shape
-        return min(m, n), lambda: _sig("gebrd", A._c.dt, m, n, panel, bool(one_pass))
+        return min(m, n), lambda: _sig("gebrd", A._c.dt, m, n, panel, _pass_mode(one_pass))
 
     k = A.ctx._agree("gebrd", check)
     real = REAL_OF[A._c.dt]
@@ -627,7 +633,7 @@ def gebrd(A: DistMatrix, panel: int = 0,
     tauq = np.zeros(k, dtype=A.dtype)
     taup = np.zeros(k, dtype=A.dtype)
     _core.gebrd_mgpu(A._c, _addr(d), _addr(e), _addr(tauq), _addr(taup), int(panel),
-                     bool(one_pass))
+                     _pass_mode(one_pass))
     return d, e, tauq, taup
 
 

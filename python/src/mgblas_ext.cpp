@@ -685,12 +685,15 @@ NB_MODULE(_mgblas, m) {
         }, release_gil);
   m.def("gebrd_mgpu",
         [](AnyDistMatrix& A, uintptr_t d, uintptr_t e, uintptr_t tauq, uintptr_t taup,
-           int64_t panel, bool one_pass) {
+           int64_t panel, int one_pass) {  // -1: the default; 0: two GEMVs; 1: one pass always
           dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
             using R = real_type_t<T>;
             GebrdOptions opts;
             opts.panel = panel;
-            opts.one_pass = one_pass;
+            if (one_pass >= 0) {
+              opts.one_pass = one_pass == 1;
+              opts.one_pass_min_bytes = 0;
+            }
             gebrd_mgpu<T>(A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tauq), ptr<T>(taup), opts);
           });
         }, release_gil);

@@ -74,7 +74,7 @@ def test_sytrd_is_hetrd(ctx, rng, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape, nb", [((90, 60), 16), ((50, 77), 8), ((64, 64), 32)])
-@pytest.mark.parametrize("one_pass", [False, True])
+@pytest.mark.parametrize("one_pass", [None, False, True])
 def test_gebrd_singular_values(ctx, rng, dtype, shape, nb, one_pass):
     m, n = shape
     A = random(rng, shape, dtype)

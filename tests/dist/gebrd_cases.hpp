@@ -38,6 +38,7 @@ bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& 
   GebrdOptions opts;
   opts.panel = panel;
   opts.one_pass = one_pass;
+  if (one_pass) opts.one_pass_min_bytes = 0;  // the fused step on every column, however small
   if (device_outputs) {
     DistVector<R> dd(ctx, k), ed(ctx, k1);
     DistVector<T> qd(ctx, k), pd(ctx, k);

@@ -124,6 +124,30 @@ TYPED_TEST(Gebrd_Host, BadArgumentsRaiseEverywhere) {
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
     gebrd_mgpu<T>(dA, d.data(), e.data(), nullptr, tp.data());
   }), "null tauq"));
+  GebrdOptions negative;
+  negative.one_pass_min_bytes = -1;
+  std::string what;
+  try {
+    gebrd_mgpu<T>(dA, d.data(), e.data(), tq.data(), tp.data(), negative);
+  } catch (const BadArgument& err) {
+    what = err.what();
+  }
+  EXPECT_TRUE(td::everywhere(*ctx, what.find("opts.one_pass_min_bytes") != std::string::npos &&
+                                       what.find("-1") != std::string::npos,
+                             "negative one_pass_min_bytes named: " + what));
+  // Ranks that disagree on the pass (it decides which kernels run per column) stop before
+  // the reduction instead of diverging.
+  if (ctx->nranks() > 1) {
+    GebrdOptions split;
+    split.one_pass = ctx->rank() != 0;
+    bool split_raised = false;
+    try {
+      gebrd_mgpu<T>(dA, d.data(), e.data(), tq.data(), tp.data(), split);
+    } catch (const Error&) {
+      split_raised = true;
+    }
+    EXPECT_TRUE(td::everywhere(*ctx, split_raised, "ranks split on one_pass"));
+  }
   // One rank alone passes a bad panel: no rank starts the reduction.
   GebrdOptions mine;
   mine.panel = ctx->rank() == ctx->nranks() - 1 ? 5 : 4;

@@ -4,7 +4,8 @@
 // run.
 //
 //   mpirun -np R tester_gebrd -m 8192 -n 8192 --type d,s [--nb 256] [--panel 0]
-//          [--niter 3] [--profile] [--check-max-n 1024] [--no-ref] [--one-pass] [--csv FILE]
+//          [--niter 3] [--profile] [--check-max-n 1024] [--no-ref] [--pass auto|one|two]
+//          [--csv FILE]
 //
 // -m and -n are lists of the same length (or -m omitted: square). The matrix: entry
 // (i, j) of A is a function of (seed, i + j m) only (tester_dist_fill), so each device
@@ -13,8 +14,10 @@
 // refilled before each; GFLOP/s counts 4 m n^2 - 4 n^3 / 3 real flops for m >= n (m and
 // n swapped otherwise; x4 for complex); floor(s) is the read floor of the two
 // matrix-vector products per column, 2 sum_c (m - c)(n - c) sizeof(T) bytes at
-// --peak-bw (--one-pass: the fused step's own floor is half of it); speedup = cuSOLVER time / mgblas time. --profile: one more call with
-// GebrdProfile, its phases on a '#' line. --check (max(m, n) <= --check-max-n) gathers A
+// --peak-bw (the fused one-pass step's own floor is half of it); speedup = cuSOLVER time /
+// mgblas time. --pass: auto is GebrdOptions' default (the fused row step on large trailing
+// matrices), one the fused step on every column, two the two GEMVs on every column.
+// --profile: one more call with GebrdProfile, its phases on a '#' line. --check (max(m, n) <= --check-max-n) gathers A
 // and checks ||A - Q B P^H||, Q's and P's orthogonality and the singular values on rank 0
 // (tests/lapack/bidiag_check.hpp).
 #include <cusolverDn.h>
@@ -41,7 +44,8 @@ struct Options : CommonOptions {
   }
   std::vector<int64_t> mlist, nlist;
   int64_t nb = 256, panel = 0, check_max_n = 1024;
-  bool ref = true, profile = false, one_pass = false;
+  bool ref = true, profile = false;
+  std::string pass = "auto";
   double peak_bw = 4530;  // GB/s: the H200's measured read ceiling (shared/DEVICE.md)
 };
 
@@ -128,7 +132,10 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
     std::vector<T> tq(k), tp(k);
     GebrdOptions opts;
     opts.panel = o.panel;
-    opts.one_pass = o.one_pass;
+    if (o.pass != "auto") {
+      opts.one_pass = o.pass == "one";
+      opts.one_pass_min_bytes = 0;
+    }
     std::vector<double> t;
     for (int r = 0; r < o.warmup + o.niter; ++r) {
       fill_dist(A, seed);
@@ -213,8 +220,11 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--peak-bw", o.peak_bw, "read bandwidth for the floor, GB/s")->capture_default_str();
   app.add_flag("--ref,!--no-ref", o.ref, "time cuSOLVER on rank 0's first GPU")->capture_default_str();
   app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
-  app.add_flag("--one-pass", o.one_pass,
-               "GebrdOptions::one_pass: A^H v and A u from one read of A (the fused row step)");
+  app.add_option("--pass", o.pass,
+                 "auto: GebrdOptions' default; one: A^H v and A u from one read of A (the fused "
+                 "row step) on every column; two: two GEMVs on every column")
+      ->check(CLI::IsMember({"auto", "one", "two"}))
+      ->capture_default_str();
   if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)
     return status;
   if (o.niter < 1) o.niter = 1;
