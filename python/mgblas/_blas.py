@@ -615,7 +615,7 @@ def gebrd(A: DistMatrix, panel: int = 0,
     taup) as NumPy arrays, the same on every rank. one_pass: True reads A once for a
     column's two large products on every column (the fused row step), False runs two
     GEMVs on every column, None (default) the fused step while the trailing matrix is
-    large (GebrdOptions; bench/results/h200-h100-gebrd-one-pass.md). Collective."""
+    large (GebrdOptions; bench/results/h100-gebrd-tma.md). Collective."""
     _check_dist(A)
 
     def check():
