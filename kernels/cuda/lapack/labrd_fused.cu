@@ -28,10 +28,11 @@
 // 16 bytes; a DistMatrix's is always a multiple of 128), the step runs as the engine's
 // gemv, labrd_row and gemv.
 //
-// Measured (bench/results/h200-h100-gebrd-one-pass.md): the first version copied each
-// element with its own cp.async and moved about 1.4 TB/s (11 cycles per issued
-// instruction, 47 instructions per element); with TMA the products of a 16384^2 gebrd
-// on an H100 take 5.58 s instead of the two GEMVs' 8.49 s. Below about 128 MiB of
+// Measured (bench/results/h100-gebrd-tma.md; the cp.async version before it in
+// h200-h100-gebrd-one-pass.md): the first version copied each element with its own
+// cp.async and moved about 1.4 TB/s (11 cycles per issued instruction, 47 instructions
+// per element); with TMA the products of a 16384^2 gebrd on an H100 take 5.52 s instead
+// of the two GEMVs' 8.37 s. Below about 128 MiB of
 // trailing matrix per device the two GEMVs' second read comes from L2 and they win, so
 // gebrd_mgpu runs this step only above GebrdOptions::one_pass_min_bytes.
 #include <cooperative_groups.h>
@@ -96,19 +97,13 @@ struct FusedArgs {
   D* qshare;        // [cluster][jy + ju + 1]: its share of Y^H r, Ut^H r and |r|^2
 };
 
-// The cluster barrier, whole or in halves: arrive with release order (the block's
-// shared-memory partials written before it are visible to the cluster after the wait),
-// wait with acquire order. Work between the halves (the next tile's loads) overlaps the
-// other blocks' arrival.
-__device__ __forceinline__ void cluster_arrive() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void cluster_wait() {
-  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-__device__ __forceinline__ void cluster_barrier() {
-  cluster_arrive();
-  cluster_wait();
+// Waits for the phase of `parity` of an mbarrier in this block's shared memory; a copy or
+// partial that never arrives traps (an error the caller sees) rather than hangs.
+__device__ __forceinline__ void wait_parity(uint64_t* bar, uint32_t parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  for (long spin = 0; !::cuda::ptx::mbarrier_try_wait_parity(bar, parity);)
+    if (++spin > (1L << 26)) __trap();
+#endif
 }
 
 // v into the shared memory of a block of the cluster (remote: from map_shared_rank),
@@ -222,8 +217,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
   // Every thread waits for tile i's bytes before reading its stage.
   const auto landed = [&](int64_t i) {
     const uint32_t parity = static_cast<uint32_t>((i / kStages) & 1);
-    for (long spin = 0; !ptx::mbarrier_try_wait_parity(&full[i % kStages], parity);)
-      if (++spin > (1L << 26)) __trap();  // a lost copy: fail rather than hang
+    wait_parity(&full[i % kStages], parity);
   };
   const auto pair_entry = [&](int64_t i) {
     const int64_t q = (g + i * G) * BC + pc;
@@ -275,8 +269,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
     const int64_t qt = (g + i * G) * BC;
     if (tid < BC) {
       const uint32_t parity = static_cast<uint32_t>((i / kRecv) & 1);
-      for (long spin = 0; !ptx::mbarrier_try_wait_parity(&bar[b], parity);)
-        if (++spin > (1L << 26)) __trap();  // a lost partial: fail rather than hang
+      wait_parity(&bar[b], parity);
       D y = make_scalar<D>(0), f = make_scalar<D>(0), h = make_scalar<D>(0);
 #pragma unroll
       for (int k = 0; k < kCluster; ++k) {  // rank order: the same bits in every block
@@ -313,7 +306,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // for the cluster's st.async
     ptx::fence_proxy_async(ptx::space_shared);  // for the TMA unit (the async proxy)
   }
-  cluster_barrier();  // every block has started and initialised its barriers
+  cluster.sync();  // every block has started and initialised its barriers
   // Software pipeline: tile i + 1's partials are pushed before tile i is applied, so a
   // block waits for the cluster's sums of a tile only after it has worked a tile ahead;
   // kStages tiles of A in shared memory (applied, pushed, loading). A block may push
@@ -338,7 +331,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
   }
   // Every tile issued was waited for, so no copy outlives the block; the barrier keeps
   // every block alive while another may still push into its shared memory.
-  cluster_barrier();
+  cluster.sync();
 
   D* zs = a.zshare + g * a.ldz;
 #pragma unroll
