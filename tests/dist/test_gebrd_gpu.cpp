@@ -57,6 +57,10 @@ TYPED_TEST(Gebrd_Gpu, OnePassFusedStep) {
   EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 1000, 1000, 256, 0, false, /*one_pass=*/true));
   for (int64_t n : {1, 2, 17, 63, 65})
     EXPECT_TRUE(td::gebrd_random_case<T>(ctx, n + 3, n, 16, 0, n % 2 == 0, /*one_pass=*/true));
+  // Many tiles per cluster at 8 and 16 rows per thread: the pipeline's stages and its
+  // receive buffers wrap around many times.
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 9000, 600, 64, 0, true, /*one_pass=*/true));
+  EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 16500, 256, 64, 0, false, /*one_pass=*/true));
 }
 
 }  // namespace

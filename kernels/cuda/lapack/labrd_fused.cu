@@ -35,6 +35,9 @@
 // of the two GEMVs' 8.37 s. Below about 128 MiB of
 // trailing matrix per device the two GEMVs' second read comes from L2 and they win, so
 // gebrd_mgpu runs this step only above GebrdOptions::one_pass_min_bytes.
+// On an H200 the step reads at about half the bandwidth (2.4 TB/s): it is bound by its
+// instructions per tile, not by memory or the cluster exchange. A deeper pipeline with
+// smaller tiles was slower (bench/results/h200-reductions-profile.md).
 #include <cooperative_groups.h>
 #include <cuda.h>  // CUtensorMap and its encoder's types (the encoder comes from the runtime)
 #include <cudaTypedefs.h>
@@ -146,8 +149,11 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
   extern __shared__ __align__(128) unsigned char smem_raw[];
   // Stage s holds kBoxes boxes of RB rows x BC columns, each column's rows contiguous:
   // this thread's row slot k of column c is st[s * kStage + k * kThreads * BC + c * RB + toff].
-  // TMA writes to 128-byte boundaries (kSmemBytes has room for the rounding).
-  D* st = reinterpret_cast<D*>((reinterpret_cast<uintptr_t>(smem_raw) + 127) & ~uintptr_t{127});
+  // TMA writes to 128-byte boundaries (kSmemBytes has room for the rounding); the offset
+  // is added to smem_raw itself so that the compiler keeps shared-memory loads (through
+  // an integer address they became generic loads).
+  const auto pad = (128 - static_cast<unsigned>(__cvta_generic_to_shared(smem_raw)) % 128) % 128;
+  D* st = reinterpret_cast<D*>(smem_raw + pad);
   const int toff = (tid / RB) * RB * BC + tid % RB;
   const auto at = [&](const D* stage, int c, int k) -> const D& {
     return stage[k * kThreads * BC + c * RB + toff];
