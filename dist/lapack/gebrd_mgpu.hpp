@@ -60,7 +60,8 @@ struct GebrdOptions {
   /// Below this many bytes of trailing matrix per device the two GEMVs run instead: the
   /// second GEMV then reads A from L2 (50 MB on an H100 or H200), so one pass saves no
   /// DRAM traffic, and the fused kernel's per-tile exchange makes it slower (measured on
-  /// an H100: bench/results/h100-gebrd-tma.md). 0: every column; >= 0.
+  /// an H100: bench/results/h100-gebrd-tma.md; on an H200 the fused columns of n = 8192
+  /// only break even, bench/results/h200-reductions-profile.md). 0: every column; >= 0.
   int64_t one_pass_min_bytes = int64_t{128} << 20;
 };
 

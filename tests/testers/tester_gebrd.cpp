@@ -17,9 +17,9 @@
 // --peak-bw (the fused one-pass step's own floor is half of it); speedup = cuSOLVER time /
 // mgblas time. --pass: auto is GebrdOptions' default (the fused row step on large trailing
 // matrices), one the fused step on every column, two the two GEMVs on every column.
-// --profile: one more call with GebrdProfile, its phases on a '#' line. --check (max(m, n) <= --check-max-n) gathers A
-// and checks ||A - Q B P^H||, Q's and P's orthogonality and the singular values on rank 0
-// (tests/lapack/bidiag_check.hpp).
+// --profile: one more call with GebrdProfile, its phases on a '#' line. --check
+// (max(m, n) <= --check-max-n) gathers A and checks ||A - Q B P^H||, Q's and P's
+// orthogonality and the singular values on rank 0 (tests/lapack/bidiag_check.hpp).
 #include <cusolverDn.h>
 #include <mpi.h>
 
