@@ -43,4 +43,27 @@ TYPED_TEST(Hetrd_Gpu, PanelsAndTransports) {
   EXPECT_TRUE(td::reduce_and_check<T>(ctx, 260, 64, 0, false, ReducerKind::Host, Uplo::Upper));
 }
 
+// The column step's other shapes: a grid of 3 blocks, so every phase loops over many
+// tiles per block (as panels of more than 32 x 2 x SMs rows do), and the separate
+// launches the step falls back to where a cooperative launch is not possible.
+TYPED_TEST(Hetrd_Gpu, StepGridShapes) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  struct Env {
+    const char* name;
+    Env(const char* n, const char* v) : name(n) { ::setenv(n, v, 1); }
+    ~Env() { ::unsetenv(name); }
+  };
+  {
+    Env few("MGBLAS_LATRD_STEP_BLOCKS", "3");
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 1000, 64, 0, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 517, 128, 128, true, ReducerKind::Auto, Uplo::Upper));
+  }
+  {
+    Env separate("MGBLAS_LATRD_NO_COOP", "1");
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 517, 64, 32, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 300, 64, 0, true, ReducerKind::Auto, Uplo::Upper));
+  }
+}
+
 }  // namespace

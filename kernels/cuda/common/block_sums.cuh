@@ -57,6 +57,34 @@ __device__ __forceinline__ D shfl_xor(D v, int lane_mask) {
   }
 }
 
+/// kQ sums over the 32 lanes of a warp at once (kQ a power of two <= 32): a butterfly
+/// in which every step hands half of the values a lane still holds to its partner, so
+/// the kQ sums take kQ - 1 + log2(32 / kQ) shuffles where one reduction per value
+/// (CUB's WarpReduce) takes 5 kQ. On return v[0] holds the sum over the warp of the
+/// values of index `result`; lanes that differ only in their low log2(32 / kQ) bits
+/// hold the same index (lane 0 of each such group may write it). The order of the adds
+/// is fixed, so the bits are the same on every run and device.
+template <int kQ, typename D>
+__device__ __forceinline__ int transposed_warp_sums(D (&v)[kQ]) {
+  static_assert(kQ >= 1 && kQ <= 32 && (kQ & (kQ - 1)) == 0);
+  const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
+  int index = 0;
+#pragma unroll
+  for (int w = kQ / 2, off = 16; w >= 1; w /= 2, off /= 2) {
+    const bool upper = (lane & off) != 0;
+#pragma unroll
+    for (int i = 0; i < w; ++i) {
+      const D send = upper ? v[i] : v[i + w];
+      const D keep = upper ? v[i + w] : v[i];
+      v[i] = add(keep, shfl_xor(send, off));
+    }
+    if (upper) index += w;
+  }
+#pragma unroll
+  for (int off = 16 / kQ; off >= 1; off /= 2) v[0] = add(v[0], shfl_xor(v[0], off));
+  return index;
+}
+
 /// Whether this block is the last of the grid to reach this point; the other blocks'
 /// writes before it are then visible to it. Resets the counter for the next launch.
 __device__ inline bool last_block(unsigned* counter) {

@@ -12,6 +12,7 @@
 #include <cooperative_groups.h>
 #include <cub/block/block_reduce.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <type_traits>
@@ -245,9 +246,12 @@ __global__ void __launch_bounds__(kThreads)
 // The four launches of latrd_finish + latrd_reflector cost ~40 us a column on an H200
 // whatever n (launch and tail latency, profile of n = 4096..16384); here one grid of
 // co-resident blocks runs them with grid-wide barriers where a sum over all rows is
-// needed. Blocks of 32 rows x 8 warps as above, looping over 32-row tiles. Sums over
-// blocks are done in block order (every block, or one block per column q of t), so the
-// result is the same bits on every device.
+// needed: three per column (w^H v for the finish, the column's norm, the sums of t).
+// Blocks of 32 rows x 8 warps as above, looping over 32-row tiles. Sums over blocks are
+// done in block order (every block, or one block per column q of t), so the result is
+// the same bits on every device. (An H200 profile at n = 4096 found the kernel bound by
+// its instruction stream, 8 warps per SM: the dot products of t are summed 8 columns per
+// butterfly, not one warp reduction per column, and hold 8 sums per lane, not 32.)
 namespace cg = cooperative_groups;
 
 struct StepArgs {
@@ -264,8 +268,10 @@ __global__ void __launch_bounds__(kThreads)
   const int64_t m = a.m, j = a.j, ldp = a.ldp, ldw = a.ldw;
   const unsigned G = gridDim.x;
   extern __shared__ unsigned char smem_raw[];
-  D* sm = reinterpret_cast<D*>(smem_raw);  // [0, 2j): t of column j-1 or row j; [2j, 4j): block sums of t
+  D* sm = reinterpret_cast<D*>(smem_raw);  // [0, 2j): t of column j-1, then row j of [W V]
   __shared__ D bcast;
+  D wj = make_scalar<D>(0);  // W(j, j-1) after the finish, in every thread
+  D* w_row = reinterpret_cast<D*>(work + kScalars + 48);  // W(j, j-1) before its axpy
   D* partA = reinterpret_cast<D*>(work + kPartials);
   R* partB = reinterpret_cast<R*>(work + kPartials + std::size_t{G} * sizeof(D));
   D* partC = reinterpret_cast<D*>(work + kPartials + std::size_t{G} * (sizeof(D) + 16));
@@ -300,6 +306,7 @@ __global__ void __launch_bounds__(kThreads)
       if (threadIdx.y == 0 && r < m) {
         const D s = mul(tj, sub(p[r - jj - 1], corr));
         w[r] = s;
+        if (r == j) *w_row = s;  // for the other blocks (see below)
         dot = mul_add(conj(s), v[r], dot);
       }
     });
@@ -310,13 +317,16 @@ __global__ void __launch_bounds__(kThreads)
     tiles(j, [&](int64_t r) {
       if (threadIdx.y == 0 && r < m) w[r] = mul_add(alpha, v[r], w[r]);
     });
-    grid.sync();  // W(:, j-1) complete: row j of it is read by every block below
+    // No barrier here: the reflector below reads W(:, j-1) only in its own rows (which
+    // this block just finished), and row j, W(j, j-1), which every thread forms itself
+    // from the copy in w_row (the same operation as above, so the same bits).
+    wj = mul_add(alpha, v[j], __ldcg(w_row));
   }
   if (!a.reflect) return;
 
   // latrd_reflector of column j: the update and the norm, rows [j, m).
   for (int64_t l = flat_thread(); l < j; l += kThreads) {
-    sm[l] = conj(W[j + l * ldw]);
+    sm[l] = a.finish && l == j - 1 ? conj(wj) : conj(W[j + l * ldw]);
     sm[j + l] = conj(Pn[j + l * ldp]);
   }
   __syncthreads();
@@ -355,44 +365,42 @@ __global__ void __launch_bounds__(kThreads)
     e[j] = beta;
     tau[j] = tj;
   }
-  // v scaled (row j+1 is 1), the accumulator zeroed, the block's sums of t.
-  D* blockC = sm + 2 * j;
+  // v scaled in place, each row by the thread that reads it below (row j+1 becomes 1
+  // once every block has read alpha); the accumulator zeroed.
+  tiles(j + 1, [&](int64_t r) {
+    if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = mul(__ldcg(col + r), scale);
+  });
   for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < a.acc_len;
        i += int64_t{G} * kThreads)
     acc[i] = make_scalar<D>(0);
-  // Warp y takes the columns q = y + 8 i of [W | V]; each lane keeps its sums over the
-  // tiles in registers (kMaxQ loads in flight per row) and the warp sums once at the end.
-  constexpr int kMaxQ = 2 * kLatrdMaxPanel / kWarps;
-  D part[kMaxQ];
-#pragma unroll
-  for (int i = 0; i < kMaxQ; ++i) part[i] = make_scalar<D>(0);
-  tiles(j + 1, [&](int64_t r) {
-    const D vr = r < m ? (r == j + 1 ? make_scalar<D>(1) : mul(__ldcg(col + r), scale)) : make_scalar<D>(0);
-    __syncthreads();  // every warp has read the unscaled row before warp 0 stores it
-    if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = vr;
-    if (r >= m) return;
-#pragma unroll
-    for (int i = 0; i < kMaxQ; ++i) {
-      const int64_t q = threadIdx.y + int64_t{i} * kWarps;
-      if (q < 2 * j) {
-        const D* c = q < j ? W + q * ldw : Pn + (q - j) * ldp;
-        part[i] = mul_add(conj(c[r]), vr, part[i]);
-      }
-    }
-  });
-  using WarpReduce = cub::WarpReduce<Sum<D>>;
-  __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
-#pragma unroll
-  for (int i = 0; i < kMaxQ; ++i) {
-    const int64_t q = threadIdx.y + int64_t{i} * kWarps;
-    if (q >= 2 * j) break;  // the same for the whole warp
-    const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{part[i]});
-    __syncwarp();
-    if (threadIdx.x == 0) blockC[q] = s.v;
-  }
   __syncthreads();
-  for (int64_t q = flat_thread(); q < 2 * j; q += kThreads)
-    partC[int64_t{blockIdx.x} * 2 * j + q] = blockC[q];
+  // The block's sums of t = [W V]^H v: warp y takes the columns q = y + 8 i, kQ of them
+  // at a time, its lanes over the rows; the kQ sums leave the warp through one
+  // transposing butterfly. Reads past L1: rows of v and of W(:, j-1) near the tile
+  // edges were written by other blocks in this launch.
+  const int64_t nq = 2 * j;
+  const D one = make_scalar<D>(1);
+  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
+    const D* c[kQ];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) {
+      const int64_t q = q0 + int64_t{i} * kWarps;
+      c[i] = q >= nq ? nullptr : q < j ? W + q * ldw : Pn + (q - j) * ldp;
+    }
+    D s[kQ];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) s[i] = make_scalar<D>(0);
+    tiles(j + 1, [&](int64_t r) {
+      if (r >= m) return;
+      const D vr = r == j + 1 ? one : __ldcg(col + r);
+#pragma unroll
+      for (int i = 0; i < kQ; ++i)
+        if (c[i]) s[i] = mul_add(conj(__ldcg(c[i] + r)), vr, s[i]);
+    });
+    const int i = transposed_warp_sums(s);
+    const int64_t q = q0 + int64_t{i} * kWarps;
+    if ((threadIdx.x & (kLanes / kQ - 1)) == 0 && q < nq) partC[int64_t{blockIdx.x} * nq + q] = s[0];
+  }
   grid.sync();
   if (blockIdx.x == 0 && flat_thread() == 0) col[j + 1] = make_scalar<D>(1);  // all have read alpha
   // t[q] = the blocks' sums in order; block b takes the columns q = b, b + G, ...
@@ -419,7 +427,7 @@ int step_grid_limit() {
     MGBLAS_CHECK_CUDA(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     MGBLAS_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     MGBLAS_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, step_kernel<D>, kThreads, 6 * kLatrdMaxPanel * sizeof(D)));
+        &per_sm, step_kernel<D>, kThreads, 2 * kLatrdMaxPanel * sizeof(D)));
     // Two blocks per SM at most: more blocks add to every grid-wide sum.
     limit[dev] = coop ? sms * std::min(per_sm, 2) : 0;
     known[dev] = true;
@@ -506,7 +514,11 @@ void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t 
   using D = device_t<T>;
   fin = fin && j > 0;
   dev.make_current();
-  const int limit = step_grid_limit<D>();
+  int limit = step_grid_limit<D>();
+  // Test hook: a smaller grid, so that small panels run the loops over several tiles per
+  // block that only panels of more than 32 x (2 x SMs) rows reach otherwise.
+  if (const char* cap = std::getenv("MGBLAS_LATRD_STEP_BLOCKS"); cap && limit > 0)
+    limit = std::clamp(std::atoi(cap), 1, limit);
   const int64_t rows = m - j;  // the longest row range of the phases
   const unsigned G = static_cast<unsigned>(std::min<int64_t>(limit, ceil_div(rows, kLanes)));
   const std::size_t need = kPartials + std::size_t{G} * (2 * sizeof(D) + 16) +
@@ -526,7 +538,7 @@ void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t 
   D* accd = device_ptr(acc);
   unsigned char* wk = static_cast<unsigned char*>(work);
   void* params[] = {&args, &Pd, &Wd, &d, &e, &taud, &td, &pd, &accd, &wk};
-  const std::size_t smem = 4 * static_cast<std::size_t>(std::max<int64_t>(j, 1)) * sizeof(D);
+  const std::size_t smem = 2 * static_cast<std::size_t>(std::max<int64_t>(j, 1)) * sizeof(D);
   MGBLAS_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&step_kernel<D>),
                                                 dim3(G), dim3(kLanes, kWarps), params, smem,
                                                 stream));
