@@ -126,19 +126,27 @@ __device__ D across_warps(D v) {
 }
 
 /// In the grid's last block (after last_block): for q < count, the sum over the grid's
-/// blocks b, in block order, of part[b * stride + q] (partials other blocks wrote: read
-/// past L1), handed to write(q, sum) in lane 0 of the warp that formed it. Warp y takes
-/// q = y, y + kWarps, ...; its lanes stride the blocks.
+/// blocks b of part[b * stride + q] (partials other blocks wrote: read past L1), handed
+/// to write(q, sum) in one lane of the warp that formed it. Warp y takes q = y + kWarps i,
+/// kSumsAtOnce of them at a time: its lanes stride the blocks and the sums leave the warp
+/// through one transposing butterfly. (One sum at a time waited a full L2 round trip per
+/// q: up to 16 in a row per warp for a panel of 128 columns.) The order of the adds is
+/// fixed, so every device forms the same bits.
 template <typename D, typename Write>
 __device__ void sum_block_partials(const D* part, int64_t stride, int64_t count, Write&& write) {
-  using WarpReduce = cub::WarpReduce<Sum<D>>;
-  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
-  for (int64_t q = threadIdx.y; q < count; q += kWarps) {
-    D tot = make_scalar<D>(0);
-    for (int64_t b = threadIdx.x; b < gridDim.x; b += kLanes) tot = add(tot, __ldcg(part + b * stride + q));
-    const Sum<D> w = WarpReduce(tmp[threadIdx.y]).Sum(Sum<D>{tot});
-    __syncwarp();  // tmp is reused by the warp's next q
-    if (threadIdx.x == 0) write(q, w.v);
+  constexpr int kSumsAtOnce = 8;
+  for (int64_t q0 = threadIdx.y; q0 < count; q0 += kWarps * kSumsAtOnce) {
+    D tot[kSumsAtOnce];
+#pragma unroll
+    for (int i = 0; i < kSumsAtOnce; ++i) tot[i] = make_scalar<D>(0);
+    for (int64_t b = threadIdx.x; b < gridDim.x; b += kLanes)
+#pragma unroll
+      for (int i = 0; i < kSumsAtOnce; ++i) {
+        const int64_t q = q0 + int64_t{i} * kWarps;
+        if (q < count) tot[i] = add(tot[i], __ldcg(part + b * stride + q));
+      }
+    const int64_t q = q0 + int64_t{transposed_warp_sums(tot)} * kWarps;
+    if ((threadIdx.x & (kLanes / kSumsAtOnce - 1)) == 0 && q < count) write(q, tot[0]);
   }
 }
 

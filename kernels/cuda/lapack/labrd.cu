@@ -100,6 +100,24 @@ __global__ void __launch_bounds__(kBlockThreads)
   a[0] = make_scalar<D>(1);
 }
 
+// The warp's sums over its lanes of acc[k], the column q = y + kWarps k (q < count),
+// handed to write(q, sum): eight columns per transposing butterfly (block_sums.cuh), not
+// one warp reduction each.
+template <typename D, typename Write>
+__device__ void warp_sums_out(D (&acc)[kMaxPerWarp], int64_t count, Write&& write) {
+  constexpr int kAtOnce = 8;
+  static_assert(kMaxPerWarp % kAtOnce == 0);
+#pragma unroll
+  for (int k0 = 0; k0 < kMaxPerWarp; k0 += kAtOnce) {
+    if (threadIdx.y + int64_t{kWarps} * k0 >= count) break;  // the same for the whole warp
+    D g[kAtOnce];
+#pragma unroll
+    for (int i = 0; i < kAtOnce; ++i) g[i] = acc[k0 + i];
+    const int64_t q = threadIdx.y + int64_t{kWarps} * (k0 + transposed_warp_sums(g));
+    if ((threadIdx.x & (kLanes / kAtOnce - 1)) == 0 && q < count) write(q, g[0]);
+  }
+}
+
 // ---- column: v = scale a, s = [P | X]^H v ---------------------------------------------
 // Tiles of kDotRows rows (kRowsPerLane per lane); warp y takes the columns q = y, y + 8,
 // ... of [P(:, 0:j) | X(:, 0:jx)]. Every warp scales its rows' v itself; warp 0 stores it
@@ -140,17 +158,8 @@ __global__ void __launch_bounds__(kBlockThreads)
       }
     }
   }
-  using WarpReduce = cub::WarpReduce<Sum<D>>;
-  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
   D* part = partials<D>(work);
-#pragma unroll
-  for (int k = 0; k < kMaxPerWarp; ++k) {
-    const int64_t q = threadIdx.y + int64_t{kWarps} * k;
-    if (q >= nc) break;
-    const Sum<D> w = WarpReduce(tmp[threadIdx.y]).Sum(Sum<D>{acc[k]});
-    __syncwarp();  // tmp is reused by the next column
-    if (threadIdx.x == 0) part[blockIdx.x * nc + q] = w.v;
-  }
+  warp_sums_out(acc, nc, [&](int64_t q, D v) { part[blockIdx.x * nc + q] = v; });
   if (!last_block(counter(work, kDotsCounter))) return;
   sum_block_partials(part, nc, nc, [&](int64_t q, D v) { s[q] = v; });
 }
@@ -235,18 +244,9 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
     if (flat == 0 && !owns_head) sums[S.alpha()] = make_scalar<D>(0);
   }
-  using WarpReduce = cub::WarpReduce<Sum<D>>;
-  __shared__ typename WarpReduce::TempStorage tmp[kWarps];
   D* part = partials<D>(work);
   const int64_t np = nl + 1;  // the sums of the block: [Y^H r | Ut^H r | |r|^2]
-#pragma unroll
-  for (int k = 0; k < kMaxPerWarp; ++k) {
-    const int64_t l = threadIdx.y + int64_t{kWarps} * k;
-    if (l >= nl) break;
-    const Sum<D> w = WarpReduce(tmp[threadIdx.y]).Sum(Sum<D>{acc[k]});
-    __syncwarp();
-    if (threadIdx.x == 0) part[blockIdx.x * np + l] = w.v;
-  }
+  warp_sums_out(acc, nl, [&](int64_t l, D v) { part[blockIdx.x * np + l] = v; });
   const R bss = block_sum(ss);
   if (flat == 0) part[blockIdx.x * np + nl] = make_scalar<D>(bss);
   if (!last_block(counter(work, kRowCounter))) return;

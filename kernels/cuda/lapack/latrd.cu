@@ -117,7 +117,8 @@ __global__ void __launch_bounds__(kThreads)
 // takes the columns q = y, y + 8, ... of [W | V] (2j of them), 8 at a time, so a thread
 // has 8 x kRowsPerLane independent loads in flight. Every thread scales its rows' v
 // itself (warp 0 stores it back), the warps' sums per q go to `partial`, and the last
-// block adds the blocks in order into t: each warp a column q, its lanes over blocks.
+// block adds the blocks into t (sum_block_partials). The 8 sums of a warp leave it
+// through one transposing butterfly.
 constexpr int kRowsPerLane = 4, kDotRows = kLanes * kRowsPerLane, kQ = 8;
 
 template <typename D>
@@ -145,8 +146,6 @@ __global__ void __launch_bounds__(kThreads)
     p[i] = make_scalar<D>(0);
   if (j == 0) return;
 
-  using WarpReduce = cub::WarpReduce<Sum<D>>;
-  __shared__ typename WarpReduce::TempStorage wtmp[kWarps];
   D* partial = reinterpret_cast<D*>(work + kPartials);
   const int64_t nq = 2 * j;
   for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
@@ -166,36 +165,11 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     }
-#pragma unroll
-    for (int i = 0; i < kQ; ++i) {
-      const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{acc[i]});
-      __syncwarp();  // the temp storage is reused by the next sum
-      const int64_t q = q0 + i * kWarps;
-      if (threadIdx.x == 0 && q < nq) partial[int64_t{blockIdx.x} * nq + q] = s.v;
-    }
+    const int64_t q = q0 + int64_t{transposed_warp_sums(acc)} * kWarps;
+    if ((threadIdx.x & (kLanes / kQ - 1)) == 0 && q < nq) partial[int64_t{blockIdx.x} * nq + q] = acc[0];
   }
   if (!last_block(reinterpret_cast<unsigned*>(work) + 1)) return;
-  // t[q] = the blocks' partials in order: warp y takes 8 columns q at a time, its lanes
-  // the blocks, so 8 loads per lane are in flight (one column per warp at a time waited
-  // a full latency per column).
-  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
-    D acc[kQ];
-#pragma unroll
-    for (int i = 0; i < kQ; ++i) acc[i] = make_scalar<D>(0);
-    for (unsigned b = threadIdx.x; b < gridDim.x; b += kLanes)
-#pragma unroll
-      for (int i = 0; i < kQ; ++i) {
-        const int64_t q = q0 + i * kWarps;
-        if (q < nq) acc[i] = add(acc[i], __ldcg(partial + int64_t{b} * nq + q));
-      }
-#pragma unroll
-    for (int i = 0; i < kQ; ++i) {
-      const Sum<D> s = WarpReduce(wtmp[threadIdx.y]).Sum(Sum<D>{acc[i]});
-      __syncwarp();
-      const int64_t q = q0 + i * kWarps;
-      if (threadIdx.x == 0 && q < nq) t[q] = s.v;
-    }
-  }
+  sum_block_partials(partial, nq, nq, [&](int64_t q, D v) { t[q] = v; });
 }
 
 // ---- finish: w = tau (p - V t1 - W t2), w^H v ---------------------------------------
