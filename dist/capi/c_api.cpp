@@ -324,6 +324,85 @@ void tiled_entry(const char* what, mgblas_context_t ctx, mgblas_op_t op, const c
   run(e, *MX, *MY);
 }
 
+// The reductions' options from the C struct (NULL: the defaults), checked inside the
+// ranks' agreement so that one rank's bad value fails every rank. The profile's phases
+// are summed into a C++ profile and added to the caller's afterwards.
+mgblas::ReducerKind to_transport(mgblas_transport_t t) {
+  switch (t) {
+    case MGBLAS_TRANSPORT_AUTO: return mgblas::ReducerKind::Auto;
+    case MGBLAS_TRANSPORT_HOST: return mgblas::ReducerKind::Host;
+    case MGBLAS_TRANSPORT_NCCL: return mgblas::ReducerKind::Nccl;
+  }
+  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.transport' = ", static_cast<int>(t),
+               ": must be MGBLAS_TRANSPORT_AUTO, _HOST or _NCCL");
+}
+mgblas::GebrdPass to_pass(mgblas_gebrd_pass_t p) {
+  switch (p) {
+    case MGBLAS_GEBRD_PASS_AUTO: return mgblas::GebrdPass::Auto;
+    case MGBLAS_GEBRD_PASS_ONE: return mgblas::GebrdPass::One;
+    case MGBLAS_GEBRD_PASS_TWO: return mgblas::GebrdPass::Two;
+  }
+  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", static_cast<int>(p),
+               ": must be MGBLAS_GEBRD_PASS_AUTO, _ONE or _TWO");
+}
+void add_profile(mgblas_reduction_profile_t* to, double products, double panel, double comm,
+                 double update, double total) {
+  if (!to) return;
+  to->products += products;
+  to->panel += panel;
+  to->comm += comm;
+  to->update += update;
+  to->total += total;
+}
+
+template <typename T>
+mgblas_status_t hetrd_entry(const char* name, mgblas_context_t ctx, mgblas_uplo_t uplo,
+                            mgblas_matrix_t A, mgblas::real_type_t<cpp_t<T>>* d, mgblas::real_type_t<cpp_t<T>>* e, T* tau,
+                            const mgblas_reduction_options_t* opts) {
+  return guard_compiled<cpp_t<T>>(name, [&](auto) {
+    mgblas::Uplo u{};
+    mgblas::DistMatrix<cpp_t<T>>* M = nullptr;
+    mgblas::HetrdOptions o;
+    mgblas::HetrdProfile prof;
+    agree_on(name, ctx, [&] {
+      u = to_uplo(uplo);
+      M = &dist_as<cpp_t<T>>(ctx, A);
+      if (!opts) return;
+      o.panel = opts->panel;
+      o.transport = to_transport(opts->transport);
+      if (opts->pass != MGBLAS_GEBRD_PASS_AUTO)
+        MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", static_cast<int>(opts->pass),
+                     ": must be MGBLAS_GEBRD_PASS_AUTO for a tridiagonal reduction");
+      if (opts->profile) o.profile = &prof;
+    });
+    mgblas::hetrd_mgpu<cpp_t<T>>(u, *M, d, e, ptr(tau), o);
+    if (o.profile)
+      add_profile(opts->profile, prof.symv, prof.panel, prof.comm, prof.update, prof.total);
+  });
+}
+
+template <typename T>
+mgblas_status_t gebrd_entry(const char* name, mgblas_context_t ctx, mgblas_matrix_t A,
+                            mgblas::real_type_t<cpp_t<T>>* d, mgblas::real_type_t<cpp_t<T>>* e, T* tauq, T* taup,
+                            const mgblas_reduction_options_t* opts) {
+  return guard_compiled<cpp_t<T>>(name, [&](auto) {
+    mgblas::DistMatrix<cpp_t<T>>* M = nullptr;
+    mgblas::GebrdOptions o;
+    mgblas::GebrdProfile prof;
+    agree_on(name, ctx, [&] {
+      M = &dist_as<cpp_t<T>>(ctx, A);
+      if (!opts) return;
+      o.panel = opts->panel;
+      o.transport = to_transport(opts->transport);
+      o.set_pass(to_pass(opts->pass));
+      if (opts->profile) o.profile = &prof;
+    });
+    mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup), o);
+    if (o.profile)
+      add_profile(opts->profile, prof.products, prof.panel, prof.comm, prof.update, prof.total);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -781,39 +860,30 @@ MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_LEVEL3)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST)
 MGBLAS_C_FOR_EACH_PRECISION(MGBLAS_C_DEFINE_DIST_GEMM)
 
-#define MGBLAS_C_DEFINE_HETRD_(NAME, T, R)                                                    \
-  mgblas_status_t NAME(mgblas_context_t ctx, mgblas_uplo_t uplo, mgblas_matrix_t A, R* d,     \
-                       R* e, T* tau) {                                                        \
-    return guard_compiled<cpp_t<T>>(#NAME, [&](auto) {                                       \
-      mgblas::Uplo u{};                                                                       \
-      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
-      agree_on(#NAME, ctx, [&] {                                                              \
-        u = to_uplo(uplo);                                                                    \
-        M = &dist_as<cpp_t<T>>(ctx, A);                                                       \
-      });                                                                                     \
-      mgblas::hetrd_mgpu<cpp_t<T>>(u, *M, d, e, ptr(tau));                                    \
-    });                                                                                       \
+#define MGBLAS_C_DEFINE_REDUCTIONS_(p, trd, T, R)                                             \
+  mgblas_status_t mgblas_##p##trd##_mgpu(mgblas_context_t ctx, mgblas_uplo_t uplo,            \
+                                         mgblas_matrix_t A, R* d, R* e, T* tau) {             \
+    return hetrd_entry<T>("mgblas_" #p #trd "_mgpu", ctx, uplo, A, d, e, tau, nullptr);      \
+  }                                                                                           \
+  mgblas_status_t mgblas_##p##trd##_mgpu_ex(mgblas_context_t ctx, mgblas_uplo_t uplo,         \
+                                            mgblas_matrix_t A, R* d, R* e, T* tau,            \
+                                            const mgblas_reduction_options_t* opts) {         \
+    return hetrd_entry<T>("mgblas_" #p #trd "_mgpu_ex", ctx, uplo, A, d, e, tau, opts);      \
+  }                                                                                           \
+  mgblas_status_t mgblas_##p##gebrd_mgpu(mgblas_context_t ctx, mgblas_matrix_t A, R* d, R* e, \
+                                         T* tauq, T* taup) {                                  \
+    return gebrd_entry<T>("mgblas_" #p "gebrd_mgpu", ctx, A, d, e, tauq, taup, nullptr);     \
+  }                                                                                           \
+  mgblas_status_t mgblas_##p##gebrd_mgpu_ex(mgblas_context_t ctx, mgblas_matrix_t A, R* d,    \
+                                            R* e, T* tauq, T* taup,                           \
+                                            const mgblas_reduction_options_t* opts) {         \
+    return gebrd_entry<T>("mgblas_" #p "gebrd_mgpu_ex", ctx, A, d, e, tauq, taup, opts);     \
   }
-MGBLAS_C_DEFINE_HETRD_(mgblas_ssytrd_mgpu, float, float)
-MGBLAS_C_DEFINE_HETRD_(mgblas_dsytrd_mgpu, double, double)
-MGBLAS_C_DEFINE_HETRD_(mgblas_chetrd_mgpu, mgblas_complex_float, float)
-MGBLAS_C_DEFINE_HETRD_(mgblas_zhetrd_mgpu, mgblas_complex_double, double)
-#undef MGBLAS_C_DEFINE_HETRD_
-
-#define MGBLAS_C_DEFINE_GEBRD_(NAME, T, R)                                                    \
-  mgblas_status_t NAME(mgblas_context_t ctx, mgblas_matrix_t A, R* d, R* e, T* tauq,          \
-                       T* taup) {                                                             \
-    return guard_compiled<cpp_t<T>>(#NAME, [&](auto) {                                       \
-      mgblas::DistMatrix<cpp_t<T>>* M = nullptr;                                              \
-      agree_on(#NAME, ctx, [&] { M = &dist_as<cpp_t<T>>(ctx, A); });                          \
-      mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup));                           \
-    });                                                                                       \
-  }
-MGBLAS_C_DEFINE_GEBRD_(mgblas_sgebrd_mgpu, float, float)
-MGBLAS_C_DEFINE_GEBRD_(mgblas_dgebrd_mgpu, double, double)
-MGBLAS_C_DEFINE_GEBRD_(mgblas_cgebrd_mgpu, mgblas_complex_float, float)
-MGBLAS_C_DEFINE_GEBRD_(mgblas_zgebrd_mgpu, mgblas_complex_double, double)
-#undef MGBLAS_C_DEFINE_GEBRD_
+MGBLAS_C_DEFINE_REDUCTIONS_(s, sytrd, float, float)
+MGBLAS_C_DEFINE_REDUCTIONS_(d, sytrd, double, double)
+MGBLAS_C_DEFINE_REDUCTIONS_(c, hetrd, mgblas_complex_float, float)
+MGBLAS_C_DEFINE_REDUCTIONS_(z, hetrd, mgblas_complex_double, double)
+#undef MGBLAS_C_DEFINE_REDUCTIONS_
 
 #define MGBLAS_C_DEFINE_STEBZ_(NAME, R)                                                      \
   mgblas_status_t NAME(mgblas_context_t ctx, int64_t n, const R* d, const R* e, R* w) {    \

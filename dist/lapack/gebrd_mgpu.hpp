@@ -42,6 +42,12 @@ struct GebrdProfile {
   double total = 0;     ///< the whole call, argument agreement included
 };
 
+/// The form of a column's two large products on every column, for the callers that
+/// choose it outright (the C API, Python, the tester): Auto leaves one_pass and
+/// one_pass_min_bytes at their defaults; One: one read on every column; Two: the two
+/// GEMVs on every column.
+enum class GebrdPass { Auto, One, Two };
+
 /// Tuning and transport of gebrd_mgpu.
 struct GebrdOptions {
   /// Columns per panel: a divisor of A's nb, at most 64; 0 picks the largest divisor of
@@ -63,6 +69,14 @@ struct GebrdOptions {
   /// an H100: bench/results/h100-gebrd-tma.md; on an H200 the fused columns of n = 8192
   /// only break even, bench/results/h200-reductions-profile.md). 0: every column; >= 0.
   int64_t one_pass_min_bytes = int64_t{128} << 20;
+
+  /// Sets one_pass and one_pass_min_bytes for `pass`.
+  GebrdOptions& set_pass(GebrdPass pass) {
+    const GebrdOptions defaults;
+    one_pass = pass == GebrdPass::Auto ? defaults.one_pass : pass == GebrdPass::One;
+    one_pass_min_bytes = pass == GebrdPass::Auto ? defaults.one_pass_min_bytes : 0;
+    return *this;
+  }
 };
 
 /// Reduces the m x n matrix A to bidiagonal form B = Q^H A P (real T: Q^T A P), k =

@@ -690,10 +690,7 @@ NB_MODULE(_mgblas, m) {
             using R = real_type_t<T>;
             GebrdOptions opts;
             opts.panel = panel;
-            if (one_pass >= 0) {
-              opts.one_pass = one_pass == 1;
-              opts.one_pass_min_bytes = 0;
-            }
+            opts.set_pass(one_pass < 0 ? GebrdPass::Auto : one_pass == 1 ? GebrdPass::One : GebrdPass::Two);
             gebrd_mgpu<T>(A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tauq), ptr<T>(taup), opts);
           });
         }, release_gil);

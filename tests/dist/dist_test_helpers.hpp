@@ -13,6 +13,7 @@
 
 #include "core/context.hpp"
 #include "core/device.hpp"
+#include <mgblas/mgblas.h>
 #include "tests/kernels/host_test_helpers.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -28,6 +29,17 @@ inline const Device& reference_device() {
 inline bool everywhere(const Context& ctx, bool ok, const std::string& why) {
   if (!ok) ADD_FAILURE() << "[rank " << ctx.rank() << "] " << why;
   return ctx.comm().all_ok(ok);
+}
+
+/// A collective C entry's status after rank 0 alone passed a bad `what`: an error on
+/// every rank, rank 0's last error naming `what`, and (`untouched`) the outputs as they
+/// were.
+inline bool c_error_everywhere(const Context& ctx, int status, const char* what, bool untouched) {
+  const std::string msg = mgblas_last_error();
+  const bool named = ctx.rank() != 0 || msg.find(what) != std::string::npos;
+  return everywhere(ctx, status != 0 && named && untouched,
+                    std::string("rank 0's bad ") + what + ": status " + std::to_string(status) +
+                        ", '" + msg + "', outputs " + (untouched ? "untouched" : "written"));
 }
 
 /// Whether f raises Error; any other exception is a failure of its own.

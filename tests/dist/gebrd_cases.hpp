@@ -37,8 +37,7 @@ bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& 
   std::vector<T> tauq(k, T(-7)), taup(k, T(-7));
   GebrdOptions opts;
   opts.panel = panel;
-  opts.one_pass = one_pass;
-  if (one_pass) opts.one_pass_min_bytes = 0;  // the fused step on every column, however small
+  opts.set_pass(one_pass ? GebrdPass::One : GebrdPass::Two);  // One: however small the column
   if (device_outputs) {
     DistVector<R> dd(ctx, k), ed(ctx, k1);
     DistVector<T> qd(ctx, k), pd(ctx, k);

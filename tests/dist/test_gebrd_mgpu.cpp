@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/context.hpp"
@@ -225,6 +226,65 @@ TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
                              "C API gebrd residuals"));
   mgblas_matrix_destroy(dA);
   mgblas_matrix_destroy(dC);
+  mgblas_context_destroy(cctx);
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  mgblas_dgebrd_mgpu_ex: both passes and the host transport give a correct       |
+//  |  reduction, the profile is added to; a bad pass or a negative panel on one rank  |
+//  |  only fail every rank with the option's name and leave the outputs untouched.   |
+//  +-------------------------------------------------------------------------------+
+TEST(Gebrd_CApi, OptionsOfTheExEntry) {
+  if (!mgblas::precision_enabled(mgblas::DataType::kFloat64))
+    GTEST_SKIP() << "needs d; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
+  mgblas_context_t cctx = nullptr;
+  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
+  auto rng = mt::make_rng();
+  const int64_t m = 39, n = 29;
+  std::vector<double> A = tl::random_general<double>(m, n, rng);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  mgblas_matrix_t dA = nullptr;
+  ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_D, m, n, 8, &dA), MGBLAS_SUCCESS);
+  const bool root = ctx->rank() == 0;
+  std::vector<double> d(n, -7), e(n - 1, -7), tq(n, -7), tp(n, -7);
+  const auto fails_with = [&](const mgblas_reduction_options_t& one, const char* what) {
+    const mgblas_reduction_options_t fine{};
+    const mgblas_status_t st = mgblas_dgebrd_mgpu_ex(cctx, dA, d.data(), e.data(), tq.data(),
+                                                     tp.data(), root ? &one : &fine);
+    return td::c_error_everywhere(
+        *ctx, st, what,
+        std::all_of(d.begin(), d.end(), [](double v) { return v == -7; }) &&
+            std::all_of(tq.begin(), tq.end(), [](double v) { return v == -7; }));
+  };
+  mgblas_reduction_options_t bad{};
+  bad.pass = static_cast<mgblas_gebrd_pass_t>(5);
+  EXPECT_TRUE(fails_with(bad, "opts.pass"));
+  bad = {};
+  bad.panel = -2;
+  EXPECT_TRUE(fails_with(bad, "opts.panel"));
+
+  for (mgblas_gebrd_pass_t pass : {MGBLAS_GEBRD_PASS_ONE, MGBLAS_GEBRD_PASS_TWO}) {
+    ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), m, 0), MGBLAS_SUCCESS);
+    mgblas_reduction_profile_t prof{};
+    mgblas_reduction_options_t opts{};
+    opts.panel = 4;
+    opts.transport = MGBLAS_TRANSPORT_HOST;
+    opts.pass = pass;
+    opts.profile = &prof;
+    ASSERT_EQ(mgblas_dgebrd_mgpu_ex(cctx, dA, d.data(), e.data(), tq.data(), tp.data(), &opts),
+              MGBLAS_SUCCESS) << mgblas_last_error();
+    std::vector<double> outA(A.size());
+    ASSERT_EQ(mgblas_matrix_collect(cctx, dA, outA.data(), m, -1), MGBLAS_SUCCESS);
+    const auto err = tl::check_bidiagonal<double>(m, n, A, outA, d, e, tq, tp);
+    EXPECT_TRUE(td::everywhere(*ctx, err.lapack_ok && err.residual < 30 && err.singular < 30,
+                               "_ex residuals, pass " + std::to_string(int(pass))));
+    EXPECT_TRUE(td::everywhere(*ctx, prof.total > 0 && prof.products > 0 && prof.panel > 0 &&
+                                         prof.products + prof.panel + prof.comm + prof.update <= prof.total,
+                               "the profile added to"));
+  }
+  mgblas_matrix_destroy(dA);
   mgblas_context_destroy(cctx);
 }
 

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/context.hpp"
@@ -240,6 +241,83 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
                              "C stebz eigenvalues against ?sterf"));
   mgblas_matrix_destroy(dA);
   mgblas_matrix_destroy(dZ);
+  mgblas_context_destroy(cctx);
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  mgblas_dsytrd_mgpu_ex: the options reach the reduction (a panel, the host      |
+//  |  transport, the profile added to); NULL options are the plain entry's; a bad     |
+//  |  transport, a gebrd-only pass or a bad panel on one rank only fail every rank    |
+//  |  with the option's name and leave the outputs untouched.                       |
+//  +-------------------------------------------------------------------------------+
+TEST(Hetrd_CApi, OptionsOfTheExEntry) {
+  if (!mgblas::precision_enabled(mgblas::DataType::kFloat64))
+    GTEST_SKIP() << "needs d; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
+  mgblas_context_t cctx = nullptr;
+  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
+  auto rng = mt::make_rng();
+  const int64_t n = 41;
+  std::vector<double> A = tl::random_hermitian<double>(n, rng, false);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(double), 0);
+  mgblas_matrix_t dA = nullptr;
+  ASSERT_EQ(mgblas_matrix_create(cctx, MGBLAS_PREC_D, n, n, 16, &dA), MGBLAS_SUCCESS);
+  const bool root = ctx->rank() == 0;
+
+  std::vector<double> d(n, -7), e(n - 1, -7), tau(n - 1, -7);
+  const auto untouched = [&] {
+    return std::all_of(d.begin(), d.end(), [](double v) { return v == -7; }) &&
+           std::all_of(tau.begin(), tau.end(), [](double v) { return v == -7; });
+  };
+  const auto fails_with = [&](const mgblas_reduction_options_t& one, const char* what) {
+    const mgblas_reduction_options_t fine{};
+    const mgblas_status_t st = mgblas_dsytrd_mgpu_ex(cctx, MGBLAS_UPLO_LOWER, dA, d.data(),
+                                                     e.data(), tau.data(), root ? &one : &fine);
+    return td::c_error_everywhere(*ctx, st, what, untouched());
+  };
+  mgblas_reduction_options_t bad{};
+  bad.transport = static_cast<mgblas_transport_t>(9);
+  EXPECT_TRUE(fails_with(bad, "opts.transport"));
+  bad = {};
+  bad.pass = MGBLAS_GEBRD_PASS_ONE;
+  EXPECT_TRUE(fails_with(bad, "opts.pass"));
+  bad = {};
+  bad.panel = 7;  // not a divisor of nb = 16
+  EXPECT_TRUE(fails_with(bad, "opts.panel"));
+  bad.panel = -4;  // negative: an error, not "automatic"
+  EXPECT_TRUE(fails_with(bad, "opts.panel"));
+
+  // Options given: panel 4, host transport, a profile that is added to.
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), n, 0), MGBLAS_SUCCESS);
+  mgblas_reduction_profile_t prof{0, 0, 0, 0, 1.0};
+  mgblas_reduction_options_t opts{};
+  opts.panel = 4;
+  opts.transport = MGBLAS_TRANSPORT_HOST;
+  opts.profile = &prof;
+  ASSERT_EQ(mgblas_dsytrd_mgpu_ex(cctx, MGBLAS_UPLO_LOWER, dA, d.data(), e.data(), tau.data(), &opts),
+            MGBLAS_SUCCESS) << mgblas_last_error();
+  std::vector<double> outA(A.size());
+  ASSERT_EQ(mgblas_matrix_collect(cctx, dA, outA.data(), n, -1), MGBLAS_SUCCESS);
+  const auto err = tl::check_tridiagonal<double>(Uplo::Lower, n, A, outA, d, e, tau);
+  EXPECT_TRUE(td::everywhere(*ctx, err.residual < 20 && err.orthogonal < 20, "_ex residuals"));
+  EXPECT_TRUE(td::everywhere(*ctx,
+                             prof.total > 1.0 && prof.products > 0 && prof.panel > 0 &&
+                                 prof.update > 0 &&
+                                 prof.products + prof.panel + prof.comm + prof.update <= prof.total,
+                             "the profile added to"));
+
+  // NULL options: the plain entry's result, bit for bit (host devices are deterministic).
+  std::vector<double> d2(n), e2(n - 1), tau2(n - 1), d3(n), e3(n - 1), tau3(n - 1);
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), n, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_dsytrd_mgpu_ex(cctx, MGBLAS_UPLO_LOWER, dA, d2.data(), e2.data(), tau2.data(),
+                                  nullptr),
+            MGBLAS_SUCCESS) << mgblas_last_error();
+  ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), n, 0), MGBLAS_SUCCESS);
+  ASSERT_EQ(mgblas_dsytrd_mgpu(cctx, MGBLAS_UPLO_LOWER, dA, d3.data(), e3.data(), tau3.data()),
+            MGBLAS_SUCCESS) << mgblas_last_error();
+  EXPECT_TRUE(td::everywhere(*ctx, d2 == d3 && e2 == e3 && tau2 == tau3, "NULL options"));
+  mgblas_matrix_destroy(dA);
   mgblas_context_destroy(cctx);
 }
 

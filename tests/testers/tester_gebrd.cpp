@@ -132,10 +132,7 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
     std::vector<T> tq(k), tp(k);
     GebrdOptions opts;
     opts.panel = o.panel;
-    if (o.pass != "auto") {
-      opts.one_pass = o.pass == "one";
-      opts.one_pass_min_bytes = 0;
-    }
+    opts.set_pass(o.pass == "auto" ? GebrdPass::Auto : o.pass == "one" ? GebrdPass::One : GebrdPass::Two);
     std::vector<double> t;
     for (int r = 0; r < o.warmup + o.niter; ++r) {
       fill_dist(A, seed);
