@@ -339,8 +339,8 @@ __global__ void __launch_bounds__(kThreads)
     e[j] = beta;
     tau[j] = tj;
   }
-  // v scaled in place, each row by the thread that reads it below (row j+1 becomes 1
-  // once every block has read alpha); the accumulator zeroed.
+  // v scaled in place by warp 0 of the block that reads the rows below (row j+1 becomes
+  // 1 once every block has read alpha); the accumulator zeroed.
   tiles(j + 1, [&](int64_t r) {
     if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = mul(__ldcg(col + r), scale);
   });
