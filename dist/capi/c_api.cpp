@@ -357,7 +357,8 @@ void add_profile(mgblas_reduction_profile_t* to, double products, double panel, 
 
 template <typename T>
 mgblas_status_t hetrd_entry(const char* name, mgblas_context_t ctx, mgblas_uplo_t uplo,
-                            mgblas_matrix_t A, mgblas::real_type_t<cpp_t<T>>* d, mgblas::real_type_t<cpp_t<T>>* e, T* tau,
+                            mgblas_matrix_t A, mgblas::real_type_t<cpp_t<T>>* d,
+                            mgblas::real_type_t<cpp_t<T>>* e, T* tau,
                             const mgblas_reduction_options_t* opts) {
   return guard_compiled<cpp_t<T>>(name, [&](auto) {
     mgblas::Uplo u{};
@@ -383,7 +384,8 @@ mgblas_status_t hetrd_entry(const char* name, mgblas_context_t ctx, mgblas_uplo_
 
 template <typename T>
 mgblas_status_t gebrd_entry(const char* name, mgblas_context_t ctx, mgblas_matrix_t A,
-                            mgblas::real_type_t<cpp_t<T>>* d, mgblas::real_type_t<cpp_t<T>>* e, T* tauq, T* taup,
+                            mgblas::real_type_t<cpp_t<T>>* d, mgblas::real_type_t<cpp_t<T>>* e,
+                            T* tauq, T* taup,
                             const mgblas_reduction_options_t* opts) {
   return guard_compiled<cpp_t<T>>(name, [&](auto) {
     mgblas::DistMatrix<cpp_t<T>>* M = nullptr;
