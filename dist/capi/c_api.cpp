@@ -8,6 +8,7 @@
 #include <mgblas/mgblas.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -327,22 +328,32 @@ void tiled_entry(const char* what, mgblas_context_t ctx, mgblas_op_t op, const c
 // The reductions' options from the C struct (NULL: the defaults), checked inside the
 // ranks' agreement so that one rank's bad value fails every rank. The profile's phases
 // are summed into a C++ profile and added to the caller's afterwards.
-mgblas::ReducerKind to_transport(mgblas_transport_t t) {
+// A C enum field as the int its caller stored: outside the enumerators the value may lie
+// beyond the C++ enum's range, where reading it as the enum is undefined (UBSan's enum
+// check).
+template <typename E>
+int raw_enum(const E& field) {
+  static_assert(sizeof(E) == sizeof(int));
+  int v = 0;
+  std::memcpy(&v, &field, sizeof v);
+  return v;
+}
+mgblas::ReducerKind to_transport(int t) {
   switch (t) {
     case MGBLAS_TRANSPORT_AUTO: return mgblas::ReducerKind::Auto;
     case MGBLAS_TRANSPORT_HOST: return mgblas::ReducerKind::Host;
     case MGBLAS_TRANSPORT_NCCL: return mgblas::ReducerKind::Nccl;
   }
-  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.transport' = ", static_cast<int>(t),
+  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.transport' = ", t,
                ": must be MGBLAS_TRANSPORT_AUTO, _HOST or _NCCL");
 }
-mgblas::GebrdPass to_pass(mgblas_gebrd_pass_t p) {
+mgblas::GebrdPass to_pass(int p) {
   switch (p) {
     case MGBLAS_GEBRD_PASS_AUTO: return mgblas::GebrdPass::Auto;
     case MGBLAS_GEBRD_PASS_ONE: return mgblas::GebrdPass::One;
     case MGBLAS_GEBRD_PASS_TWO: return mgblas::GebrdPass::Two;
   }
-  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", static_cast<int>(p),
+  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", p,
                ": must be MGBLAS_GEBRD_PASS_AUTO, _ONE or _TWO");
 }
 void add_profile(mgblas_reduction_profile_t* to, double products, double panel, double comm,
@@ -370,9 +381,9 @@ mgblas_status_t hetrd_entry(const char* name, mgblas_context_t ctx, mgblas_uplo_
       M = &dist_as<cpp_t<T>>(ctx, A);
       if (!opts) return;
       o.panel = opts->panel;
-      o.transport = to_transport(opts->transport);
-      if (opts->pass != MGBLAS_GEBRD_PASS_AUTO)
-        MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", static_cast<int>(opts->pass),
+      o.transport = to_transport(raw_enum(opts->transport));
+      if (const int pass = raw_enum(opts->pass); pass != MGBLAS_GEBRD_PASS_AUTO)
+        MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", pass,
                      ": must be MGBLAS_GEBRD_PASS_AUTO for a tridiagonal reduction");
       if (opts->profile) o.profile = &prof;
     });
@@ -395,8 +406,8 @@ mgblas_status_t gebrd_entry(const char* name, mgblas_context_t ctx, mgblas_matri
       M = &dist_as<cpp_t<T>>(ctx, A);
       if (!opts) return;
       o.panel = opts->panel;
-      o.transport = to_transport(opts->transport);
-      o.set_pass(to_pass(opts->pass));
+      o.transport = to_transport(raw_enum(opts->transport));
+      o.set_pass(to_pass(raw_enum(opts->pass)));
       if (opts->profile) o.profile = &prof;
     });
     mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup), o);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -259,7 +260,8 @@ TEST(Gebrd_CApi, OptionsOfTheExEntry) {
             std::all_of(tq.begin(), tq.end(), [](double v) { return v == -7; }));
   };
   mgblas_reduction_options_t bad{};
-  bad.pass = static_cast<mgblas_gebrd_pass_t>(5);
+  const int garbage = 5;  // as a C caller could store it (no C++ enum value)
+  std::memcpy(&bad.pass, &garbage, sizeof garbage);
   EXPECT_TRUE(fails_with(bad, "opts.pass"));
   bad = {};
   bad.panel = -2;
