@@ -8,7 +8,6 @@
 #include <mgblas/mgblas.h>
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -328,16 +327,6 @@ void tiled_entry(const char* what, mgblas_context_t ctx, mgblas_op_t op, const c
 // The reductions' options from the C struct (NULL: the defaults), checked inside the
 // ranks' agreement so that one rank's bad value fails every rank. The profile's phases
 // are summed into a C++ profile and added to the caller's afterwards.
-// A C enum field as the int its caller stored: outside the enumerators the value may lie
-// beyond the C++ enum's range, where reading it as the enum is undefined (UBSan's enum
-// check).
-template <typename E>
-int raw_enum(const E& field) {
-  static_assert(sizeof(E) == sizeof(int));
-  int v = 0;
-  std::memcpy(&v, &field, sizeof v);
-  return v;
-}
 mgblas::ReducerKind to_transport(int t) {
   switch (t) {
     case MGBLAS_TRANSPORT_AUTO: return mgblas::ReducerKind::Auto;
@@ -381,8 +370,8 @@ mgblas_status_t hetrd_entry(const char* name, mgblas_context_t ctx, mgblas_uplo_
       M = &dist_as<cpp_t<T>>(ctx, A);
       if (!opts) return;
       o.panel = opts->panel;
-      o.transport = to_transport(raw_enum(opts->transport));
-      if (const int pass = raw_enum(opts->pass); pass != MGBLAS_GEBRD_PASS_AUTO)
+      o.transport = to_transport(opts->transport);
+      if (const int pass = opts->pass; pass != MGBLAS_GEBRD_PASS_AUTO)
         MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", pass,
                      ": must be MGBLAS_GEBRD_PASS_AUTO for a tridiagonal reduction");
       if (opts->profile) o.profile = &prof;
@@ -406,8 +395,8 @@ mgblas_status_t gebrd_entry(const char* name, mgblas_context_t ctx, mgblas_matri
       M = &dist_as<cpp_t<T>>(ctx, A);
       if (!opts) return;
       o.panel = opts->panel;
-      o.transport = to_transport(raw_enum(opts->transport));
-      o.set_pass(to_pass(raw_enum(opts->pass)));
+      o.transport = to_transport(opts->transport);
+      o.set_pass(to_pass(opts->pass));
       if (opts->profile) o.profile = &prof;
     });
     mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup), o);

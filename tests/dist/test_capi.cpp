@@ -143,6 +143,40 @@ TEST(CApi, NullOrForeignMatrixOnOneRankFailsEverywhereWithSeveralContexts) {
   mgblas_matrix_destroy(B);
 }
 
+// Any int a C caller passes for an enum is a value of it (the header gives the enums a
+// fixed underlying type in C++), so values far outside the enumerators are argument
+// errors that name the argument and value, not undefined behaviour (the sanitizer build
+// runs this test). The outputs stay untouched.
+TEST(CApi, EnumValuesOutsideTheEnumeratorsAreArgumentErrors) {
+  if (!have_d()) GTEST_SKIP() << "needs d";
+  mgblas_context_t none = nullptr;
+  EXPECT_EQ(mgblas_context_create_ex(static_cast<mgblas_backend_t>(100000), 1, &none),
+            MGBLAS_ERROR_BAD_ARGUMENT);
+  EXPECT_TRUE(contains(mgblas_last_error(), "'backend' = 100000")) << mgblas_last_error();
+  EXPECT_EQ(none, nullptr);
+  HostContext h;
+  const int64_t n = 6;
+  mgblas_matrix_t A = nullptr;
+  EXPECT_EQ(mgblas_matrix_create(h.ctx, static_cast<mgblas_precision_t>(-5), n, n, 2, &A),
+            MGBLAS_ERROR_BAD_ARGUMENT);
+  EXPECT_TRUE(contains(mgblas_last_error(), "'prec' = -5")) << mgblas_last_error();
+  EXPECT_EQ(A, nullptr);
+  ASSERT_EQ(mgblas_matrix_create(h.ctx, MGBLAS_PREC_D, n, n, 2, &A), MGBLAS_SUCCESS);
+  const auto x = rnd(n, 11);
+  std::vector<double> y(n, 5.0);
+  const auto y0 = y;
+  EXPECT_EQ(mgblas_dgemv_mgpu(h.ctx, static_cast<mgblas_op_t>(1 << 20), 1.0, A, x.data(), 0.0,
+                              y.data()),
+            MGBLAS_ERROR_BAD_ARGUMENT);
+  EXPECT_TRUE(contains(mgblas_last_error(), "'op' = 1048576")) << mgblas_last_error();
+  EXPECT_EQ(mgblas_dsymv_mgpu(h.ctx, static_cast<mgblas_uplo_t>(-1), 1.0, A, x.data(), 0.0,
+                              y.data()),
+            MGBLAS_ERROR_BAD_ARGUMENT);
+  EXPECT_TRUE(contains(mgblas_last_error(), "'uplo' = -1")) << mgblas_last_error();
+  EXPECT_EQ(y, y0);
+  mgblas_matrix_destroy(A);
+}
+
 TEST(CApi, DeviceMemoryCopiesAndAsyncSingleDeviceForms) {
   if (!have_d()) GTEST_SKIP() << "needs d";
   HostContext c(1);
