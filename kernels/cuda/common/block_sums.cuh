@@ -57,6 +57,11 @@ __device__ __forceinline__ D shfl_xor(D v, int lane_mask) {
   }
 }
 
+/// This thread's lane in its warp, for any block shape.
+__device__ __forceinline__ int lane_of_warp() {
+  return static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
+}
+
 /// kQ sums over the 32 lanes of a warp at once (kQ a power of two <= 32): a butterfly
 /// in which every step hands half of the values a lane still holds to its partner, so
 /// the kQ sums take kQ - 1 + log2(32 / kQ) shuffles where one reduction per value
@@ -67,7 +72,7 @@ __device__ __forceinline__ D shfl_xor(D v, int lane_mask) {
 template <int kQ, typename D>
 __device__ __forceinline__ int transposed_warp_sums(D (&v)[kQ]) {
   static_assert(kQ >= 1 && kQ <= 32 && (kQ & (kQ - 1)) == 0);
-  const int lane = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31;
+  const int lane = lane_of_warp();
   int index = 0;
 #pragma unroll
   for (int w = kQ / 2, off = 16; w >= 1; w /= 2, off /= 2) {
@@ -83,6 +88,15 @@ __device__ __forceinline__ int transposed_warp_sums(D (&v)[kQ]) {
 #pragma unroll
   for (int off = 16 / kQ; off >= 1; off /= 2) v[0] = add(v[0], shfl_xor(v[0], off));
   return index;
+}
+
+/// The warp's kQ sums over its lanes of v[i], the values of column first + stride i,
+/// handed to write(q, sum) for each q < count by one lane (transposed_warp_sums).
+template <int kQ, typename D, typename Write>
+__device__ __forceinline__ void write_warp_sums(D (&v)[kQ], int64_t first, int64_t stride,
+                                                int64_t count, Write&& write) {
+  const int64_t q = first + int64_t{transposed_warp_sums(v)} * stride;
+  if ((lane_of_warp() & (32 / kQ - 1)) == 0 && q < count) write(q, v[0]);
 }
 
 /// Whether this block is the last of the grid to reach this point; the other blocks'
@@ -145,8 +159,7 @@ __device__ void sum_block_partials(const D* part, int64_t stride, int64_t count,
         const int64_t q = q0 + int64_t{i} * kWarps;
         if (q < count) tot[i] = add(tot[i], __ldcg(part + b * stride + q));
       }
-    const int64_t q = q0 + int64_t{transposed_warp_sums(tot)} * kWarps;
-    if ((threadIdx.x & (kLanes / kSumsAtOnce - 1)) == 0 && q < count) write(q, tot[0]);
+    write_warp_sums(tot, q0, kWarps, count, write);
   }
 }
 

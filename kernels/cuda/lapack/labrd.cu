@@ -113,8 +113,7 @@ __device__ void warp_sums_out(D (&acc)[kMaxPerWarp], int64_t count, Write&& writ
     D g[kAtOnce];
 #pragma unroll
     for (int i = 0; i < kAtOnce; ++i) g[i] = acc[k0 + i];
-    const int64_t q = threadIdx.y + int64_t{kWarps} * (k0 + transposed_warp_sums(g));
-    if ((threadIdx.x & (kLanes / kAtOnce - 1)) == 0 && q < count) write(q, g[0]);
+    write_warp_sums(g, threadIdx.y + int64_t{kWarps} * k0, kWarps, count, write);
   }
 }
 
