@@ -165,8 +165,8 @@ __global__ void __launch_bounds__(kThreads)
         }
       }
     }
-    const int64_t q = q0 + int64_t{transposed_warp_sums(acc)} * kWarps;
-    if ((threadIdx.x & (kLanes / kQ - 1)) == 0 && q < nq) partial[int64_t{blockIdx.x} * nq + q] = acc[0];
+    write_warp_sums(acc, q0, kWarps, nq,
+                    [&](int64_t q, D v) { partial[int64_t{blockIdx.x} * nq + q] = v; });
   }
   if (!last_block(reinterpret_cast<unsigned*>(work) + 1)) return;
   sum_block_partials(partial, nq, nq, [&](int64_t q, D v) { t[q] = v; });
@@ -220,7 +220,8 @@ __global__ void __launch_bounds__(kThreads)
 // The four launches of latrd_finish + latrd_reflector cost ~40 us a column on an H200
 // whatever n (launch and tail latency, profile of n = 4096..16384); here one grid of
 // co-resident blocks runs them with grid-wide barriers where a sum over all rows is
-// needed: three per column (w^H v for the finish, the column's norm, the sums of t).
+// needed: two per column (w^H v for the finish; the column's norm and the sums of t,
+// formed together).
 // Blocks of 32 rows x 8 warps as above, looping over 32-row tiles. Sums over blocks are
 // done in block order (every block, or one block per column q of t), so the result is
 // the same bits on every device. (An H200 profile at n = 4096 found the kernel bound by
@@ -298,13 +299,18 @@ __global__ void __launch_bounds__(kThreads)
   }
   if (!a.reflect) return;
 
-  // latrd_reflector of column j: the update and the norm, rows [j, m).
+  // latrd_reflector of column j: the update, then in the same pass over the block's own
+  // rows the sums for the norm and for t; one grid-wide barrier for both. t = [W V]^H v
+  // is linear in v: with v = 1 at row j+1 and scale * a below,
+  //   t[q] = conj(c_q(j+1)) + scale * sum_{r >= j+2} conj(c_q(r)) a(r),
+  // so the blocks sum over the unscaled column before scale is known.
   for (int64_t l = flat_thread(); l < j; l += kThreads) {
     sm[l] = a.finish && l == j - 1 ? conj(wj) : conj(W[j + l * ldw]);
     sm[j + l] = conj(Pn[j + l * ldp]);
   }
   __syncthreads();
   D* col = Pn + j * ldp;
+  D* alpha_copy = reinterpret_cast<D*>(work + kScalars + 16);  // a(j+1) for every block
   R sumsq = 0;
   tiles(j, [&](int64_t r) {
     const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, sm) : make_scalar<D>(0));
@@ -312,11 +318,37 @@ __global__ void __launch_bounds__(kThreads)
       D v = sub(col[r], upd);
       if (a.herm && r == j) v = make_scalar<D>(real_part(v));
       col[r] = v;
+      if (r == j + 1) *alpha_copy = v;
       if (r >= j + 2) sumsq += abs_sq(v);
     }
   });
-  const R bs = block_sum(sumsq);
+  const R bs = block_sum(sumsq);  // its barrier also shows warp 0's rows to the block
   if (flat_thread() == 0) partB[blockIdx.x] = bs;
+  // The block's sums of [W V]^H a over its rows r >= j + 2 (the tiles above): warp y
+  // takes the columns q = y + 8 i, kQ of them at a time, its lanes over the rows; the kQ
+  // sums leave the warp through one transposing butterfly. The rows of W(:, j-1) and of
+  // a were written by this block (reads past L1 all the same).
+  const int64_t nq = j + 1 < m ? 2 * j : 0;
+  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
+    const D* c[kQ];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) {
+      const int64_t q = q0 + int64_t{i} * kWarps;
+      c[i] = q >= nq ? nullptr : q < j ? W + q * ldw : Pn + (q - j) * ldp;
+    }
+    D s[kQ];
+#pragma unroll
+    for (int i = 0; i < kQ; ++i) s[i] = make_scalar<D>(0);
+    tiles(j, [&](int64_t r) {
+      if (r < j + 2 || r >= m) return;
+      const D ar = __ldcg(col + r);
+#pragma unroll
+      for (int i = 0; i < kQ; ++i)
+        if (c[i]) s[i] = mul_add(conj(__ldcg(c[i] + r)), ar, s[i]);
+    });
+    write_warp_sums(s, q0, kWarps, nq,
+                    [&](int64_t q, D v) { partC[int64_t{blockIdx.x} * nq + q] = v; });
+  }
   grid.sync();
   const R ss = real_part(all_blocks_sum(partB));
   if (j + 1 >= m) {
@@ -324,7 +356,7 @@ __global__ void __launch_bounds__(kThreads)
     return;
   }
   // beta, tau and the scale of v, the same in every block.
-  const D alpha = __ldcg(col + j + 1);
+  const D alpha = __ldcg(alpha_copy);
   const R ar = real_part(alpha), ai = imag_part(alpha);
   D scale = make_scalar<D>(1), tj = make_scalar<D>(0);
   R beta = ar;
@@ -338,52 +370,26 @@ __global__ void __launch_bounds__(kThreads)
     d[j] = real_part(__ldcg(col + j));
     e[j] = beta;
     tau[j] = tj;
+    col[j + 1] = make_scalar<D>(1);  // the other blocks read alpha from the copy
   }
-  // v scaled in place by warp 0 of the block that reads the rows below (row j+1 becomes
-  // 1 once every block has read alpha); the accumulator zeroed.
-  tiles(j + 1, [&](int64_t r) {
-    if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = mul(__ldcg(col + r), scale);
+  // v scaled in place in the block's own rows; the accumulator zeroed.
+  tiles(j, [&](int64_t r) {
+    if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = mul(col[r], scale);
   });
   for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < a.acc_len;
        i += int64_t{G} * kThreads)
     acc[i] = make_scalar<D>(0);
-  __syncthreads();
-  // The block's sums of t = [W V]^H v: warp y takes the columns q = y + 8 i, kQ of them
-  // at a time, its lanes over the rows; the kQ sums leave the warp through one
-  // transposing butterfly. Reads past L1: rows of v and of W(:, j-1) near the tile
-  // edges were written by other blocks in this launch.
-  const int64_t nq = 2 * j;
-  const D one = make_scalar<D>(1);
-  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
-    const D* c[kQ];
-#pragma unroll
-    for (int i = 0; i < kQ; ++i) {
-      const int64_t q = q0 + int64_t{i} * kWarps;
-      c[i] = q >= nq ? nullptr : q < j ? W + q * ldw : Pn + (q - j) * ldp;
-    }
-    D s[kQ];
-#pragma unroll
-    for (int i = 0; i < kQ; ++i) s[i] = make_scalar<D>(0);
-    tiles(j + 1, [&](int64_t r) {
-      if (r >= m) return;
-      const D vr = r == j + 1 ? one : __ldcg(col + r);
-#pragma unroll
-      for (int i = 0; i < kQ; ++i)
-        if (c[i]) s[i] = mul_add(conj(__ldcg(c[i] + r)), vr, s[i]);
-    });
-    const int i = transposed_warp_sums(s);
-    const int64_t q = q0 + int64_t{i} * kWarps;
-    if ((threadIdx.x & (kLanes / kQ - 1)) == 0 && q < nq) partC[int64_t{blockIdx.x} * nq + q] = s[0];
-  }
-  grid.sync();
-  if (blockIdx.x == 0 && flat_thread() == 0) col[j + 1] = make_scalar<D>(1);  // all have read alpha
-  // t[q] = the blocks' sums in order; block b takes the columns q = b, b + G, ...
-  for (int64_t q = blockIdx.x; q < 2 * j; q += G) {
+  // t[q] = row j+1's term + scale * the blocks' sums in order; block b takes the columns
+  // q = b, b + G, ... (W(j+1, j-1) came from the finish above, in another block).
+  for (int64_t q = blockIdx.x; q < nq; q += G) {
     Sum<D> s{make_scalar<D>(0)};
     for (unsigned b = flat_thread(); b < G; b += kThreads)
-      s = s + Sum<D>{__ldcg(partC + int64_t{b} * 2 * j + q)};
+      s = s + Sum<D>{__ldcg(partC + int64_t{b} * nq + q)};
     s = block_sum(s);
-    if (flat_thread() == 0) t[q] = s.v;
+    if (flat_thread() == 0) {
+      const D* cq = q < j ? W + q * ldw : Pn + (q - j) * ldp;
+      t[q] = mul_add(scale, s.v, conj(__ldcg(cq + j + 1)));
+    }
   }
 }
 
