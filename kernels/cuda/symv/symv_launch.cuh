@@ -17,7 +17,8 @@ namespace mgblas::kernels::cuda::level2 {
 
 // Runs the kernel over local tile columns [jl0, jl1) of region R. per_block: tiles per
 // block, from `split` when > 0, else the triangle's `stored` tiles spread over the
-// tuning's blocks per SM; `longest`: the most tiles any of these columns holds.
+// tuning's blocks per SM, at least its min_tiles; `longest`: the most tiles any of these
+// columns holds.
 template <typename T, int kTx, int kTy, bool kPrefetch, int kMinBlocksPerSm, bool kLower,
           bool kConj>
 void launch_symv_region(cudaStream_t stream, SymvRegion R, int64_t jl0, int64_t jl1,
@@ -29,7 +30,7 @@ void launch_symv_region(cudaStream_t stream, SymvRegion R, int64_t jl0, int64_t 
   if (per_block <= 0) {
     const int64_t target =
         static_cast<int64_t>(SymvTuning<T>::kSplit.blocks_per_sm) * multiprocessor_count();
-    per_block = ceil_div(stored, target);
+    per_block = imax(ceil_div(stored, target), SymvTuning<T>::kSplit.min_tiles);
   }
   per_block = imax(per_block, ceil_div(longest, device::kMaxGridY));
   per_block = imax(1, imin(per_block, longest));

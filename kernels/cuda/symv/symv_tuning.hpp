@@ -21,9 +21,14 @@ struct SymvShape {
 };
 
 /// Blocks per multiprocessor the tiles-per-block count aims at (the triangle's tiles
-/// spread evenly over that many blocks).
+/// spread evenly over that many blocks), and the fewest tiles a block takes: below
+/// n ~ 8192 the spread gives one tile a block, and a block then spends as long loading x
+/// and adding its column sums as on its tile (H200, tester_blas --split, cold L2: 4
+/// tiles a block cut SYMV at n = 2048-4096 by 6-20 % for s, d, z and left n = 1024 and
+/// n >= 6144 within noise; h200-panel-steps.md).
 struct SymvSplit {
   int blocks_per_sm;
+  int min_tiles;
 };
 
 template <typename T> struct SymvTuning;
@@ -39,22 +44,22 @@ template <typename T> struct SymvTuning;
 // resident threads: 1-3 points below entry 1.)
 template <> struct SymvTuning<float> {
   static constexpr std::array<SymvShape, 2> kShapes{{{16, 16, true, 2}, {16, 8, false, 6}}};
-  static constexpr SymvSplit kSplit{16};
+  static constexpr SymvSplit kSplit{16, 4};
 };
 template <> struct SymvTuning<double> {
   static constexpr std::array<SymvShape, 3> kShapes{
       {{32, 16, true, 2}, {32, 8, false, 3}, {32, 8, true, 2}}};
-  static constexpr SymvSplit kSplit{16};
+  static constexpr SymvSplit kSplit{16, 4};
 };
 template <> struct SymvTuning<std::complex<float>> {
   static constexpr std::array<SymvShape, 3> kShapes{
       {{32, 16, true, 2}, {32, 8, false, 3}, {32, 8, true, 2}}};
-  static constexpr SymvSplit kSplit{16};
+  static constexpr SymvSplit kSplit{16, 4};
 };
 template <> struct SymvTuning<std::complex<double>> {
   static constexpr std::array<SymvShape, 4> kShapes{
       {{32, 16, true, 2}, {32, 8, true, 3}, {32, 4, false, 5}, {32, 4, true, 4}}};
-  static constexpr SymvSplit kSplit{16};
+  static constexpr SymvSplit kSplit{16, 4};
 };
 
 /// Invariants (the kernel static_asserts them too): tx a power of two dividing 32;
