@@ -246,15 +246,20 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
       if (r0 == 0) h = add(h, conj(at(buf, c, 0)));  // row c itself (rank 0, thread x0)
       part[2 * BC + c] = h;
     }
+    // The NV sums leave the warp four at a time through a transposing butterfly
+    // (block_sums.cuh): 5 shuffles per four sums, where one warp sum per value took 20.
+    // (Eight or sixteen at once put the array in local memory.) Warps that hold no short
+    // product and not row c sum zeros for f and h.
     const bool short_warp = warp * 32 < BC * Lk || (rank == 0 && warp == 0);
 #pragma unroll
-    for (int v = 0; v < NV; ++v) {
-      if (v >= BC && !short_warp) {
-        if (lane == 0) wred[warp][v] = make_scalar<D>(0);
-        continue;
+    for (int v0 = 0; v0 < NV; v0 += 4) {
+      D sums[4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int v = v0 + i;
+        sums[i] = v < BC || (v < NV && short_warp) ? part[v < NV ? v : 0] : make_scalar<D>(0);
       }
-      const D w = lane_group_sum<32>(part[v]);
-      if (lane == 0) wred[warp][v] = w;
+      write_warp_sums(sums, v0, 1, NV, [&](int64_t v, D w) { wred[warp][v] = w; });
     }
     __syncthreads();
     if (tid == 0)  // this block's arrival for the tile; the bytes come from the cluster
