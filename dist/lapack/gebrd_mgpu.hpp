@@ -65,10 +65,11 @@ struct GebrdOptions {
   bool one_pass = true;
   /// Below this many bytes of trailing matrix per device the two GEMVs run instead: the
   /// second GEMV then reads A from L2 (50 MB on an H100 or H200), so one pass saves no
-  /// DRAM traffic, and the fused kernel's per-tile exchange makes it slower (measured on
-  /// an H100: bench/results/h100-gebrd-tma.md; on an H200 the fused columns of n = 8192
-  /// only break even, bench/results/h200-reductions-profile.md). 0: every column; >= 0.
-  int64_t one_pass_min_bytes = int64_t{128} << 20;
+  /// DRAM traffic. 32 MiB since the fused kernel's per-tile sums got cheaper (H200,
+  /// tester_gebrd --one-pass-min-mib 128/64/32/16/0: d n = 4096-16384 within 2 %, s
+  /// n = 8192 0.688 s at 128 MiB, 0.623 s at 32; bench/results/h200-panel-sums.md).
+  /// 0: every column; >= 0.
+  int64_t one_pass_min_bytes = int64_t{32} << 20;
 
   /// Sets one_pass and one_pass_min_bytes for `pass`.
   GebrdOptions& set_pass(GebrdPass pass) {

@@ -5,7 +5,7 @@
 //
 //   mpirun -np R tester_gebrd -m 8192 -n 8192 --type d,s [--nb 256] [--panel 0]
 //          [--niter 3] [--profile] [--check-max-n 1024] [--no-ref] [--pass auto|one|two]
-//          [--csv FILE]
+//          [--one-pass-min-mib MIB] [--csv FILE]
 //
 // -m and -n are lists of the same length (or -m omitted: square). The matrix: entry
 // (i, j) of A is a function of (seed, i + j m) only (tester_dist_fill), so each device
@@ -43,7 +43,7 @@ struct Options : CommonOptions {
     warmup = 1;
   }
   std::vector<int64_t> mlist, nlist;
-  int64_t nb = 256, panel = 0, check_max_n = 1024;
+  int64_t nb = 256, panel = 0, check_max_n = 1024, one_pass_min_mib = -1;
   bool ref = true, profile = false;
   std::string pass = "auto";
   double peak_bw = 4530;  // GB/s: the H200's measured read ceiling (shared/DEVICE.md)
@@ -133,6 +133,7 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
     GebrdOptions opts;
     opts.panel = o.panel;
     opts.set_pass(o.pass == "auto" ? GebrdPass::Auto : o.pass == "one" ? GebrdPass::One : GebrdPass::Two);
+    if (o.one_pass_min_mib >= 0) opts.one_pass_min_bytes = o.one_pass_min_mib << 20;
     std::vector<double> t;
     for (int r = 0; r < o.warmup + o.niter; ++r) {
       fill_dist(A, seed);
@@ -221,6 +222,10 @@ int run(int argc, char** argv, int world_rank) {
                  "auto: GebrdOptions' default; one: A^H v and A u from one read of A (the fused "
                  "row step) on every column; two: two GEMVs on every column")
       ->check(CLI::IsMember({"auto", "one", "two"}))
+      ->capture_default_str();
+  app.add_option("--one-pass-min-mib", o.one_pass_min_mib,
+                 "GebrdOptions::one_pass_min_bytes in MiB, after --pass (-1: as --pass sets it)")
+      ->check(CLI::Range(int64_t{-1}, int64_t{1} << 30))
       ->capture_default_str();
   if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)
     return status;
