@@ -32,12 +32,14 @@
 // h200-h100-gebrd-one-pass.md): the first version copied each element with its own
 // cp.async and moved about 1.4 TB/s (11 cycles per issued instruction, 47 instructions
 // per element); with TMA the products of a 16384^2 gebrd on an H100 take 5.52 s instead
-// of the two GEMVs' 8.37 s. Below about 128 MiB of
-// trailing matrix per device the two GEMVs' second read comes from L2 and they win, so
-// gebrd_mgpu runs this step only above GebrdOptions::one_pass_min_bytes.
-// On an H200 the step reads at about half the bandwidth (2.4 TB/s): it is bound by its
-// instructions per tile, not by memory or the cluster exchange. A deeper pipeline with
-// smaller tiles was slower (bench/results/h200-reductions-profile.md).
+// of the two GEMVs' 8.37 s. Where the trailing matrix fits L2 the two GEMVs' second
+// read comes from there, so gebrd_mgpu runs this step only above
+// GebrdOptions::one_pass_min_bytes per device.
+// On an H200 the step read at about half the bandwidth (2.4 TB/s), bound by its
+// instructions per tile, not by memory or the cluster exchange; a deeper pipeline with
+// smaller tiles was slower (bench/results/h200-reductions-profile.md). Summing a tile's
+// partials four per butterfly instead of one warp sum each cut the products of a 16384^2
+// gebrd on an H200 from 5.26 to 3.93 s (bench/results/h200-panel-sums.md).
 #include <cooperative_groups.h>
 #include <cuda.h>  // CUtensorMap and its encoder's types (the encoder comes from the runtime)
 #include <cudaTypedefs.h>

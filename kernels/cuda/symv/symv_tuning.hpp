@@ -25,7 +25,7 @@ struct SymvShape {
 /// n ~ 8192 the spread gives one tile a block, and a block then spends as long loading x
 /// and adding its column sums as on its tile (H200, tester_blas --split, cold L2: 4
 /// tiles a block cut SYMV at n = 2048-4096 by 6-20 % for s, d, z and left n = 1024 and
-/// n >= 6144 within noise; h200-panel-steps.md).
+/// n >= 6144 within noise; bench/results/h200-panel-sums.md).
 struct SymvSplit {
   int blocks_per_sm;
   int min_tiles;

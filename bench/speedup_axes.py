@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# What the panel-step plots share (plot_panel_steps.py, plot_panel_sums.py): their CSVs,
+# a figure of two panels, and the left one: each reduction's speedup over cuSOLVER per n,
+# one line per code version, with issue 11's and issue 13's targets as black bars.
+import csv
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+TARGETS = {"hetrd": {4096: 1.0, 8192: 1.3, 16384: 1.5}, "gebrd": {4096: 1.0, 8192: 1.5, 16384: 1.5}}
+
+
+def plot_speedups(ax, rows, versions, title):
+    """rows: dicts with reduction, n, time_s, cusolver_s; versions: (label, style, keep)
+    with keep(row) choosing that version's rows."""
+    for red, targets in TARGETS.items():
+        for label, style, keep in versions:
+            pts = sorted((int(r["n"]), float(r["cusolver_s"]) / float(r["time_s"])) for r in rows
+                         if r["reduction"] == red and keep(r))
+            ax.plot([n for n, _ in pts], [s for _, s in pts], style, label=f"{red}, {label}")
+        ax.plot(list(targets), list(targets.values()), "k_", ms=14)
+    ax.axhline(1.0, color="gray", lw=0.6)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("n (double); black bars: issue targets")
+    ax.set_ylabel("cuSOLVER time / mgblas time (same call)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+
+
+def load(results_dir, *names):
+    """The rows of each CSV named, as lists of dicts."""
+    return [list(csv.DictReader(open(os.path.join(results_dir, n)))) for n in names]
+
+
+def two_panels():
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    return fig, axes
+
+
+def save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
