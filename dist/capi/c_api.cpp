@@ -345,6 +345,13 @@ mgblas::GebrdPass to_pass(int p) {
   MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", p,
                ": must be MGBLAS_GEBRD_PASS_AUTO, _ONE or _TWO");
 }
+// What both reductions' options share: panel, transport and (into `prof`) the profile.
+template <typename Options, typename Profile>
+void read_reduction_options(const mgblas_reduction_options_t& c, Options& o, Profile& prof) {
+  o.panel = c.panel;
+  o.transport = to_transport(c.transport);
+  if (c.profile) o.profile = &prof;
+}
 void add_profile(mgblas_reduction_profile_t* to, double products, double panel, double comm,
                  double update, double total) {
   if (!to) return;
@@ -369,12 +376,10 @@ mgblas_status_t hetrd_entry(const char* name, mgblas_context_t ctx, mgblas_uplo_
       u = to_uplo(uplo);
       M = &dist_as<cpp_t<T>>(ctx, A);
       if (!opts) return;
-      o.panel = opts->panel;
-      o.transport = to_transport(opts->transport);
+      read_reduction_options(*opts, o, prof);
       if (const int pass = opts->pass; pass != MGBLAS_GEBRD_PASS_AUTO)
         MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", pass,
                      ": must be MGBLAS_GEBRD_PASS_AUTO for a tridiagonal reduction");
-      if (opts->profile) o.profile = &prof;
     });
     mgblas::hetrd_mgpu<cpp_t<T>>(u, *M, d, e, ptr(tau), o);
     if (o.profile)
@@ -394,10 +399,8 @@ mgblas_status_t gebrd_entry(const char* name, mgblas_context_t ctx, mgblas_matri
     agree_on(name, ctx, [&] {
       M = &dist_as<cpp_t<T>>(ctx, A);
       if (!opts) return;
-      o.panel = opts->panel;
-      o.transport = to_transport(opts->transport);
+      read_reduction_options(*opts, o, prof);
       o.set_pass(to_pass(opts->pass));
-      if (opts->profile) o.profile = &prof;
     });
     mgblas::gebrd_mgpu<cpp_t<T>>(*M, d, e, ptr(tauq), ptr(taup), o);
     if (o.profile)

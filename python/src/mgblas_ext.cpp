@@ -690,7 +690,9 @@ NB_MODULE(_mgblas, m) {
             using R = real_type_t<T>;
             GebrdOptions opts;
             opts.panel = panel;
-            opts.set_pass(one_pass < 0 ? GebrdPass::Auto : one_pass == 1 ? GebrdPass::One : GebrdPass::Two);
+            opts.set_pass(one_pass < 0    ? GebrdPass::Auto
+                          : one_pass == 1 ? GebrdPass::One
+                                          : GebrdPass::Two);
             gebrd_mgpu<T>(A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tauq), ptr<T>(taup), opts);
           });
         }, release_gil);

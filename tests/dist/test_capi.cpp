@@ -23,6 +23,7 @@
 
 #include "core/types.hpp"
 #include "layouts/batch_split.hpp"
+#include "tests/dist/c_host_context.hpp"
 #include "tests/testing/testing.hpp"
 
 namespace {
@@ -57,16 +58,7 @@ void ref_gemm(char opA, char opB, int64_t m, int64_t n, int64_t k, double alpha,
     }
 }
 
-struct HostContext {
-  mgblas_context_t ctx = nullptr;
-  mgblas_device_t dev = nullptr;
-  explicit HostContext(int devices = 2) {
-    EXPECT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, devices, &ctx), MGBLAS_SUCCESS)
-        << mgblas_last_error();
-    EXPECT_EQ(mgblas_context_device(ctx, 0, &dev), MGBLAS_SUCCESS);
-  }
-  ~HostContext() { mgblas_context_destroy(ctx); }
-};
+using HostContext = mgblas::testing::dist::CHostContext;
 
 bool have_d() { return mgblas::precision_enabled(mgblas::DataType::kFloat64); }
 

@@ -13,6 +13,7 @@
 #include "core/context.hpp"
 #include <mgblas/mgblas.h>
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "tests/dist/c_host_context.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/gebrd_cases.hpp"
 #include "tests/dist/host_contexts.hpp"
@@ -187,9 +188,9 @@ TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
   if (!mgblas::precision_enabled(mgblas::DataType::kFloat64) ||
       !mgblas::precision_enabled(mgblas::DataType::kComplex64))
     GTEST_SKIP() << "needs d and c; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
-  mgblas_context_t cctx = nullptr;
-  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
-      << mgblas_last_error();
+  td::CHostContext owner;  // the C context, destroyed at scope exit
+  mgblas_context_t cctx = owner.ctx;
+  ASSERT_NE(cctx, nullptr) << mgblas_last_error();
   auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
   auto rng = mt::make_rng();
   const int64_t m = 47, n = 33;  // A is m x n, C is n x m
@@ -226,7 +227,6 @@ TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
                              "C API gebrd residuals"));
   mgblas_matrix_destroy(dA);
   mgblas_matrix_destroy(dC);
-  mgblas_context_destroy(cctx);
 }
 
 //  +-------------------------------------------------------------------------------+
@@ -237,9 +237,9 @@ TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
 TEST(Gebrd_CApi, OptionsOfTheExEntry) {
   if (!mgblas::precision_enabled(mgblas::DataType::kFloat64))
     GTEST_SKIP() << "needs d; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
-  mgblas_context_t cctx = nullptr;
-  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
-      << mgblas_last_error();
+  td::CHostContext owner;  // the C context, destroyed at scope exit
+  mgblas_context_t cctx = owner.ctx;
+  ASSERT_NE(cctx, nullptr) << mgblas_last_error();
   auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
   auto rng = mt::make_rng();
   const int64_t m = 39, n = 29;
@@ -285,7 +285,6 @@ TEST(Gebrd_CApi, OptionsOfTheExEntry) {
                                "the profile added to"));
   }
   mgblas_matrix_destroy(dA);
-  mgblas_context_destroy(cctx);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "core/context.hpp"
 #include <mgblas/mgblas.h>
 #include "dist/lapack/hetrd_mgpu.hpp"
+#include "tests/dist/c_host_context.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/host_contexts.hpp"
 #include "tests/dist/hetrd_cases.hpp"
@@ -194,9 +195,9 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
   if (!mgblas::precision_enabled(mgblas::DataType::kFloat64) ||
       !mgblas::precision_enabled(mgblas::DataType::kComplex128))
     GTEST_SKIP() << "needs d and z; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
-  mgblas_context_t cctx = nullptr;
-  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
-      << mgblas_last_error();
+  td::CHostContext owner;  // the C context, destroyed at scope exit
+  mgblas_context_t cctx = owner.ctx;
+  ASSERT_NE(cctx, nullptr) << mgblas_last_error();
   auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
   auto rng = mt::make_rng();
   const int64_t n = 45;
@@ -241,7 +242,6 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
                              "C stebz eigenvalues against ?sterf"));
   mgblas_matrix_destroy(dA);
   mgblas_matrix_destroy(dZ);
-  mgblas_context_destroy(cctx);
 }
 
 //  +-------------------------------------------------------------------------------+
@@ -253,9 +253,9 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
 TEST(Hetrd_CApi, OptionsOfTheExEntry) {
   if (!mgblas::precision_enabled(mgblas::DataType::kFloat64))
     GTEST_SKIP() << "needs d; MGBLAS_PRECISIONS = " << mgblas::enabled_precisions();
-  mgblas_context_t cctx = nullptr;
-  ASSERT_EQ(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 2, &cctx), MGBLAS_SUCCESS)
-      << mgblas_last_error();
+  td::CHostContext owner;  // the C context, destroyed at scope exit
+  mgblas_context_t cctx = owner.ctx;
+  ASSERT_NE(cctx, nullptr) << mgblas_last_error();
   auto ctx = HostContexts::all()[0];  // its communicator, for the verdicts
   auto rng = mt::make_rng();
   const int64_t n = 41;
@@ -318,7 +318,6 @@ TEST(Hetrd_CApi, OptionsOfTheExEntry) {
             MGBLAS_SUCCESS) << mgblas_last_error();
   EXPECT_TRUE(td::everywhere(*ctx, d2 == d3 && e2 == e3 && tau2 == tau3, "NULL options"));
   mgblas_matrix_destroy(dA);
-  mgblas_context_destroy(cctx);
 }
 
 }  // namespace

@@ -132,7 +132,9 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
     std::vector<T> tq(k), tp(k);
     GebrdOptions opts;
     opts.panel = o.panel;
-    opts.set_pass(o.pass == "auto" ? GebrdPass::Auto : o.pass == "one" ? GebrdPass::One : GebrdPass::Two);
+    opts.set_pass(o.pass == "auto" ? GebrdPass::Auto
+                  : o.pass == "one" ? GebrdPass::One
+                                    : GebrdPass::Two);
     if (o.one_pass_min_mib >= 0) opts.one_pass_min_bytes = o.one_pass_min_mib << 20;
     std::vector<double> t;
     for (int r = 0; r < o.warmup + o.niter; ++r) {
