@@ -139,6 +139,24 @@ __device__ D across_warps(D v) {
   return total;
 }
 
+/// across_warps for K values per thread at once (one pair of barriers for all K): the
+/// totals, in v, in the threads of warp 0.
+template <int K, typename D>
+__device__ void across_warps(D (&v)[K]) {
+  __shared__ D red[K][kWarps][kLanes];
+#pragma unroll
+  for (int k = 0; k < K; ++k) red[k][threadIdx.y][threadIdx.x] = v[k];
+  __syncthreads();
+  if (threadIdx.y == 0)
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      D total = make_scalar<D>(0);
+      for (int i = 0; i < kWarps; ++i) total = add(total, red[k][i][threadIdx.x]);
+      v[k] = total;
+    }
+  __syncthreads();
+}
+
 /// In the grid's last block (after last_block): for q < count, the sum over the grid's
 /// blocks b of part[b * stride + q] (partials other blocks wrote: read past L1), handed
 /// to write(q, sum) in one lane of the warp that formed it. Warp y takes q = y + kWarps i,

@@ -219,14 +219,22 @@ __global__ void __launch_bounds__(kThreads)
 // ---- one cooperative launch per column: finish(j-1) + reflector(j) ------------------
 // The four launches of latrd_finish + latrd_reflector cost ~40 us a column on an H200
 // whatever n (launch and tail latency, profile of n = 4096..16384); here one grid of
-// co-resident blocks runs them with grid-wide barriers where a sum over all rows is
-// needed: two per column (w^H v for the finish; the column's norm and the sums of t,
-// formed together).
+// co-resident blocks runs them, with a grid-wide barrier only where a sum over all rows
+// is needed: two per column (v^H p for the finish; the new column's norm and the sums
+// of t, formed together).
+// The finish's scalar needs no pass of its own over w: with w = tau (p - corr) and
+// corr = V tW + W tV (tW, tV: the halves of column j-1's t),
+//   w^H v = conj(tau) (conj(v^H p) - (tW^H tV + tV^H tW)),
+// so the blocks sum v^H p before the barrier, and after it one pass over the block's
+// rows forms w (with its alpha v) and the update of column j together: both are sums
+// over the same panel entries V(r, l), W(r, l), loaded once; the t sums that follow
+// read those entries again from L1.
 // Blocks of 32 rows x 8 warps as above, looping over 32-row tiles. Sums over blocks are
 // done in block order (every block, or one block per column q of t), so the result is
 // the same bits on every device. (An H200 profile at n = 4096 found the kernel bound by
-// its instruction stream, 8 warps per SM: the dot products of t are summed 8 columns per
-// butterfly, not one warp reduction per column, and hold 8 sums per lane, not 32.)
+// the chain of dependent loads and barriers in each block, one block of 8 warps per SM:
+// the dot products of t are summed 8 columns per butterfly, and the passes over a
+// block's rows are as few as the barriers allow.)
 namespace cg = cooperative_groups;
 
 struct StepArgs {
@@ -234,19 +242,70 @@ struct StepArgs {
   bool herm, finish, reflect;
 };
 
+// The pass over a block's rows can take kStepTiles of its 32-row tiles at a time (rows
+// r[k] = r0 + k G 32), their loads in flight together and one pair of barriers for all.
+// Panels of more than 2 x 132 x 32 rows give each block several tiles; but on an H200
+// 4 at a time gained nothing measurable at n = 16384 and 32768 and lost the 2 % that one
+// at a time gains at 8192 (one tile a block there; 127 registers instead of 102), so
+// one it is.
+constexpr int kStepTiles = 1;
+
+// Rows r[k]'s two sums over this warp's share of the panel's columns l < j (the warps
+// split [0, j) into kWarps chunks; each V(r, l), W(r, l) is loaded once for both):
+//   s[2k]     = sum_{l < j-1} V(r, l) tf[l] + W(r, l) tf[j-1+l]   (the finish of column j-1)
+//   s[2k + 1] = sum_{l < j} V(r, l) rw[l] + sum_{l < nw} W(r, l) rv[l]   (column j's update)
+// nw: the columns of W final before this launch (j - 1 with the finish, else j); with
+// the finish, W(r, j-1) rv[j-1] is added by the caller once w is known. Rows >= m: 0.
+template <int kT, typename D>
+__device__ void step_row_sums(const int64_t (&r)[kT], int64_t m, int64_t j, int64_t nw,
+                              bool fin, bool reflect, const D* V, int64_t ldv, const D* W,
+                              int64_t ldw, const D* tf, const D* rw, const D* rv,
+                              D (&s)[2 * kT]) {
+  const int64_t chunk = (j + kWarps - 1) / kWarps;
+  const int64_t l0 = threadIdx.y * chunk, l1 = l0 + chunk < j ? l0 + chunk : j;
+  const int64_t jf = j - 1;
+#pragma unroll
+  for (int k = 0; k < 2 * kT; ++k) s[k] = make_scalar<D>(0);
+#pragma unroll 2
+  for (int64_t l = l0; l < l1; ++l) {
+    const bool has_w = l < nw, has_f = fin && l < jf;
+    D v[kT], w[kT];
+#pragma unroll
+    for (int k = 0; k < kT; ++k) {
+      v[k] = r[k] < m ? V[r[k] + l * ldv] : make_scalar<D>(0);
+      w[k] = has_w && r[k] < m ? W[r[k] + l * ldw] : make_scalar<D>(0);
+    }
+    if (has_f) {
+      const D tv = tf[l], tw = tf[jf + l];
+#pragma unroll
+      for (int k = 0; k < kT; ++k) s[2 * k] = mul_add(v[k], tv, mul_add(w[k], tw, s[2 * k]));
+    }
+    if (reflect) {
+      const D cw = rw[l], cv = rv[l];
+#pragma unroll
+      for (int k = 0; k < kT; ++k)
+        s[2 * k + 1] = mul_add(v[k], cw, mul_add(w[k], cv, s[2 * k + 1]));
+    }
+  }
+}
+
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
-    step_kernel(StepArgs a, D* Pn, D* W, device_real_t<D>* d, device_real_t<D>* e, D* tau, D* t, const D* p,
-                D* acc, unsigned char* work) {
+    step_kernel(StepArgs a, D* Pn, D* W, device_real_t<D>* d, device_real_t<D>* e, D* tau, D* t,
+                const D* p, D* acc, unsigned char* work) {
   using R = device_real_t<D>;
   cg::grid_group grid = cg::this_grid();
   const int64_t m = a.m, j = a.j, ldp = a.ldp, ldw = a.ldw;
+  const bool fin = a.finish, reflect = a.reflect;
+  const int64_t jf = j - 1;               // the column finished here (fin)
+  const int64_t nw = fin ? jf : j;        // W's columns final before this launch
   const unsigned G = gridDim.x;
+  // Shared: tf = t of column j-1 (2 (j-1)), rw = conj W(j, 0:j), rv = conj V(j, 0:j).
   extern __shared__ unsigned char smem_raw[];
-  D* sm = reinterpret_cast<D*>(smem_raw);  // [0, 2j): t of column j-1, then row j of [W V]
+  D* tf = reinterpret_cast<D*>(smem_raw);
+  D* rw = tf + (fin ? 2 * jf : 0);
+  D* rv = rw + j;
   __shared__ D bcast;
-  D wj = make_scalar<D>(0);  // W(j, j-1) after the finish, in every thread
-  D* w_row = reinterpret_cast<D*>(work + kScalars + 48);  // W(j, j-1) before its axpy
   D* partA = reinterpret_cast<D*>(work + kPartials);
   R* partB = reinterpret_cast<R*>(work + kPartials + std::size_t{G} * sizeof(D));
   D* partC = reinterpret_cast<D*>(work + kPartials + std::size_t{G} * (sizeof(D) + 16));
@@ -268,66 +327,92 @@ __global__ void __launch_bounds__(kThreads)
     return bcast;
   };
 
-  if (a.finish) {  // latrd_finish of column jj = j - 1, rows [j, m)
-    const int64_t jj = j - 1;
-    for (int64_t q = flat_thread(); q < 2 * jj; q += kThreads) sm[q] = t[q];
-    __syncthreads();
-    const D tj = tau[jj];
-    const D* v = Pn + jj * ldp;
-    D* w = W + jj * ldw;
+  if (fin)
+    for (int64_t q = flat_thread(); q < 2 * jf; q += kThreads) tf[q] = t[q];
+  if (reflect)
+    for (int64_t l = flat_thread(); l < j; l += kThreads) {
+      rw[l] = l < nw ? conj(W[j + l * ldw]) : make_scalar<D>(0);
+      rv[l] = conj(Pn[j + l * ldp]);
+    }
+  __syncthreads();
+
+  // The finish's scalar s = v^H p - (tW^H tV + tV^H tW): the blocks sum v^H p over
+  // their rows (each block's tiles dealt to its warps), block 0 adds the t term, and
+  // one barrier.
+  const D* vf = Pn + jf * ldp;
+  D* wf = W + jf * ldw;
+  D tau_f = make_scalar<D>(0), alpha_f = make_scalar<D>(0);
+  if (fin) {
+    tau_f = tau[jf];
     D dot = make_scalar<D>(0);
-    tiles(j, [&](int64_t r) {
-      const D corr = across_warps(r < m ? panel_row_sum(r, jj, Pn, ldp, W, ldw, sm) : make_scalar<D>(0));
-      if (threadIdx.y == 0 && r < m) {
-        const D s = mul(tj, sub(p[r - jj - 1], corr));
-        w[r] = s;
-        if (r == j) *w_row = s;  // for the other blocks (see below)
-        dot = mul_add(conj(s), v[r], dot);
-      }
-    });
+    for (int64_t r = j + (int64_t{blockIdx.x} + int64_t{G} * threadIdx.y) * kLanes + threadIdx.x;
+         r < m; r += int64_t{G} * kLanes * kWarps)
+      dot = mul_add(conj(vf[r]), p[r - j], dot);
+    if (blockIdx.x == 0)
+      for (int64_t l = flat_thread(); l < jf; l += kThreads)
+        dot = sub(dot, add(mul(conj(tf[l]), tf[jf + l]), mul(conj(tf[jf + l]), tf[l])));
     const Sum<D> bt = block_sum(Sum<D>{dot});
     if (flat_thread() == 0) partA[blockIdx.x] = bt.v;
     grid.sync();
-    const D alpha = mul(make_scalar<D>(-0.5), mul(tj, all_blocks_sum(partA)));
-    tiles(j, [&](int64_t r) {
-      if (threadIdx.y == 0 && r < m) w[r] = mul_add(alpha, v[r], w[r]);
-    });
-    // No barrier here: the reflector below reads W(:, j-1) only in its own rows (which
-    // this block just finished), and row j, W(j, j-1), which every thread forms itself
-    // from the copy in w_row (the same operation as above, so the same bits).
-    wj = mul_add(alpha, v[j], __ldcg(w_row));
+    const D s = all_blocks_sum(partA);
+    // alpha = -tau/2 w^H v = -|tau|^2 / 2 conj(s).
+    alpha_f = mul(make_scalar<D>(-0.5), mul(mul(tau_f, conj(tau_f)), conj(s)));
+    // W(j, j-1), formed alike in every block (warp 0; row j's entries are in shared
+    // memory) for the update of column j; its owner stores this same value.
+    if (reflect && threadIdx.y == 0) {
+      D f = make_scalar<D>(0);
+      for (int64_t l = threadIdx.x; l < jf; l += kLanes)
+        f = mul_add(conj(rv[l]), tf[l], mul_add(conj(rw[l]), tf[jf + l], f));
+      f = lane_group_sum<kLanes>(f);
+      if (threadIdx.x == 0) rw[jf] = conj(mul_add(alpha_f, vf[j], mul(tau_f, sub(p[0], f))));
+    }
+    __syncthreads();
   }
-  if (!a.reflect) return;
 
-  // latrd_reflector of column j: the update, then in the same pass over the block's own
-  // rows the sums for the norm and for t; one grid-wide barrier for both. t = [W V]^H v
-  // is linear in v: with v = 1 at row j+1 and scale * a below,
-  //   t[q] = conj(c_q(j+1)) + scale * sum_{r >= j+2} conj(c_q(r)) a(r),
-  // so the blocks sum over the unscaled column before scale is known.
-  for (int64_t l = flat_thread(); l < j; l += kThreads) {
-    sm[l] = a.finish && l == j - 1 ? conj(wj) : conj(W[j + l * ldw]);
-    sm[j + l] = conj(Pn[j + l * ldp]);
-  }
-  __syncthreads();
+  // One pass over the block's rows: w = W(:, j-1) with its alpha v, and the update of
+  // column j, then the sums for its norm.
   D* col = Pn + j * ldp;
   D* alpha_copy = reinterpret_cast<D*>(work + kScalars + 16);  // a(j+1) for every block
   R sumsq = 0;
-  tiles(j, [&](int64_t r) {
-    const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, sm) : make_scalar<D>(0));
-    if (threadIdx.y == 0 && r < m) {
-      D v = sub(col[r], upd);
+  const int64_t tile_stride = int64_t{G} * kLanes;
+  for (int64_t r0 = j + int64_t{blockIdx.x} * kLanes; r0 < m; r0 += kStepTiles * tile_stride) {
+    int64_t rows[kStepTiles];
+#pragma unroll
+    for (int k = 0; k < kStepTiles; ++k) rows[k] = r0 + k * tile_stride + threadIdx.x;
+    D s[2 * kStepTiles];
+    step_row_sums(rows, m, j, nw, fin, reflect, Pn, ldp, W, ldw, tf, rw, rv, s);
+    across_warps(s);
+    if (threadIdx.y != 0) continue;
+#pragma unroll
+    for (int k = 0; k < kStepTiles; ++k) {
+      const int64_t r = rows[k];
+      if (r >= m) break;
+      D w = make_scalar<D>(0);
+      if (fin) {
+        w = reflect && r == j ? conj(rw[jf])
+                              : mul_add(alpha_f, vf[r], mul(tau_f, sub(p[r - j], s[2 * k])));
+        wf[r] = w;
+      }
+      if (!reflect) continue;
+      D v = sub(col[r], s[2 * k + 1]);
+      if (fin) v = sub(v, mul(w, rv[jf]));
       if (a.herm && r == j) v = make_scalar<D>(real_part(v));
       col[r] = v;
       if (r == j + 1) *alpha_copy = v;
       if (r >= j + 2) sumsq += abs_sq(v);
     }
-  });
+  }
+  if (!reflect) return;
   const R bs = block_sum(sumsq);  // its barrier also shows warp 0's rows to the block
   if (flat_thread() == 0) partB[blockIdx.x] = bs;
+
   // The block's sums of [W V]^H a over its rows r >= j + 2 (the tiles above): warp y
   // takes the columns q = y + 8 i, kQ of them at a time, its lanes over the rows; the kQ
-  // sums leave the warp through one transposing butterfly. The rows of W(:, j-1) and of
-  // a were written by this block (reads past L1 all the same).
+  // sums leave the warp through one transposing butterfly. t = [W V]^H v is linear in
+  // v: with v = 1 at row j+1 and scale * a below,
+  //   t[q] = conj(c_q(j+1)) + scale * sum_{r >= j+2} conj(c_q(r)) a(r),
+  // so the blocks sum over the unscaled column before scale is known. Every entry read
+  // here is in the block's own rows, loaded or written above (plain loads: L1 hits).
   const int64_t nq = j + 1 < m ? 2 * j : 0;
   for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
     const D* c[kQ];
@@ -341,10 +426,10 @@ __global__ void __launch_bounds__(kThreads)
     for (int i = 0; i < kQ; ++i) s[i] = make_scalar<D>(0);
     tiles(j, [&](int64_t r) {
       if (r < j + 2 || r >= m) return;
-      const D ar = __ldcg(col + r);
+      const D ar = col[r];
 #pragma unroll
       for (int i = 0; i < kQ; ++i)
-        if (c[i]) s[i] = mul_add(conj(__ldcg(c[i] + r)), ar, s[i]);
+        if (c[i]) s[i] = mul_add(conj(c[i][r]), ar, s[i]);
     });
     write_warp_sums(s, q0, kWarps, nq,
                     [&](int64_t q, D v) { partC[int64_t{blockIdx.x} * nq + q] = v; });
@@ -407,7 +492,7 @@ int step_grid_limit() {
     MGBLAS_CHECK_CUDA(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     MGBLAS_CHECK_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     MGBLAS_CHECK_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, step_kernel<D>, kThreads, 2 * kLatrdMaxPanel * sizeof(D)));
+        &per_sm, step_kernel<D>, kThreads, 4 * kLatrdMaxPanel * sizeof(D)));
     // Two blocks per SM at most: more blocks add to every grid-wide sum.
     limit[dev] = coop ? sms * std::min(per_sm, 2) : 0;
     known[dev] = true;
@@ -518,7 +603,9 @@ void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t 
   D* accd = device_ptr(acc);
   unsigned char* wk = static_cast<unsigned char*>(work);
   void* params[] = {&args, &Pd, &Wd, &d, &e, &taud, &td, &pd, &accd, &wk};
-  const std::size_t smem = 2 * static_cast<std::size_t>(std::max<int64_t>(j, 1)) * sizeof(D);
+  // Shared: t of column j-1 and row j of [W V] (step_kernel).
+  const std::size_t smem =
+      static_cast<std::size_t>(std::max<int64_t>((fin ? 2 * (j - 1) : 0) + 2 * j, 1)) * sizeof(D);
   MGBLAS_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(&step_kernel<D>),
                                                 dim3(G), dim3(kLanes, kWarps), params, smem,
                                                 stream));
