@@ -317,7 +317,7 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,
   const auto start = std::chrono::steady_clock::now();
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::tridiagonal_panel_width(L.nb(), opts.panel, L.n());
   CallRecord rec = hetrd_record(uplo, A, kb, opts.transport, 1);
   agree(ctx.comm(), rec, [&] {
         check_hetrd(ctx, uplo, A, kb);
@@ -347,7 +347,7 @@ void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* 
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t n = L.n(), n1 = std::max<int64_t>(0, n - 1);
-  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::tridiagonal_panel_width(L.nb(), opts.panel, L.n());
   // The device outputs are made inside the agreement, so a failed allocation on one rank
   // raises on every rank.
   std::unique_ptr<DistVector<R>> dd, ed;

@@ -44,7 +44,8 @@ struct HetrdProfile {
 /// Tuning and transport of hetrd_mgpu / sytrd_mgpu.
 struct HetrdOptions {
   /// Columns per panel: a divisor of A's nb, at most 128; 0 picks the largest divisor of
-  /// nb that is <= 64 (LAPACK's ilaenv gives 32-64 for this step).
+  /// nb that is <= 32 for n < 6144, else <= 64 (LAPACK's ilaenv gives 32-64 for this
+  /// step; the narrower panels were faster at n = 4096 on an H200).
   int64_t panel = 0;
   /// How the devices' shares are summed and panels broadcast: Auto is NCCL when every
   /// device is a distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host.
