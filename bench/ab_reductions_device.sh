@@ -23,19 +23,12 @@ out=${1:?usage: BEFORE=dir bench/ab_reductions_device.sh OUT_DIR}
 before=${BEFORE:?set BEFORE to the source tree before the change}
 mkdir -p "$out"
 stamp() { echo "[$(date +%T)] $*"; }
-host_cxx=()
-[ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
 P=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
 [ "$P" -ge 4 ] || { echo "ab_reductions_device.sh: needs 4 GPUs (found $P)"; exit 2; }
-jobs=$(($(nproc) / 2))
 targets=(tester_hetrd tester_gebrd tester_allreduce tester_dist tester_tsgemm test_hetrd_gpu
   test_gebrd_gpu test_unmtr_gpu test_dist_nccl test_cuda_tsgemm)
-build() {  # build SRC DIR LOG TARGET...
-  local src=$1 dir=$2 log=$3
-  shift 3
-  cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-    "${host_cxx[@]}" >"$log" 2>&1 && cmake --build "$dir" -j "$jobs" --target "$@" >>"$log" 2>&1
-}
+# shellcheck source=bench/ab_build.sh
+source "$root/bench/ab_build.sh"
 stamp "build before and after ($(nproc) cores)"
 build "$before" "$root/build-before" "$out/build-before.log" tester_hetrd tester_gebrd &
 build "$root" "$root/build-after" "$out/build-after.log" "${targets[@]}" ||
