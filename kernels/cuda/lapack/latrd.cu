@@ -245,9 +245,9 @@ struct StepArgs {
 // The pass over a block's rows can take kStepTiles of its 32-row tiles at a time (rows
 // r[k] = r0 + k G 32), their loads in flight together and one pair of barriers for all.
 // Panels of more than 2 x 132 x 32 rows give each block several tiles; but on an H200
-// 4 at a time gained nothing measurable at n = 16384 and 32768 and lost the 2 % that one
-// at a time gains at 8192 (one tile a block there; 127 registers instead of 102), so
-// one it is.
+// 4 at a time gained nothing measurable at n = 16384 and lost the 2 % that one at a
+// time gains at 8192 (one tile a block there; 127 registers instead of 102), so one it
+// is (bench/results/h200-hetrd-step.md).
 constexpr int kStepTiles = 1;
 
 // Rows r[k]'s two sums over this warp's share of the panel's columns l < j (the warps
