@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+# h200-hetrd-step.png from h200-hetrd-step.csv: left, tester_hetrd's speedup over
+# cusolverDnDsytrd per n before and after the change, each pair from one call, with
+# issue 11's targets; right, the panel-width sweep (time relative to panels of 64).
+#   python3 bench/plot_hetrd_step.py bench/results/h200-hetrd-step.csv OUT.png
+import csv
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+from speedup_axes import TARGETS  # noqa: E402
+
+rows = list(csv.DictReader(open(sys.argv[1])))
+fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+
+final = [r for r in rows if r["call"] == "H200 call 6" and r["type"] == "d"]
+for label, style, keep in [("84707c1 (before)", "o--", lambda r: r["code"] == "84707c1"),
+                           ("this change", "s-", lambda r: r["code"] != "84707c1")]:
+    pts = sorted((int(r["n"]), float(r["speedup"])) for r in final if keep(r))
+    left.plot([n for n, _ in pts], [s for _, s in pts], style, label=label)
+targets = TARGETS["hetrd"]
+left.plot(list(targets), list(targets.values()), "k_", ms=14, label="issue 11 target")
+left.axhline(1.0, color="gray", lw=0.6)
+left.set_xscale("log", base=2)
+left.set_xlabel("n (double)")
+left.set_ylabel("cuSOLVER time / mgblas time (same call)")
+left.set_title("hetrd on one H200: before and after, one call")
+left.legend(fontsize=8)
+
+sweep = [r for r in rows if r["call"].startswith("H200 call 2")]
+ref = {int(r["n"]): float(r["time_s"]) for r in sweep if r["panel"] == "64"}
+for n in sorted(ref):
+    pts = sorted((int(r["panel"]), float(r["time_s"]) / ref[n]) for r in sweep if int(r["n"]) == n)
+    right.plot([p for p, _ in pts], [t for _, t in pts], "o-", label=f"n = {n}")
+right.axhline(1.0, color="gray", lw=0.6)
+right.set_xscale("log", base=2)
+right.set_xticks([32, 64, 128], ["32", "64", "128"])
+right.set_xlabel("panel width (columns)")
+right.set_ylabel("time / time with panels of 64")
+right.set_title("panel width sweep, one H200, d, nb 256")
+right.legend(fontsize=8)
+fig.tight_layout()
+fig.savefig(sys.argv[2], dpi=110)
