@@ -171,8 +171,20 @@ void symv_run(Reducer& red, Uplo uplo, T alpha, const DistMatrix<T>& A, int64_t 
 template <Scalar T>
 void detail::symv_share(const Device& dev, Uplo uplo, bool herm, T alpha, const BlockCyclic1D& L,
                         int g, const T* A_local, int64_t ld, int64_t off, int64_t a,
-                        int64_t b, const T* x, T* y) {
+                        int64_t b, const T* x, T* y, T* quad) {
+  if (quad) {
+    // The tile kernel forms x^H of its sums on the way; one device is a block-cyclic
+    // matrix of one device too.
+    symv_columns(Queue(dev), uplo, herm, L.n(), off, local_columns(L, g, a, b), alpha, A_local,
+                 ld, x, y, SymvColumns::Tiles, quad);
+    return;
+  }
   symv_share_in(symv_path(), dev, uplo, herm, alpha, L, g, A_local, ld, off, a, b, x, y);
+}
+
+template <Scalar T>
+bool detail::symv_share_has_quad(int64_t nb) {
+  return nb > 0 && nb % symv_columns_tile<T>() == 0;
 }
 
 // The public entries (dist/dist_blas.hpp's other forms forward to these): KIND is symv
@@ -198,7 +210,8 @@ MGBLAS_DEFINE_SYMV_LIKE_(hemv, true)
                                     VectorIn<T>, T, VectorInOut<T>);                           \
   template void detail::symv_share<T>(const Device&, Uplo, bool, T, const BlockCyclic1D&, int, \
                                       const T*, int64_t, int64_t, int64_t, int64_t,            \
-                                      const T*, T*);
+                                      const T*, T*, T*);                                       \
+  template bool detail::symv_share_has_quad<T>(int64_t);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 

@@ -38,11 +38,15 @@
 /// first). CUDA: atomics, in varying order; with `tiles` and nb a multiple of the SYMV
 /// engine's tile, its tile kernel, else a kernel over tiles of 16 (double complex: 8)
 /// local columns. Host: per contiguous run of columns, symv/hemv on its diagonal block
-/// and two gemv on the panel of the stored triangle beside it.
+/// and two gemv on the panel of the stored triangle beside it. quad, when not null (a
+/// scalar in the device's memory), accumulates x^H times what this call adds to y:
+/// summed over the devices, x^H (alpha S) x. On a GPU it needs the tile kernel (`tiles`,
+/// with nb, stride and first_col multiples of its tile) and a real symmetric or
+/// Hermitian S; otherwise NotImplemented.
 #define MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T)                                              \
   void symv_columns(const Device& dev, cudaStream_t stream, Uplo uplo, bool herm,          \
                     int64_t n, int64_t off, const LocalColumns& cols, T alpha, const T* A,  \
-                    int64_t ld, const T* x, T* y, bool tiles)
+                    int64_t ld, const T* x, T* y, bool tiles, T* quad)
 
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_FINISH_SUM_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL)

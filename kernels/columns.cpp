@@ -88,7 +88,7 @@ void scatter_columns(const Queue& q, std::span<const LocalColumns> cols, const T
 template <Scalar T>
 void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
                   const LocalColumns& cols, T alpha, const T* A, int64_t ld, const T* x, T* y,
-                  SymvColumns form) {
+                  SymvColumns form, T* quad) {
   check_queue(q);
   check_columns(cols);
   MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo", static_cast<int>(uplo),
@@ -101,11 +101,14 @@ void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
   MGBLAS_CHECK_PTR(x, "x", true);
   MGBLAS_CHECK_PTR(y, "y", true);
   if (form == SymvColumns::Engine) {
+    if (quad)
+      MGBLAS_THROW(NotImplemented, "symv_columns: x^H S x (quad) is formed by the kernel forms "
+                                   "(Tiles, Columns), not by the engine's products");
     symv_columns_by_engine(q, uplo, herm, n, off, cols, alpha, A, ld, x, y);
     return;
   }
   MGBLAS_DISPATCH(q, symv_columns, uplo, herm, n, off, cols, alpha, A, ld, x, y,
-                  form == SymvColumns::Tiles);
+                  form == SymvColumns::Tiles, quad);
 }
 
 #define MGBLAS_INSTANTIATE_COLUMNS_(T)                                                        \
@@ -115,7 +118,7 @@ void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
                                    int64_t, int64_t, T, T*);                                  \
   template void symv_columns<T>(const Queue&, Uplo, bool, int64_t, int64_t,                   \
                                 const LocalColumns&, T, const T*, int64_t, const T*, T*,      \
-                                SymvColumns);
+                                SymvColumns, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_COLUMNS_)
 #undef MGBLAS_INSTANTIATE_COLUMNS_
 

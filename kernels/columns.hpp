@@ -38,6 +38,13 @@ template <Scalar T>
 void scatter_columns(const Queue& q, std::span<const LocalColumns> cols, const T* in,
                      int64_t in_stride, int64_t c0, T beta, T* y);
 
+/// Rows and columns of the GPU SYMV engine's tiles: symv_columns' Tiles form takes that
+/// kernel for blocks (nb, stride, first column) that are multiples of it.
+template <Scalar T>
+constexpr int64_t symv_columns_tile() {
+  return sizeof(T) == 16 ? 32 : 64;
+}
+
 /// How a GPU computes symv_columns (a host device always uses the engine's products).
 /// Tiles: the SYMV engine's tile kernel when nb is a multiple of its tile, else Columns;
 /// Columns: a kernel over tiles of 16 (double complex: 8) local columns, any nb;
@@ -49,9 +56,11 @@ enum class SymvColumns { Tiles, Columns, Engine };
 /// see MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL. Summed over every device's columns of
 /// [off, n): y = alpha * S * x. x, y: length n - off, indexed from off; A: the device's
 /// local columns (leading dimension ld >= max(1, n)); the columns must lie in [off, n).
+/// quad, when not null, accumulates x^H times what this call adds to y (form Tiles with
+/// tile-aligned blocks on a GPU; see the kernel declaration).
 template <Scalar T>
 void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
                   const LocalColumns& cols, T alpha, const T* A, int64_t ld, const T* x, T* y,
-                  SymvColumns form = SymvColumns::Tiles);
+                  SymvColumns form = SymvColumns::Tiles, T* quad = nullptr);
 
 }  // namespace mgblas

@@ -49,12 +49,15 @@ inline constexpr int64_t kLatrdMaxPanel = 128;
 // latrd_finish of column j-1 with the summed product p (m - j entries); then, when
 // `reflect`, latrd_reflector of column j with its accumulator acc[0:acc_len) zeroed (acc
 // may be p itself). The CUDA engine runs both in one cooperative launch where the GPU
-// allows it (a column costs one launch besides the product, instead of four).
+// allows it (a column costs one launch besides the product, instead of four). quad,
+// when not null, is v^H p of column j-1 (formed with the product: symv_share's quad,
+// summed like p); the cooperative step then needs no sum of its own over v^H p. The
+// host engine and the separate launches form w^H v themselves and ignore it.
 #define MGBLAS_DECLARE_LATRD_STEP_KERNEL(T)                                                   \
   void latrd_step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t j,   \
                   bool finish, bool reflect, T* Pn, int64_t ldp, T* W, int64_t ldw,          \
-                  real_type_t<T>* d, real_type_t<T>* e, T* tau, T* t, const T* p, T* acc,    \
-                  int64_t acc_len, void* work)
+                  real_type_t<T>* d, real_type_t<T>* e, T* tau, T* t, const T* p,            \
+                  const T* quad, T* acc, int64_t acc_len, void* work)
 
 // The finished panel of b columns back into the owner's storage A (leading dimension
 // lda, A(0, 0) = global (k, k)): A(j:m, j) = Pn(j:m, j) for j < b, except A(j+1, j) =
@@ -93,9 +96,9 @@ void latrd_finish(const Queue& q, int64_t m, int64_t j, const T* Pn, int64_t ldp
 template <Scalar T>
 void latrd_step(const Queue& q, bool herm, int64_t m, int64_t j, bool finish, bool reflect, T* Pn,
                 int64_t ldp, T* W, int64_t ldw, real_type_t<T>* d, real_type_t<T>* e, T* tau,
-                T* t, const T* p, T* acc, int64_t acc_len, void* work) {
+                T* t, const T* p, const T* quad, T* acc, int64_t acc_len, void* work) {
   MGBLAS_DISPATCH(q, latrd_step, herm, m, j, finish, reflect, Pn, ldp, W, ldw, d, e, tau, t, p,
-                  acc, acc_len, work);
+                  quad, acc, acc_len, work);
 }
 template <Scalar T>
 void latrd_store(const Queue& q, int64_t m, int64_t b, const T* Pn, int64_t ldp,

@@ -120,35 +120,44 @@ class Hetrd {
     clock_.charge(&HetrdProfile::comm);
   }
 
+  // v^H A v of a column's product (symv_share's quad), when formed: the entry after the
+  // `rest` entries of the accumulator, summed over the devices with them.
+  T* quad_slot(T* acc, int64_t rest) const { return quad_ ? acc + rest : nullptr; }
+
   // One panel column j (m rows in P) on every device: the finish of column j-1 (whose
-  // summed product is in p) and the reflector of column j in one step, then the SYMV
-  // shares of the trailing (or leading) matrix summed over all devices. `symv(dd)`
-  // queues device dd's share into its accumulator acc[dd] (length `rest`); `to_p(dd)`
-  // moves the summed accumulator into p where they differ.
+  // summed product is in p, and its v^H p after the previous column's `rest` + 1
+  // entries of acc) and the reflector of column j in one step, then the SYMV shares of
+  // the trailing (or leading) matrix summed over all devices. `symv(dd, quad)` queues
+  // device dd's share into its accumulator acc[dd] (length `rest`, then quad's entry);
+  // `to_p(dd)` moves the summed accumulator into p where they differ.
   template <typename Symv, typename ToP>
   void column(int64_t m, int64_t j, int64_t rest, R* const* d, R* const* e, T* const* tau,
               const std::vector<T*>& acc, Symv&& symv, ToP&& to_p) {
+    const int64_t len = rest + (quad_ ? 1 : 0);
     for (int dd = 0; dd < devices(); ++dd) {
       PanelSpace<T>& s = space_[dd];
       kernels::latrd_step<T>(ctx_.device(dd), herm_, m, j, j > 0, true, s.P.data(), m,
                              s.W.data(), m, d[dd], e[dd], tau[dd], s.t.data(), s.p.data(),
-                             acc[dd], rest, s.work.data());
+                             j > 0 ? quad_slot(acc[dd], rest + 1) : nullptr, acc[dd], len,
+                             s.work.data());
     }
     clock_.charge(&HetrdProfile::panel);
-    for (int dd = 0; dd < devices(); ++dd) symv(dd);
+    for (int dd = 0; dd < devices(); ++dd) symv(dd, quad_slot(acc[dd], rest));
     clock_.charge(&HetrdProfile::symv);
-    coll_.allreduce_sum<T>(acc, rest);
+    coll_.allreduce_sum<T>(acc, len);
     clock_.charge(&HetrdProfile::comm);
     for (int dd = 0; dd < devices(); ++dd) to_p(dd);
   }
 
-  // The finish of the panel's last column (b - 1), whose product is in p.
-  void finish_panel(int64_t m, int64_t b, T* const* tau) {
+  // The finish of the panel's last column (b - 1), whose product is in p (and its v^H p
+  // after the `rest` entries of acc).
+  void finish_panel(int64_t m, int64_t b, T* const* tau, const std::vector<T*>& acc,
+                    int64_t rest) {
     for (int dd = 0; dd < devices(); ++dd) {
       PanelSpace<T>& s = space_[dd];
       kernels::latrd_step<T>(ctx_.device(dd), herm_, m, b, true, false, s.P.data(), m,
                              s.W.data(), m, nullptr, nullptr, tau[dd], s.t.data(), s.p.data(),
-                             nullptr, 0, s.work.data());
+                             quad_slot(acc[dd], rest), nullptr, 0, s.work.data());
     }
     clock_.charge(&HetrdProfile::panel);
   }
@@ -169,14 +178,14 @@ class Hetrd {
       for (int64_t j = 0; j < b; ++j) {
         const int64_t c = k + j;  // w = A(c+1:n, c+1:n) v: rows c+1 .. n-1
         column(m, j, n_ - c - 1, dk.data(), ek.data(), tk.data(), p,
-               [&](int dd) {
+               [&](int dd, T* quad) {
                  detail::symv_share<T>(ctx_.device(dd), Uplo::Lower, herm_, T(1), L_, global(dd),
                                        A_.local(dd), ld_, c + 1, c + 1, n_,
-                                       P_[dd] + j * m + j + 1, p[dd]);
+                                       P_[dd] + j * m + j + 1, p[dd], quad);
                },
                [](int) {});
       }
-      finish_panel(m, b, tk.data());
+      finish_panel(m, b, tk.data(), p, n_ - (k + b - 1) - 1);
       const int ol = ctx_.local_index_of(L_.owner(k));
       if (ol >= 0)
         kernels::latrd_store<T>(ctx_.device(ol), m, b, P_[ol], m, ek[ol], local_col(ol, k) + k,
@@ -213,7 +222,7 @@ class Hetrd {
       for (int64_t jj = 0; jj < b; ++jj) {
         const int64_t i = k1 - 1 - jj;  // w = A(0:i, 0:i) v: rows 0 .. i-1
         column(m, jj, i, dk.data(), ek.data(), tk.data(), y,
-               [&](int dd) {
+               [&](int dd, T* quad) {
                  PanelSpace<T>& s = space_[dd];
                  const Device& dev = ctx_.device(dd);
                  kernels::latrd_reverse<T>(dev, i, 1, P_[dd] + jj * m + jj + 1, i, s.x.data(), i);
@@ -221,14 +230,14 @@ class Hetrd {
                  // same blocks: its layout ends the SYMV's tiles at column i.
                  const BlockCyclic1D Li(i, i, L_.nb(), L_.num_devices(), L_.first());
                  detail::symv_share<T>(dev, Uplo::Upper, herm_, T(1), Li, global(dd),
-                                       A_.local(dd), ld_, 0, 0, i, s.x.data(), y[dd]);
+                                       A_.local(dd), ld_, 0, 0, i, s.x.data(), y[dd], quad);
                },
                [&](int dd) {
                  kernels::latrd_reverse<T>(ctx_.device(dd), i, 1, y[dd], i,
                                            space_[dd].p.data(), i);
                });
       }
-      finish_panel(m, b, tk.data());
+      finish_panel(m, b, tk.data(), y, k1 - 1 - (b - 1));
       const int ol = ctx_.local_index_of(L_.owner(k0));
       if (ol >= 0) {
         // The finished panel (with e on its off-diagonal) back in the matrix's order.
@@ -275,6 +284,9 @@ class Hetrd {
   Context& ctx_;
   const BlockCyclic1D& L_;
   int64_t n_, ld_, kb_;
+  // Whether the SYMV shares form v^H A v for the column step (symv_share's quad): it
+  // depends on nb and T only, so every device and rank agrees.
+  bool quad_ = detail::symv_share_has_quad<T>(L_.nb());
   Uplo uplo_;
   detail::DeviceCollectives coll_;
   std::vector<PanelSpace<T>> space_;

@@ -2,6 +2,8 @@
 // The host engine's column kernels (kernels/column_kernels.hpp): plain loops in the
 // order of the math (no BLAS routine gathers by a block-cyclic index), and SYMV/HEMV
 // per run of columns on the engine's own CBLAS-backed symv and gemv.
+#include <vector>
+
 #include "kernels/column_kernels.hpp"
 #include "kernels/columns.hpp"
 #include "kernels/detail/symv_column_runs.hpp"
@@ -43,7 +45,21 @@ void scatter_host(int parts, const LocalColumns* cols, const T* in, int64_t in_s
 template <Scalar T>
 void symv_columns_host(const Device& dev, cudaStream_t stream, Uplo uplo, bool herm, int64_t n,
                        int64_t off, const LocalColumns& cols, T alpha, const T* A, int64_t ld,
-                       const T* x, T* y) {
+                       const T* x, T* y, T* quad) {
+  if (quad) {
+    // The share's products into zeros, then x^H of them and their sum into y.
+    const int64_t len = n - off;
+    std::vector<T> z(static_cast<std::size_t>(len), T(0));
+    symv_columns_host(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, z.data(),
+                      static_cast<T*>(nullptr));
+    T q(0);
+    for (int64_t i = 0; i < len; ++i) {
+      q += mgblas::conj(x[i]) * z[i];
+      y[i] += z[i];
+    }
+    *quad += q;
+    return;
+  }
   // The mirrored triangle is the stored one transposed (symv) or conjugate-transposed
   // (hemv); for real T both are T.
   const Op op_mirror = herm ? Op::C : Op::T;
@@ -73,7 +89,7 @@ void symv_columns_host(const Device& dev, cudaStream_t stream, Uplo uplo, bool h
     scatter_host(parts, cols, in, in_stride, c0, beta, y);                                    \
   }                                                                                           \
   MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T) {                                                     \
-    symv_columns_host(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y);             \
+    symv_columns_host(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y, quad);       \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_COLUMNS_)
 #undef MGBLAS_HOST_COLUMNS_

@@ -120,7 +120,9 @@ TYPED_TEST(ColumnsHost, GatherScatter) {
 // | A(off:n, off:n) symmetric / Hermitian from its uplo triangle, y starting at 0:     |
 // |   err = ||y - y_ref|| / ((n |alpha| ||S|| ||x||) eps) <= tol                       |
 // | with y_ref from loops over the stored triangle. Local storage gets NaN outside     |
-// | the stored triangle and in its padding, which must not be read.                    |
+// | the stored triangle and in its padding, which must not be read. Every other case  |
+// | also asks for quad: summed over the devices, x^H y_ref, within the same bound      |
+// | times ||x||.                                                                       |
 // +-----------------------------------------------------------------------------------+
 TYPED_TEST(ColumnsHost, SymvColumnsSum) {
   using T = TypeParam;
@@ -156,6 +158,9 @@ TYPED_TEST(ColumnsHost, SymvColumnsSum) {
     normS = std::sqrt(normS);
 
     std::vector<T> y(len, T(0));
+    const bool with_quad = rep % 3 != 0;
+    T quad(0), quad_ref(0);
+    for (int64_t i = 0; i < len; ++i) quad_ref += conj(x[i]) * ref[i];
     for (int g = 0; g < L.num_devices(); ++g) {
       const int64_t ln = L.local_n(g);
       std::vector<T> Al(static_cast<size_t>(ld * std::max<int64_t>(1, ln)),
@@ -166,13 +171,19 @@ TYPED_TEST(ColumnsHost, SymvColumnsSum) {
           if (stored(r, c)) Al[r + jl * ld] = A[r + c * ld];
       }
       symv_columns<T>(q, uplo, herm, n, off, local_columns(L, g, off, n), alpha, Al.data(), ld,
-                      x.data(), y.data());
+                      x.data(), y.data(), SymvColumns::Tiles, with_quad ? &quad : nullptr);
     }
-    const double err = testing::norm_diff(len, y.data(), 1, ref.data(), 1) /
-                       (std::max<int64_t>(1, len) * std::abs(alpha) * normS *
-                            testing::norm_vec(len, x.data()) * testing::eps<T>() +
-                        1e-300);
+    const double normx = testing::norm_vec(len, x.data());
+    const double scale =
+        std::max<int64_t>(1, len) * std::abs(alpha) * normS * normx * testing::eps<T>() + 1e-300;
+    const double err = testing::norm_diff(len, y.data(), 1, ref.data(), 1) / scale;
     EXPECT_LE(err, testing::error_tolerance<T>());
+    if (with_quad) {
+      EXPECT_LE(std::abs(quad - quad_ref) / (scale * normx + 1e-300), testing::error_tolerance<T>())
+          << "quad " << quad << " against x^H y_ref " << quad_ref;
+    } else {
+      EXPECT_EQ(quad, T(0));
+    }
     for (int64_t i = 0; i < len; ++i) EXPECT_FALSE(testing::is_nan(y[i])) << "i=" << i;
   }
 }

@@ -336,7 +336,8 @@ TYPED_TEST(SymvEngine_Cuda, special_scalars) {
 // P virtual devices on one GPU: each gets its own local storage (the layout's blocks of
 // the global matrix, all rows, ld padded to 128 bytes, padding NaN) and one or two calls
 // (the second splits its columns at an arbitrary global column, as dist's pipeline
-// chunks do); y, summed over every call, must be alpha * S * x.
+// chunks do); y, summed over every call, must be alpha * S * x. The tile kernel's calls
+// (forms 0 and 1) also form quad, which must be x^H y_ref.
 struct CyclicCase {
   bool hermitian;
   Uplo uplo;
@@ -377,6 +378,10 @@ void run_symv_cyclic(const CyclicCase& c, std::mt19937_64& rng) {
   const DeviceBuffer<T> dx = upload(x);
   std::vector<T> y0(static_cast<std::size_t>(m), T(0));
   DeviceBuffer<T> dy = upload(y0);
+  // quad is x^H S x of a real symmetric or Hermitian S (refused for complex symmetric).
+  const bool with_quad = c.form < 2 && (c.hermitian || !is_complex_v<T>);
+  DeviceBuffer<T> dquad = upload(std::vector<T>{T(0)});
+  T* quad = with_quad ? dquad.data() : nullptr;
   std::vector<DeviceBuffer<T>> locals;
   for (int g = 0; g < c.P; ++g) {
     const int64_t ln = L.local_n(g);
@@ -404,13 +409,13 @@ void run_symv_cyclic(const CyclicCase& c, std::mt19937_64& rng) {
         ASSERT_EQ(cols.local_end, l1);
         symv_columns<T>(Queue(gpu()), c.uplo, c.hermitian, n, c.off, cols, alpha,
                         locals.back().data(), ld, dx.data(), dy.data(),
-                        c.form == 1 ? SymvColumns::Tiles : SymvColumns::Columns);
+                        c.form == 1 ? SymvColumns::Tiles : SymvColumns::Columns, quad);
         continue;
       }
       if (l1 <= l0) continue;
       const LocalColumns share{c.nb, c.nb * c.P, L.first_block(g) * c.nb, l0, l1};
       l2::symv_cyclic<T>(gpu().stream(), c.uplo, c.hermitian, n, c.off, share, alpha,
-                         locals.back().data(), ld, dx.data(), dy.data());
+                         locals.back().data(), ld, dx.data(), dy.data(), quad);
     }
   }
   SCOPED_TRACE(detail::concat(c.hermitian ? "hemv" : "symv", " uplo=", to_string(c.uplo),
@@ -418,7 +423,16 @@ void run_symv_cyclic(const CyclicCase& c, std::mt19937_64& rng) {
                               " first=", c.first, " split=", c.split, " form=", c.form, ", ",
                               seed_text()));
   const std::vector<T> y = download(dy);
-  check_y(y0, y, y_ref, m, 1, m, alpha, T(0), std::sqrt(norm2), norm_vec(m, x.data(), 1), false);
+  const double normx = norm_vec(m, x.data(), 1);
+  check_y(y0, y, y_ref, m, 1, m, alpha, T(0), std::sqrt(norm2), normx, false);
+  if (with_quad) {
+    T quad_ref(0);
+    for (int64_t i = 0; i < m; ++i) quad_ref += mgblas::conj(x[i]) * y_ref[i];
+    const T got = download(dquad)[0];
+    const double scale = m * std::abs(alpha) * std::sqrt(norm2) * normx * normx * eps<T>();
+    EXPECT_LE(std::abs(got - quad_ref) / (scale + 1e-300), error_tolerance<T>())
+        << "quad " << got << " against x^H y_ref " << quad_ref;
+  }
 }
 
 TYPED_TEST(SymvEngine_Cuda, cyclic_shares) {
@@ -438,6 +452,15 @@ TYPED_TEST(SymvEngine_Cuda, cyclic_shares) {
               for (int form = 0; form < forms; ++form)
                 run_symv_cyclic<T>({herm, uplo, n, off, nb, P, P > 1 ? 1 : 0, split, form}, rng);
             }
+  if constexpr (is_complex_v<T>) {
+    // x^H S x of a complex-symmetric S is not what the kernel's quad forms: refused
+    // before any launch.
+    DeviceBuffer<T> buf = upload(std::vector<T>(static_cast<std::size_t>(t * t), T(0)));
+    const LocalColumns all{t, t, 0, 0, t};
+    EXPECT_THROW(l2::symv_cyclic<T>(gpu().stream(), Uplo::Lower, false, t, 0, all, T(1), buf.data(),
+                                    t, buf.data(), buf.data() + t, buf.data() + 2 * t),
+                 NotImplemented);
+  }
 }
 
 // +-----------------------------------------------------------------------------------+

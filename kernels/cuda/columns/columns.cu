@@ -264,19 +264,24 @@ void scatter_columns_cuda(const Device& d, cudaStream_t stream, int parts,
 template <Scalar T>
 void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool herm, int64_t n,
                        int64_t off, const LocalColumns& cols, T alpha, const T* A, int64_t ld,
-                       const T* x, T* y, bool tiles) {
+                       const T* x, T* y, bool tiles, T* quad) {
   if (cols.count() <= 0) return;
   d.make_current();
   // The engine's tile kernel needs blocks aligned to its tiles (nb, the block stride and
   // the first column multiples of the tile); layouts/' BlockCyclic1D gives the latter
   // two whenever nb is one.
   const int64_t tile = level2::symv_tile<T>();
-  if (tiles && cols.nb % tile == 0 && cols.stride % tile == 0 && cols.first_col % tile == 0) {
+  const bool aligned = cols.nb % tile == 0 && cols.stride % tile == 0 && cols.first_col % tile == 0;
+  if (tiles && aligned) {
     // The engine's kernel: 16-byte loads and one atomic per row per 32 or 64 columns
     // (the column kernel below: one per 8 or 16), as fast per GPU as on one.
-    level2::symv_cyclic<T>(stream, uplo, herm, n, off, cols, alpha, A, ld, x, y);
+    level2::symv_cyclic<T>(stream, uplo, herm, n, off, cols, alpha, A, ld, x, y, quad);
     return;
   }
+  if (quad)
+    MGBLAS_THROW(NotImplemented, "symv_columns: x^H S x (quad) needs the tile kernel: blocks of ",
+                 cols.nb, " columns every ", cols.stride, " from column ", cols.first_col,
+                 " are not multiples of its tile (", tile, ")");
   using D = device_t<T>;
   const D* a = device::device_ptr(A);
   const D* xd = device::device_ptr(x);
@@ -304,7 +309,7 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
     scatter_columns_cuda(dev, stream, parts, cols, in, in_stride, c0, beta, y);               \
   }                                                                                           \
   MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T) {                                                     \
-    symv_columns_cuda(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y, tiles);      \
+    symv_columns_cuda(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y, tiles, quad); \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_COLUMNS_)
 #undef MGBLAS_CUDA_COLUMNS_

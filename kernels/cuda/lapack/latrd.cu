@@ -292,7 +292,7 @@ __device__ void step_row_sums(const int64_t (&r)[kT], int64_t m, int64_t j, int6
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
     step_kernel(StepArgs a, D* Pn, D* W, device_real_t<D>* d, device_real_t<D>* e, D* tau, D* t,
-                const D* p, D* acc, unsigned char* work) {
+                const D* p, const D* quad, D* acc, unsigned char* work) {
   using R = device_real_t<D>;
   cg::grid_group grid = cg::this_grid();
   const int64_t m = a.m, j = a.j, ldp = a.ldp, ldw = a.ldw;
@@ -336,25 +336,32 @@ __global__ void __launch_bounds__(kThreads)
     }
   __syncthreads();
 
-  // The finish's scalar s = v^H p - (tW^H tV + tV^H tW): the blocks sum v^H p over
-  // their rows (each block's tiles dealt to its warps), block 0 adds the t term, and
-  // one barrier.
+  // The finish's scalar s = v^H p - (tW^H tV + tV^H tW). v^H p comes with the product
+  // (quad), or the blocks sum it over their rows (each block's tiles dealt to its warps)
+  // with the t term in block 0, and one barrier.
   const D* vf = Pn + jf * ldp;
   D* wf = W + jf * ldw;
   D tau_f = make_scalar<D>(0), alpha_f = make_scalar<D>(0);
   if (fin) {
     tau_f = tau[jf];
     D dot = make_scalar<D>(0);
-    for (int64_t r = j + (int64_t{blockIdx.x} + int64_t{G} * threadIdx.y) * kLanes + threadIdx.x;
-         r < m; r += int64_t{G} * kLanes * kWarps)
-      dot = mul_add(conj(vf[r]), p[r - j], dot);
-    if (blockIdx.x == 0)
+    if (!quad)
+      for (int64_t r = j + (int64_t{blockIdx.x} + int64_t{G} * threadIdx.y) * kLanes + threadIdx.x;
+           r < m; r += int64_t{G} * kLanes * kWarps)
+        dot = mul_add(conj(vf[r]), p[r - j], dot);
+    if (quad || blockIdx.x == 0)
       for (int64_t l = flat_thread(); l < jf; l += kThreads)
         dot = sub(dot, add(mul(conj(tf[l]), tf[jf + l]), mul(conj(tf[jf + l]), tf[l])));
     const Sum<D> bt = block_sum(Sum<D>{dot});
-    if (flat_thread() == 0) partA[blockIdx.x] = bt.v;
-    grid.sync();
-    const D s = all_blocks_sum(partA);
+    if (quad) {
+      if (flat_thread() == 0) bcast = add(*quad, bt.v);  // the same in every block
+      __syncthreads();
+    } else {
+      if (flat_thread() == 0) partA[blockIdx.x] = bt.v;
+      grid.sync();
+      all_blocks_sum(partA);  // into bcast
+    }
+    const D s = bcast;
     // alpha = -tau/2 w^H v = -|tau|^2 / 2 conj(s).
     alpha_f = mul(make_scalar<D>(-0.5), mul(mul(tau_f, conj(tau_f)), conj(s)));
     // W(j, j-1), formed alike in every block (warp 0; row j's entries are in shared
@@ -575,7 +582,8 @@ void finish(const Device& dev, cudaStream_t stream, int64_t m, int64_t j, const 
 template <Scalar T>
 void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t j, bool fin,
           bool reflect, T* Pn, int64_t ldp, T* W, int64_t ldw, real_type_t<T>* d,
-          real_type_t<T>* e, T* tau, T* t, const T* p, T* acc, int64_t acc_len, void* work) {
+          real_type_t<T>* e, T* tau, T* t, const T* p, const T* quad, T* acc, int64_t acc_len,
+          void* work) {
   using D = device_t<T>;
   fin = fin && j > 0;
   dev.make_current();
@@ -601,8 +609,9 @@ void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t 
   D* td = device_ptr(t);
   const D* pd = device_ptr(p);
   D* accd = device_ptr(acc);
+  const D* quadd = device_ptr(quad);
   unsigned char* wk = static_cast<unsigned char*>(work);
-  void* params[] = {&args, &Pd, &Wd, &d, &e, &taud, &td, &pd, &accd, &wk};
+  void* params[] = {&args, &Pd, &Wd, &d, &e, &taud, &td, &pd, &quadd, &accd, &wk};
   // Shared: t of column j-1 and row j of [W V] (step_kernel).
   const std::size_t smem =
       static_cast<std::size_t>(std::max<int64_t>((fin ? 2 * (j - 1) : 0) + 2 * j, 1)) * sizeof(D);
@@ -644,8 +653,8 @@ void reverse(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, const
     finish<T>(dev, stream, m, j, Pn, ldp, W, ldw, tau, t, p, work);                    \
   }                                                                                    \
   MGBLAS_DECLARE_LATRD_STEP_KERNEL(T) {                                                \
-    step<T>(dev, stream, herm, m, j, finish, reflect, Pn, ldp, W, ldw, d, e, tau, t, p, acc,  \
-            acc_len, work);                                                            \
+    step<T>(dev, stream, herm, m, j, finish, reflect, Pn, ldp, W, ldw, d, e, tau, t, p, quad, \
+            acc, acc_len, work);                                                       \
   }                                                                                    \
   MGBLAS_DECLARE_LATRD_STORE_KERNEL(T) { store<T>(dev, stream, m, b, Pn, ldp, e, A, lda); } \
   MGBLAS_DECLARE_LATRD_REVERSE_KERNEL(T) {                                             \

@@ -75,6 +75,12 @@ struct SymvRegion {
 // set before the current tile is used (double buffer).
 // Shared memory: partial[2][kTy][kNb], double-buffered by tile parity so one barrier
 // per tile suffices, and xj[kNb].
+// quad, when not null (symmetric real or Hermitian A only), gets x^H (alpha A x) added:
+// the blocks' parts summed by one atomic add each (the tridiagonal reduction's v^H A v,
+// which then needs no pass of its own). Off the diagonal, the N product's part of it is
+// the conjugate of the T product's, so x^H A x = 2 Re(sum_c conj(x(c)) (T sum of c)) +
+// sum_c A(c, c) |x(c)|^2: formed once at the end from the T sums, plus the diagonal
+// tile's diagonal, with nothing added to the tile loop.
 // Preconditions: y already scaled by beta; kNb % kTy == 0; kTx * kTy >= kNb;
 // tiles_per_block > 0; every column of the launch's tiles is in local storage or
 // outside [col_lo, col_hi) (never read).
@@ -83,7 +89,7 @@ template <typename D, int kTx, int kTy, bool kPrefetch, int kMinBlocksPerSm, boo
 __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
     symv_kernel(SymvRegion R, D alpha, const D* __restrict__ A, int64_t lda,
                 const D* __restrict__ x, int64_t incx, D* y, int64_t incy,
-                int64_t tiles_per_block) {
+                int64_t tiles_per_block, D* quad) {
   constexpr int kVec = kVecOf<D>;
   constexpr int kNb = kTx * kVec;
   constexpr int kC = kNb / kTy;
@@ -91,8 +97,13 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   static_assert(kTx * kTy >= kNb, "one thread per row is needed for the N-product sum");
   static_assert(32 % kTx == 0, "lane groups must tile a warp");
   static_assert(kC <= 32, "column mask is 32 bits");
+  static_assert((kTx * kTy) % 32 == 0, "quad sums whole warps");
   __shared__ D partial[2][kTy][kNb];
   __shared__ D xj[kNb];  // x of block column j: read by every tile, kept out of registers
+  // With quad: A(c, c) |x(c)|^2 of the diagonal tile's column c (in shared memory, not a
+  // register held through the tile loop).
+  using Re = device::device_real_t<D>;
+  __shared__ Re quad_diag[kNb];
 
   const int64_t lo = R.lo;
   const int64_t hi = R.hi;
@@ -116,6 +127,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   if (t < kNb) {
     const int64_t col = j * kNb + t;
     xj[t] = col >= lo && col < hi ? x[(col - lo) * incx] : D{};
+    if (quad) quad_diag[t] = 0;
   }
   const int64_t col0 = j * kNb + ty * kC;  // virtual column of this thread's first column
   // Its local column: local tile columns hold whole tiles, in order.
@@ -185,6 +197,7 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
             accT[c] = fma_op<kConj>(v, xc.v[e], accT[c]);
           } else if (rl == cl) {
             accN[e] = device::mul_add(kConj ? real_diag(v) : v, xcol, accN[e]);
+            if (quad) quad_diag[cl] = device::real_part(v) * device::abs_sq(xcol);
           }
         }
       }
@@ -218,11 +231,30 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   for (int m = kTx / 2; m > 0; m /= 2)
 #pragma unroll
     for (int c = 0; c < kC; ++c) accT[c] = device::add(accT[c], device::shfl_xor(accT[c], m));
+  // With quad, this thread's part of x^H A x (real): 2 Re(conj(x(c)) (T sum of c)) for
+  // its columns, and the diagonal tile's A(c, c) |x(c)|^2.
+  Re xq = quad && t < kNb ? quad_diag[t] : Re(0);
   if (tx == 0) {
 #pragma unroll
     for (int c = 0; c < kC; ++c)
-      if (col_ok >> c & 1u)
+      if (col_ok >> c & 1u) {
         atomic_add(y + (col0 + c - lo) * incy, device::mul(alpha, accT[c]));
+        if (quad) xq += Re(2) * device::real_part(device::mul(device::conj(xj[ty * kC + c]), accT[c]));
+      }
+  }
+  if (quad) {  // uniform over the launch: the barriers below are reached by all or none
+    // The block's sum: warps by shuffles, then their sums by thread 0, times alpha.
+    __shared__ Re warp_sums[kTx * kTy / 32];
+#pragma unroll
+    for (int m = 16; m > 0; m /= 2) xq += device::shfl_xor(xq, m);
+    if (t % 32 == 0) warp_sums[t / 32] = xq;
+    __syncthreads();
+    if (t == 0) {
+      Re sum = warp_sums[0];
+#pragma unroll
+      for (int w = 1; w < kTx * kTy / 32; ++w) sum += warp_sums[w];
+      atomic_add(quad, device::mul(alpha, device::make_scalar<D>(sum)));
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/device.hpp"
 #include "core/types.hpp"
+#include "kernels/columns.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "layouts/local_columns.hpp"
 
@@ -30,7 +31,7 @@ void symv(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, T alpha, co
 /// Rows and columns of the kernel's tiles for precision T (every tuning set of T).
 template <Scalar T>
 constexpr int64_t symv_tile() {
-  return sizeof(T) == 16 ? 32 : 64;
+  return symv_columns_tile<T>();
 }
 
 /// y += alpha * (the columns `cols` of S) * x (and their mirror), S = A(off:n, off:n)
@@ -39,11 +40,14 @@ constexpr int64_t symv_tile() {
 /// (leading dimension lda >= n); cols says which global column each is
 /// (layouts/local_columns.hpp); cols.nb, cols.stride and cols.first_col must be
 /// multiples of symv_tile<T>(). x and y are indexed from off (length n - off, unit
-/// stride); y accumulates (atomically, so several calls may add into it). Queued on
-/// `stream`. The dispatcher's tuning set for n - off.
+/// stride); y accumulates (atomically, so several calls may add into it). quad, when
+/// not null, accumulates x^H times what this call adds to y (summed over the devices:
+/// x^H (alpha S) x); real symmetric or Hermitian S only (else NotImplemented). Queued
+/// on `stream`. The dispatcher's tuning set for n - off.
 template <Scalar T>
 void symv_cyclic(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, int64_t off,
-                 const LocalColumns& cols, T alpha, const T* A, int64_t lda, const T* x, T* y);
+                 const LocalColumns& cols, T alpha, const T* A, int64_t lda, const T* x, T* y,
+                 T* quad = nullptr);
 
 template <Scalar T> int symv_variant_count();
 /// "symvL 32x8 nb64" style name of a tuning set.
@@ -53,7 +57,8 @@ template <Scalar T> std::string symv_variant_name(Uplo uplo, bool hermitian, int
   PREFIX template void symv<T>(cudaStream_t, Uplo, bool, int64_t, T, const T*, int64_t,      \
                                int64_t, const T*, int64_t, T, T*, int64_t, Params);          \
   PREFIX template void symv_cyclic<T>(cudaStream_t, Uplo, bool, int64_t, int64_t,            \
-                                      const LocalColumns&, T, const T*, int64_t, const T*, T*); \
+                                      const LocalColumns&, T, const T*, int64_t, const T*, T*,  \
+                                      T*);                                                   \
   PREFIX template int symv_variant_count<T>();                                               \
   PREFIX template std::string symv_variant_name<T>(Uplo, bool, int);
 #define MGBLAS_SYMV_LEVEL2_EXTERN_(T) MGBLAS_SYMV_LEVEL2_DECLARE_(extern, T)

@@ -23,7 +23,8 @@ template <typename T, int kTx, int kTy, bool kPrefetch, int kMinBlocksPerSm, boo
           bool kConj>
 void launch_symv_region(cudaStream_t stream, SymvRegion R, int64_t jl0, int64_t jl1,
                         int64_t stored, int64_t longest, T alpha, const T* A, int64_t lda,
-                        const T* x, int64_t incx, T* y, int64_t incy, int64_t split) {
+                        const T* x, int64_t incx, T* y, int64_t incy, int64_t split,
+                        T* quad) {
   using D = device::device_t<T>;
   if (jl1 <= jl0 || longest <= 0) return;
   int64_t per_block = split;
@@ -39,7 +40,7 @@ void launch_symv_region(cudaStream_t stream, SymvRegion R, int64_t jl0, int64_t 
   const dim3 block(kTx, kTy);
   symv_kernel<D, kTx, kTy, kPrefetch, kMinBlocksPerSm, kLower, kConj><<<grid, block, 0, stream>>>(
       R, device::to_device(alpha), device::device_ptr(A), lda, device::device_ptr(x), incx,
-      device::device_ptr(y), incy, per_block);
+      device::device_ptr(y), incy, per_block, device::device_ptr(quad));
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
@@ -55,7 +56,8 @@ void launch_symv(cudaStream_t stream, int64_t n, T alpha, const T* A, int64_t ld
   const SymvRegion R{al.shift, al.shift + n, al.shift, al.shift + n, -al.shift * (lda + 1),
                      TileColumns{}, al.vector_ok};
   launch_symv_region<T, kTx, kTy, kPrefetch, kMinBlocksPerSm, kLower, kConj>(
-      stream, R, 0, nt, nt * (nt + 1) / 2, nt, alpha, A, lda, x, incx, y, incy, split);
+      stream, R, 0, nt, nt * (nt + 1) / 2, nt, alpha, A, lda, x, incx, y, incy, split,
+      static_cast<T*>(nullptr));
 }
 
 // One device's columns of a matrix dealt out in blocks (symv.hpp, LocalColumns): the
@@ -64,7 +66,7 @@ void launch_symv(cudaStream_t stream, int64_t n, T alpha, const T* A, int64_t ld
 template <typename T, int kTx, int kTy, bool kPrefetch, int kMinBlocksPerSm, bool kLower,
           bool kConj>
 void launch_symv_cyclic(cudaStream_t stream, int64_t n, int64_t off, const LocalColumns& sh,
-                        T alpha, const T* A, int64_t lda, const T* x, T* y) {
+                        T alpha, const T* A, int64_t lda, const T* x, T* y, T* quad) {
   constexpr int kNb = kTx * kVecOf<device::device_t<T>>;
   const int64_t q = sh.nb / kNb;
   const TileColumns cols{0, q, sh.stride / kNb, sh.first_col / kNb};
@@ -82,7 +84,7 @@ void launch_symv_cyclic(cudaStream_t stream, int64_t n, int64_t off, const Local
     longest = imax(longest, len);
   }
   launch_symv_region<T, kTx, kTy, kPrefetch, kMinBlocksPerSm, kLower, kConj>(
-      stream, R, jl0, jl1, stored, longest, alpha, A, lda, x, 1, y, 1, 0);
+      stream, R, jl0, jl1, stored, longest, alpha, A, lda, x, 1, y, 1, 0, quad);
 }
 
 // Calls run(lower, conj) with the two as std::bool_constant: the kernel instance for the
@@ -125,7 +127,11 @@ void symv(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, T alpha, co
 
 template <Scalar T>
 void symv_cyclic(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, int64_t off,
-                 const LocalColumns& share, T alpha, const T* A, int64_t lda, const T* x, T* y) {
+                 const LocalColumns& share, T alpha, const T* A, int64_t lda, const T* x, T* y,
+                 T* quad) {
+  if (quad && is_complex_v<T> && !hermitian)
+    MGBLAS_THROW(NotImplemented, "symv_cyclic: x^H S x (quad) is formed for real symmetric or "
+                                 "Hermitian S only, not complex symmetric");
   if (share.local_end <= share.local_begin || alpha == T(0))
     return;
   using Tuning = SymvTuning<T>;
@@ -139,7 +145,8 @@ void symv_cyclic(cudaStream_t stream, Uplo uplo, bool hermitian, int64_t n, int6
                   "every tuning set of a precision has the same tile");
     auto run = [&](auto lower, auto conj) {
       launch_symv_cyclic<T, s.tx, s.ty, s.prefetch, s.min_blocks, decltype(lower)::value,
-                         decltype(conj)::value>(stream, n, off, share, alpha, A, lda, x, y);
+                         decltype(conj)::value>(stream, n, off, share, alpha, A, lda, x, y,
+                                                quad);
     };
     with_symv_kind<T>(uplo, hermitian, run);
   });
