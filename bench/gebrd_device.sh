@@ -5,7 +5,8 @@
 # is set. Which cases: env CASES (default "one"):
 #   quick  1 GPU: d at 4096 and 8192 (and the profile)
 #   one    1 GPU: d and s at n = 4096, 8192, 16384 and 32768 x 4096; c, z at 8192
-#   two    2 GPUs as 1 rank x 2 and 2 ranks x 1: d at 8192, 16384
+#   two    d at 8192, 16384: one of the GPUs (with cuSOLVER), then both as 1 rank x 2
+#          and as 2 ranks x 1, all in the same call
 #   env BIN=path/to/tester_gebrd
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0
@@ -22,6 +23,7 @@ case ${CASES:-one} in
     run "${mpi[@]}" -np 1 "$bin" -m 32768 -n 4096 --type d,s --niter 1 --warmup 1 --profile
     run "${mpi[@]}" -np 1 "$bin" -n 8192 --type c,z --niter 1 --warmup 1 --profile ;;
   two)
-    run "${mpi[@]}" -np 1 "$bin" -n 8192,16384 --type d --niter 1 --warmup 1 --profile
-    run "${mpi[@]}" -np 2 "$bin" -n 8192,16384 --type d --niter 1 --warmup 1 --profile ;;
+    MGBLAS_DEVICES=0 run "${mpi[@]}" -np 1 "$bin" -n 8192,16384 --type d --niter 1 --warmup 1
+    run "${mpi[@]}" -np 1 "$bin" -n 8192,16384 --type d --niter 1 --warmup 1 --no-ref --profile
+    run "${mpi[@]}" -np 2 "$bin" -n 8192,16384 --type d --niter 1 --warmup 1 --no-ref --profile ;;
 esac

@@ -5,7 +5,8 @@
 # is set. Which cases: env CASES (default "one"):
 #   one    1 GPU: d and s at n = 4096, 8192, 16384, 32768; c, z at 16384; upper d at 8192
 #   quick  1 GPU: d at 4096, 8192, 16384 (and the profile)
-#   two    2 GPUs as 1 rank x 2 and 2 ranks x 1: d at 16384, 32768
+#   two    d at 16384, 32768: one of the GPUs (with cuSOLVER), then both as 1 rank x 2
+#          and as 2 ranks x 1, all in the same call
 #   eig    1 GPU: eigenvalues only (hetrd + tridiag_eigenvalues_mgpu) against
 #          cusolverDnXsyevd, d at 4096, 8192, 16384
 #   env BIN=path/to/tester_hetrd
@@ -26,6 +27,7 @@ case ${CASES:-one} in
   eig)
     run "${mpi[@]}" -np 1 "$bin" -n 4096,8192,16384 --type d --niter 1 --warmup 1 --no-check --eig ;;
   two)
-    run "${mpi[@]}" -np 1 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check --profile
-    run "${mpi[@]}" -np 2 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check --profile ;;
+    MGBLAS_DEVICES=0 run "${mpi[@]}" -np 1 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check
+    run "${mpi[@]}" -np 1 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check --no-ref --profile
+    run "${mpi[@]}" -np 2 "$bin" -n 16384,32768 --type d --niter 1 --warmup 1 --no-check --no-ref --profile ;;
 esac

@@ -414,7 +414,7 @@ void gebrd_mgpu(DistMatrix<T>& A, DistVector<real_type_t<T>>& d, DistVector<real
   const auto start = std::chrono::steady_clock::now();
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::bidiagonal_panel_width(L.nb(), opts.panel);
   const int64_t k = std::min(L.m(), L.n());
   CallRecord rec = gebrd_record(A, kb, opts, 1);
   agree(ctx.comm(), rec, [&] {
@@ -444,7 +444,7 @@ void gebrd_mgpu(DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e, T* tauq,
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t k = std::min(L.m(), L.n()), k1 = std::max<int64_t>(0, k - 1);
-  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::bidiagonal_panel_width(L.nb(), opts.panel);
   // The device outputs are made inside the agreement, so a failed allocation on one rank
   // raises on every rank.
   std::unique_ptr<DistVector<R>> dd, ed;

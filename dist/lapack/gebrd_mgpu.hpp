@@ -51,7 +51,8 @@ enum class GebrdPass { Auto, One, Two };
 /// Tuning and transport of gebrd_mgpu.
 struct GebrdOptions {
   /// Columns per panel: a divisor of A's nb, at most 64; 0 picks the largest divisor of
-  /// nb that is <= 64.
+  /// nb that is <= 32 (narrower panels make the column steps shorter; see
+  /// dist/lapack/detail/panel_width.hpp).
   int64_t panel = 0;
   /// How per-column sums and panel broadcasts travel: Auto is NCCL when every device is a
   /// distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host.

@@ -29,4 +29,13 @@ inline int64_t tridiagonal_panel_width(int64_t nb, int64_t requested, int64_t n)
   return panel_width(nb, requested, n < 6144 ? 32 : 64);
 }
 
+/// gebrd_mgpu's panels: automatic widths are at most 32. Its column steps also sum over
+/// the panel's columns so far (twice: X and Y), while the trailing update is one GEMM of
+/// inner dimension 2 x panel either way. One H200, d, nb = 256 (2026-11-27), 32 against
+/// 64: 6 % faster at 4096, 4 % at 8192, 9 % at 32768 x 4096, even at 16384; 16 was
+/// slower than 32 at 4096 and 8192.
+inline int64_t bidiagonal_panel_width(int64_t nb, int64_t requested) {
+  return panel_width(nb, requested, 32);
+}
+
 }  // namespace mgblas::detail
