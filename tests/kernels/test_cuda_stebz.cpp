@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Tridiagonal eigenvalues by bisection on the CUDA engine compared with the host engine
-// (the same Sturm arithmetic, kernels/detail/sturm_bisection.hpp) and with LAPACKE
+// Tridiagonal eigenvalues by multisection on the CUDA engine compared with the host
+// engine's bisection (the same Sturm counts, kernels/detail/sturm_bisection.hpp) and with LAPACKE
 // ?sterf, on fresh random, clustered and graded matrices, all indices and subranges, up
 // to n = 10^5. The GPU's w is NaN-poisoned past the written range.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,8 +37,9 @@ void compare_engines(const Tridiagonal<real_type_t<T>>& t, Spectrum kind, int64_
   const std::vector<R> w = download(dw);
 
   // The host engine as the reference at every index it computed: the bound of
-  // stebz_test_helpers.hpp with w_host in place of ?sterf's values (both engines bisect
-  // the same way; only the GPU's fused multiply-adds round differently).
+  // stebz_test_helpers.hpp with w_host in place of ?sterf's values (the engines count
+  // alike but split the interval at different points, and the GPU's fused multiply-adds
+  // round differently).
   std::vector<R> ref(static_cast<std::size_t>(n), R(0));
   std::copy(w_host.begin(), w_host.end(), ref.begin() + il);
   if (count > 0) {
@@ -84,6 +86,34 @@ TYPED_TEST(Stebz_Cuda, ClusteredAndGraded) {
       const auto t = make_tridiagonal<R>(kind, n, rng);
       compare_engines<TypeParam>(t, kind, 0, n);
     }
+}
+
+// Every group size of the multisection (MGBLAS_STEBZ_POINTS: lanes per eigenvalue, 1 is
+// plain bisection) on random, clustered and graded spectra, all indices and a subrange;
+// a value outside the list is refused before any launch.
+TYPED_TEST(Stebz_Cuda, EveryPointCount) {
+  using R = real_type_t<TypeParam>;
+  struct Points {
+    explicit Points(const char* v) { ::setenv("MGBLAS_STEBZ_POINTS", v, 1); }
+    ~Points() { ::unsetenv("MGBLAS_STEBZ_POINTS"); }
+  };
+  auto rng = make_rng();
+  for (const char* points : {"1", "2", "4", "8", "16", "32"}) {
+    SCOPED_TRACE(detail::concat("MGBLAS_STEBZ_POINTS=", points));
+    const Points env(points);
+    for (Spectrum kind : {Spectrum::Random, Spectrum::Clustered, Spectrum::Graded}) {
+      const int64_t n = kind == Spectrum::Random ? 1000 : 200;
+      const auto t = make_tridiagonal<R>(kind, n, rng);
+      compare_engines<TypeParam>(t, kind, 0, n);
+      compare_engines<TypeParam>(t, kind, n / 3, 2 * n / 3 + 1);
+    }
+  }
+  const Points bad("3");
+  const auto t = make_tridiagonal<R>(Spectrum::Random, 10, rng);
+  const DeviceBuffer<R> dd = upload(t.d), de = upload(t.e);
+  DeviceBuffer<R> dw = upload(std::vector<R>(10, R(0)));
+  EXPECT_THROW(tridiag_eigenvalues<TypeParam>(gpu(), 10, dd.data(), de.data(), 0, 10, dw.data()),
+               BadArgument);
 }
 
 // n = 10^5 (the size the engine is made for): the host engine only for a few hundred
