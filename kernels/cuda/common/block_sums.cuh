@@ -125,22 +125,9 @@ __device__ S block_sum(S v) {
   return total;
 }
 
-/// Sums each lane's value over the block's warps: the total in the threads of warp 0.
-/// kLanes sums at once through one shared array (CUB's BlockReduce forms a single sum).
-template <typename D>
-__device__ D across_warps(D v) {
-  __shared__ D red[kWarps][kLanes];
-  red[threadIdx.y][threadIdx.x] = v;
-  __syncthreads();
-  D total = make_scalar<D>(0);
-  if (threadIdx.y == 0)
-    for (int i = 0; i < kWarps; ++i) total = add(total, red[i][threadIdx.x]);
-  __syncthreads();
-  return total;
-}
-
-/// across_warps for K values per thread at once (one pair of barriers for all K): the
-/// totals, in v, in the threads of warp 0.
+/// Sums each lane's K values over the block's warps, with one pair of barriers for all K
+/// (CUB's BlockReduce forms a single sum): the totals, in v, in the threads of warp 0;
+/// the other warps' v are left as they were.
 template <int K, typename D>
 __device__ void across_warps(D (&v)[K]) {
   __shared__ D red[K][kWarps][kLanes];
@@ -155,6 +142,14 @@ __device__ void across_warps(D (&v)[K]) {
       v[k] = total;
     }
   __syncthreads();
+}
+
+/// across_warps of one value: the total in the threads of warp 0 (elsewhere: v).
+template <typename D>
+__device__ D across_warps(D v) {
+  D one[1] = {v};
+  across_warps<1>(one);
+  return one[0];
 }
 
 /// In the grid's last block (after last_block): for q < count, the sum over the grid's

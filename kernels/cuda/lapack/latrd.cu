@@ -242,50 +242,29 @@ struct StepArgs {
   bool herm, finish, reflect;
 };
 
-// The pass over a block's rows can take kStepTiles of its 32-row tiles at a time (rows
-// r[k] = r0 + k G 32), their loads in flight together and one pair of barriers for all.
-// Panels of more than 2 x 132 x 32 rows give each block several tiles; but on an H200
-// 4 at a time gained nothing measurable at n = 16384 and lost the 2 % that one at a
-// time gains at 8192 (one tile a block there; 127 registers instead of 102), so one it
-// is (bench/results/h200-hetrd-step.md).
-constexpr int kStepTiles = 1;
-
-// Rows r[k]'s two sums over this warp's share of the panel's columns l < j (the warps
-// split [0, j) into kWarps chunks; each V(r, l), W(r, l) is loaded once for both):
-//   s[2k]     = sum_{l < j-1} V(r, l) tf[l] + W(r, l) tf[j-1+l]   (the finish of column j-1)
-//   s[2k + 1] = sum_{l < j} V(r, l) rw[l] + sum_{l < nw} W(r, l) rv[l]   (column j's update)
+// Row r's two sums over this warp's share of the panel's columns l < j (the warps split
+// [0, j) into kWarps chunks; each V(r, l), W(r, l) is loaded once for both):
+//   s[0] = sum_{l < j-1} V(r, l) tf[l] + W(r, l) tf[j-1+l]   (the finish of column j-1)
+//   s[1] = sum_{l < j} V(r, l) rw[l] + sum_{l < nw} W(r, l) rv[l]   (column j's update)
 // nw: the columns of W final before this launch (j - 1 with the finish, else j); with
-// the finish, W(r, j-1) rv[j-1] is added by the caller once w is known. Rows >= m: 0.
-template <int kT, typename D>
-__device__ void step_row_sums(const int64_t (&r)[kT], int64_t m, int64_t j, int64_t nw,
-                              bool fin, bool reflect, const D* V, int64_t ldv, const D* W,
-                              int64_t ldw, const D* tf, const D* rw, const D* rv,
-                              D (&s)[2 * kT]) {
+// the finish, W(r, j-1) rv[j-1] is added by the caller once w is known. Row >= m: 0.
+// (Two or four rows a thread, their loads in flight together, gained nothing on an H200
+// at n = 16384 and lost 2 % at 8192 from the registers: bench/results/h200-hetrd-step.md.)
+template <typename D>
+__device__ void step_row_sums(int64_t r, int64_t m, int64_t j, int64_t nw, bool fin,
+                              bool reflect, const D* V, int64_t ldv, const D* W, int64_t ldw,
+                              const D* tf, const D* rw, const D* rv, D (&s)[2]) {
   const int64_t chunk = (j + kWarps - 1) / kWarps;
   const int64_t l0 = threadIdx.y * chunk, l1 = l0 + chunk < j ? l0 + chunk : j;
   const int64_t jf = j - 1;
-#pragma unroll
-  for (int k = 0; k < 2 * kT; ++k) s[k] = make_scalar<D>(0);
+  s[0] = s[1] = make_scalar<D>(0);
+  if (r >= m) return;
 #pragma unroll 2
   for (int64_t l = l0; l < l1; ++l) {
-    const bool has_w = l < nw, has_f = fin && l < jf;
-    D v[kT], w[kT];
-#pragma unroll
-    for (int k = 0; k < kT; ++k) {
-      v[k] = r[k] < m ? V[r[k] + l * ldv] : make_scalar<D>(0);
-      w[k] = has_w && r[k] < m ? W[r[k] + l * ldw] : make_scalar<D>(0);
-    }
-    if (has_f) {
-      const D tv = tf[l], tw = tf[jf + l];
-#pragma unroll
-      for (int k = 0; k < kT; ++k) s[2 * k] = mul_add(v[k], tv, mul_add(w[k], tw, s[2 * k]));
-    }
-    if (reflect) {
-      const D cw = rw[l], cv = rv[l];
-#pragma unroll
-      for (int k = 0; k < kT; ++k)
-        s[2 * k + 1] = mul_add(v[k], cw, mul_add(w[k], cv, s[2 * k + 1]));
-    }
+    const D v = V[r + l * ldv];
+    const D w = l < nw ? W[r + l * ldw] : make_scalar<D>(0);
+    if (fin && l < jf) s[0] = mul_add(v, tf[l], mul_add(w, tf[jf + l], s[0]));
+    if (reflect) s[1] = mul_add(v, rw[l], mul_add(w, rv[l], s[1]));
   }
 }
 
@@ -381,33 +360,24 @@ __global__ void __launch_bounds__(kThreads)
   D* col = Pn + j * ldp;
   D* alpha_copy = reinterpret_cast<D*>(work + kScalars + 16);  // a(j+1) for every block
   R sumsq = 0;
-  const int64_t tile_stride = int64_t{G} * kLanes;
-  for (int64_t r0 = j + int64_t{blockIdx.x} * kLanes; r0 < m; r0 += kStepTiles * tile_stride) {
-    int64_t rows[kStepTiles];
-#pragma unroll
-    for (int k = 0; k < kStepTiles; ++k) rows[k] = r0 + k * tile_stride + threadIdx.x;
-    D s[2 * kStepTiles];
-    step_row_sums(rows, m, j, nw, fin, reflect, Pn, ldp, W, ldw, tf, rw, rv, s);
+  for (int64_t r = j + int64_t{blockIdx.x} * kLanes + threadIdx.x; r - threadIdx.x < m;
+       r += int64_t{G} * kLanes) {
+    D s[2];
+    step_row_sums(r, m, j, nw, fin, reflect, Pn, ldp, W, ldw, tf, rw, rv, s);
     across_warps(s);
-    if (threadIdx.y != 0) continue;
-#pragma unroll
-    for (int k = 0; k < kStepTiles; ++k) {
-      const int64_t r = rows[k];
-      if (r >= m) break;
-      D w = make_scalar<D>(0);
-      if (fin) {
-        w = reflect && r == j ? conj(rw[jf])
-                              : mul_add(alpha_f, vf[r], mul(tau_f, sub(p[r - j], s[2 * k])));
-        wf[r] = w;
-      }
-      if (!reflect) continue;
-      D v = sub(col[r], s[2 * k + 1]);
-      if (fin) v = sub(v, mul(w, rv[jf]));
-      if (a.herm && r == j) v = make_scalar<D>(real_part(v));
-      col[r] = v;
-      if (r == j + 1) *alpha_copy = v;
-      if (r >= j + 2) sumsq += abs_sq(v);
+    if (threadIdx.y != 0 || r >= m) continue;
+    D w = make_scalar<D>(0);
+    if (fin) {
+      w = reflect && r == j ? conj(rw[jf]) : mul_add(alpha_f, vf[r], mul(tau_f, sub(p[r - j], s[0])));
+      wf[r] = w;
     }
+    if (!reflect) continue;
+    D v = sub(col[r], s[1]);
+    if (fin) v = sub(v, mul(w, rv[jf]));
+    if (a.herm && r == j) v = make_scalar<D>(real_part(v));
+    col[r] = v;
+    if (r == j + 1) *alpha_copy = v;
+    if (r >= j + 2) sumsq += abs_sq(v);
   }
   if (!reflect) return;
   const R bs = block_sum(sumsq);  // its barrier also shows warp 0's rows to the block
