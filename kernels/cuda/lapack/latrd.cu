@@ -225,8 +225,9 @@ __global__ void __launch_bounds__(kThreads)
 // The finish's scalar needs no pass of its own over w: with w = tau (p - corr) and
 // corr = V tW + W tV (tW, tV: the halves of column j-1's t),
 //   w^H v = conj(tau) (conj(v^H p) - (tW^H tV + tV^H tW)),
-// so the blocks sum v^H p before the barrier, and after it one pass over the block's
-// rows forms w (with its alpha v) and the update of column j together: both are sums
+// so v^H p comes with the product (the SYMV's quad; without it the blocks sum v^H p
+// before a grid-wide barrier), and one pass over the block's rows then forms w (with
+// its alpha v) and the update of column j together: both are sums
 // over the same panel entries V(r, l), W(r, l), loaded once; the t sums that follow
 // read those entries again from L1.
 // Blocks of 32 rows x 8 warps as above, looping over 32-row tiles. Sums over blocks are
