@@ -220,8 +220,8 @@ __global__ void __launch_bounds__(kThreads)
 // The four launches of latrd_finish + latrd_reflector cost ~40 us a column on an H200
 // whatever n (launch and tail latency, profile of n = 4096..16384); here one grid of
 // co-resident blocks runs them, with a grid-wide barrier only where a sum over all rows
-// is needed: two per column (v^H p for the finish; the new column's norm and the sums
-// of t, formed together).
+// is needed: one per column (the new column's norm and the sums of t, formed
+// together), two when v^H p for the finish does not come with the product.
 // The finish's scalar needs no pass of its own over w: with w = tau (p - corr) and
 // corr = V tW + W tV (tW, tV: the halves of column j-1's t),
 //   w^H v = conj(tau) (conj(v^H p) - (tW^H tV + tV^H tW)),
