@@ -12,24 +12,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from speedup_axes import TARGETS  # noqa: E402
+from speedup_axes import plot_hetrd_before_after  # noqa: E402
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
 
 final = [r for r in rows if r["call"] == "H200 call 6" and r["type"] == "d"]
-for label, style, keep in [("84707c1 (before)", "o--", lambda r: r["code"] == "84707c1"),
-                           ("this change", "s-", lambda r: r["code"] != "84707c1")]:
-    pts = sorted((int(r["n"]), float(r["speedup"])) for r in final if keep(r))
-    left.plot([n for n, _ in pts], [s for _, s in pts], style, label=label)
-targets = TARGETS["hetrd"]
-left.plot(list(targets), list(targets.values()), "k_", ms=14, label="issue 11 target")
-left.axhline(1.0, color="gray", lw=0.6)
-left.set_xscale("log", base=2)
-left.set_xlabel("n (double)")
-left.set_ylabel("cuSOLVER time / mgblas time (same call)")
-left.set_title("hetrd on one H200: before and after, one call")
-left.legend(fontsize=8)
+plot_hetrd_before_after(
+    left, [("84707c1 (before)", "o--", [r for r in final if r["code"] == "84707c1"]),
+           ("this change", "s-", [r for r in final if r["code"] != "84707c1"])],
+    "hetrd on one H200: before and after, one call")
 
 sweep = [r for r in rows if r["call"].startswith("H200 call 2")]
 ref = {int(r["n"]): float(r["time_s"]) for r in sweep if r["panel"] == "64"}

@@ -13,24 +13,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from speedup_axes import TARGETS  # noqa: E402
+from speedup_axes import plot_hetrd_before_after  # noqa: E402
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 fig, (left, mid, right) = plt.subplots(1, 3, figsize=(15, 4.5))
 
 ab = [r for r in rows if r["call"] == "1" and r["type"] == "d"]
-for version, style in [("49b2ded", "o--"), ("f3c15e8 (v^H A v from the SYMV)", "s-")]:
-    pts = sorted((int(r["n"]), float(r["cusolver_s"]) / float(r["time_s"]))
-                 for r in ab if r["version"] == version)
-    left.plot([n for n, _ in pts], [s for _, s in pts], style, label=version)
-targets = TARGETS["hetrd"]
-left.plot(list(targets), list(targets.values()), "k_", ms=14, label="issue 11 target")
-left.axhline(1.0, color="gray", lw=0.6)
-left.set_xscale("log", base=2)
-left.set_xlabel("n (double)")
-left.set_ylabel("cusolverDnDsytrd time / mgblas time (same call)")
-left.set_title("hetrd, one H200: before / after")
-left.legend(fontsize=8)
+plot_hetrd_before_after(
+    left, [(v, style, [r for r in ab if r["version"] == v])
+           for v, style in [("49b2ded", "o--"), ("f3c15e8 (v^H A v from the SYMV)", "s-")]],
+    "hetrd, one H200: before / after")
 
 sweep = [r for r in rows if r["reduction"] == "gebrd" and r["call"] in ("4", "5")]
 cases = sorted({(r["type"], int(r["m"]), int(r["n"])) for r in sweep})

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# What the panel-step plots share (plot_panel_steps.py, plot_panel_sums.py): their CSVs,
+# What the reduction plots share (plot_panel_steps.py, plot_panel_sums.py, plot_hetrd_step.py,
+# plot_reductions_speedups.py): their CSVs,
 # a figure of two panels, and the left one: each reduction's speedup over cuSOLVER per n,
 # one line per code version, with issue 11's and issue 13's targets as black bars.
 import csv
@@ -26,6 +27,22 @@ def plot_speedups(ax, rows, versions, title):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("n (double); black bars: issue targets")
     ax.set_ylabel("cuSOLVER time / mgblas time (same call)")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+
+
+def plot_hetrd_before_after(ax, series, title):
+    """series: (label, style, rows) with rows holding n, time_s and cusolver_s of one
+    version of hetrd; one line each, issue 11's targets as black bars."""
+    for label, style, rows in series:
+        pts = sorted((int(r["n"]), float(r["cusolver_s"]) / float(r["time_s"])) for r in rows)
+        ax.plot([n for n, _ in pts], [s for _, s in pts], style, label=label)
+    targets = TARGETS["hetrd"]
+    ax.plot(list(targets), list(targets.values()), "k_", ms=14, label="issue 11 target")
+    ax.axhline(1.0, color="gray", lw=0.6)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("n (double)")
+    ax.set_ylabel("cusolverDnDsytrd time / mgblas time (same call)")
     ax.set_title(title)
     ax.legend(fontsize=8)
 
