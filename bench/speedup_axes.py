@@ -14,37 +14,42 @@ import matplotlib.pyplot as plt  # noqa: E402
 TARGETS = {"hetrd": {4096: 1.0, 8192: 1.3, 16384: 1.5}, "gebrd": {4096: 1.0, 8192: 1.5, 16384: 1.5}}
 
 
+def _speedup_line(ax, rows, style, label):
+    """cusolver_s / time_s per n of rows, as one line."""
+    pts = sorted((int(r["n"]), float(r["cusolver_s"]) / float(r["time_s"])) for r in rows)
+    ax.plot([n for n, _ in pts], [s for _, s in pts], style, label=label)
+
+
+def _finish_speedup_axis(ax, xlabel, ylabel, title):
+    ax.axhline(1.0, color="gray", lw=0.6)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+
+
 def plot_speedups(ax, rows, versions, title):
     """rows: dicts with reduction, n, time_s, cusolver_s; versions: (label, style, keep)
     with keep(row) choosing that version's rows."""
     for red, targets in TARGETS.items():
         for label, style, keep in versions:
-            pts = sorted((int(r["n"]), float(r["cusolver_s"]) / float(r["time_s"])) for r in rows
-                         if r["reduction"] == red and keep(r))
-            ax.plot([n for n, _ in pts], [s for _, s in pts], style, label=f"{red}, {label}")
+            _speedup_line(ax, [r for r in rows if r["reduction"] == red and keep(r)], style,
+                          f"{red}, {label}")
         ax.plot(list(targets), list(targets.values()), "k_", ms=14)
-    ax.axhline(1.0, color="gray", lw=0.6)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("n (double); black bars: issue targets")
-    ax.set_ylabel("cuSOLVER time / mgblas time (same call)")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
+    _finish_speedup_axis(ax, "n (double); black bars: issue targets",
+                         "cuSOLVER time / mgblas time (same call)", title)
 
 
 def plot_hetrd_before_after(ax, series, title):
     """series: (label, style, rows) with rows holding n, time_s and cusolver_s of one
     version of hetrd; one line each, issue 11's targets as black bars."""
     for label, style, rows in series:
-        pts = sorted((int(r["n"]), float(r["cusolver_s"]) / float(r["time_s"])) for r in rows)
-        ax.plot([n for n, _ in pts], [s for _, s in pts], style, label=label)
+        _speedup_line(ax, rows, style, label)
     targets = TARGETS["hetrd"]
     ax.plot(list(targets), list(targets.values()), "k_", ms=14, label="issue 11 target")
-    ax.axhline(1.0, color="gray", lw=0.6)
-    ax.set_xscale("log", base=2)
-    ax.set_xlabel("n (double)")
-    ax.set_ylabel("cusolverDnDsytrd time / mgblas time (same call)")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
+    _finish_speedup_axis(ax, "n (double)", "cusolverDnDsytrd time / mgblas time (same call)",
+                         title)
 
 
 def load(results_dir, *names):
