@@ -97,7 +97,6 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
   static_assert(kTx * kTy >= kNb, "one thread per row is needed for the N-product sum");
   static_assert(32 % kTx == 0, "lane groups must tile a warp");
   static_assert(kC <= 32, "column mask is 32 bits");
-  static_assert((kTx * kTy) % 32 == 0, "quad sums whole warps");
   __shared__ D partial[2][kTy][kNb];
   __shared__ D xj[kNb];  // x of block column j: read by every tile, kept out of registers
   // With quad: A(c, c) |x(c)|^2 of the diagonal tile's column c (in shared memory, not a
@@ -242,19 +241,12 @@ __global__ void __launch_bounds__(kTx * kTy, kMinBlocksPerSm)
         if (quad) xq += Re(2) * device::real_part(device::mul(device::conj(xj[ty * kC + c]), accT[c]));
       }
   }
-  if (quad) {  // uniform over the launch: the barriers below are reached by all or none
-    // The block's sum: warps by shuffles, then their sums by thread 0, times alpha.
-    __shared__ Re warp_sums[kTx * kTy / 32];
-#pragma unroll
-    for (int m = 16; m > 0; m /= 2) xq += device::shfl_xor(xq, m);
-    if (t % 32 == 0) warp_sums[t / 32] = xq;
-    __syncthreads();
-    if (t == 0) {
-      Re sum = warp_sums[0];
-#pragma unroll
-      for (int w = 1; w < kTx * kTy / 32; ++w) sum += warp_sums[w];
-      atomic_add(quad, device::mul(alpha, device::make_scalar<D>(sum)));
-    }
+  if (quad) {  // uniform over the launch: the block sum's barrier is reached by all or none
+    // The block's sum (CUB over the kTx x kTy block, t its linear thread), times alpha.
+    using BlockReduce = cub::BlockReduce<Re, kTx, cub::BLOCK_REDUCE_WARP_REDUCTIONS, kTy>;
+    __shared__ typename BlockReduce::TempStorage quad_sum;
+    const Re sum = BlockReduce(quad_sum).Sum(xq);
+    if (t == 0) atomic_add(quad, device::mul(alpha, device::make_scalar<D>(sum)));
   }
 }
 
