@@ -7,6 +7,10 @@
 #   hetrd   the tridiagonal reduction, d, n = 32768, 65536: one GPU with cuSOLVER in the
 #           same run, then 1 rank x P and P ranks x 1 (tester_hetrd)
 #   gebrd   the bidiagonal reduction, d, n = 16384, 32768, the same way (tester_gebrd)
+#   single  the reductions' one-GPU runs (with cuSOLVER) of every size of both lists, at
+#           the same time, one GPU each (lanes round-robin over the GPUs): give hetrd
+#           and gebrd ONE_GPU=0 then. Profiled up to SINGLE_PROFILE_MAX (32768): the
+#           profiled call doubles the 65536 run's time
 #   tsgemm  the row-tiled tall-and-skinny GEMM at m = 2^26 (bench/tsgemm_device.sh scaling)
 #   nccl    the reductions' per-column all-reduce (tester_allreduce, NCCL and host staging,
 #           d, 8 B .. 256 MiB) as 1 rank x k GPUs and k ranks x 1, k = 1, 2, 4, ... up to P,
@@ -15,7 +19,8 @@
 # stop the others. Results (logs, CSVs) under OUT_DIR; the tables for
 # bench/results/h200x<P>-*.md come from them.
 #
-#   bench/scaling_device.sh BUILD_DIR OUT_DIR [dist hetrd gebrd tsgemm nccl]   (default: all)
+#   bench/scaling_device.sh BUILD_DIR OUT_DIR [dist hetrd gebrd single tsgemm nccl]
+#     (default: dist hetrd gebrd tsgemm nccl)
 #   env SRC=dir   source tree to build (default: this checkout)
 #   env HETRD_SIZES=32768,65536 GEBRD_SIZES=16384,32768   sizes of the reductions
 #   env ONE_GPU=0   the reductions' steps leave out their 1-GPU run (with cuSOLVER)
@@ -59,6 +64,36 @@ reduction() {
   stamp "$name: $P ranks x 1 GPU"
   CUDA_VISIBLE_DEVICES=$all timeout 900 "${mpi[@]}" -np "$P" -x CUDA_VISIBLE_DEVICES "$bin" -n "$sizes" \
     --type d --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1
+}
+
+# single: each (reduction, size) of HETRD_SIZES and GEBRD_SIZES on one GPU with cuSOLVER in
+# the same process; the jobs go round-robin to GPUs 0..P-1, each GPU runs its jobs one
+# after another and the GPUs run at the same time. Rows into $out/single-<name>.csv.
+single() {
+  local jobs=() hs gs n name gpu i prof
+  IFS=, read -r -a hs <<<"${HETRD_SIZES:-32768,65536}"
+  IFS=, read -r -a gs <<<"${GEBRD_SIZES:-16384,32768}"
+  for n in "${hs[@]}"; do jobs+=("hetrd:$n"); done
+  for n in "${gs[@]}"; do jobs+=("gebrd:$n"); done
+  for ((gpu = 0; gpu < P; gpu++)); do
+    (
+      for ((i = gpu; i < ${#jobs[@]}; i += P)); do
+        name=${jobs[i]%%:*} n=${jobs[i]#*:}
+        prof=()
+        [ "$n" -le "${SINGLE_PROFILE_MAX:-32768}" ] && prof=(--profile)
+        stamp "single: $name n = $n on GPU $gpu"
+        CUDA_VISIBLE_DEVICES=$gpu timeout 1200 "${mpi[@]}" -np 1 -x CUDA_VISIBLE_DEVICES \
+          "$build/tests/testers/tester_$name" -n "$n" --type d --niter 1 --warmup 0 --no-check \
+          "${prof[@]}" --csv "$out/single-$name-$gpu.csv" </dev/null >>"$out/single-$gpu.log" 2>&1
+      done
+    ) &
+  done
+  wait
+  for name in hetrd gebrd; do
+    rm -f "$out/single-$name.csv"
+    for ((gpu = 0; gpu < P; gpu++)); do append_rows "$out/single-$name-$gpu.csv" "$out/single-$name.csv"; done
+  done
+  cat "$out"/single-[0-9]*.log >"$out/single.log"
 }
 
 # append_rows PART CSV: PART's rows after CSV's one header line (PART's header when CSV is
@@ -105,11 +140,12 @@ for step in $steps; do
         timeout 1800 bash "$root/bench/dist_device.sh" "$build" "$out/dist" >"$out/dist.log" 2>&1 ;;
     hetrd) reduction hetrd "${HETRD_SIZES:-32768,65536}" ;;
     gebrd) reduction gebrd "${GEBRD_SIZES:-16384,32768}" ;;
+    single) single ;;
     tsgemm)
       stamp "tsgemm: row-tiled scaling"
       timeout 900 bash "$root/bench/tsgemm_device.sh" "$build" "$out/tsgemm" scaling >"$out/tsgemm.log" 2>&1 ;;
     nccl) allreduce ;;
-    *) echo "unknown step $step (dist, hetrd, gebrd, tsgemm, nccl)" ;;
+    *) echo "unknown step $step (dist, hetrd, gebrd, single, tsgemm, nccl)" ;;
   esac
 done
 
@@ -119,6 +155,7 @@ stamp "done"
 for name in hetrd gebrd; do
   [ -s "$out/$name.log" ] && { echo "## $name"; grep -E '^ +d ' "$out/$name.log"; }
 done
+[ -s "$out/single.log" ] && { echo "## one GPU each (single)"; grep -E '^ +d ' "$out/single.log"; }
 [ -s "$out/tsgemm.log" ] && tail -15 "$out/tsgemm.log"
 [ -s "$out/allreduce.log" ] && { echo "## all-reduce (alpha-beta)"; grep -E '^# fit|^#   (time|queued) ' "$out/allreduce.log"; }
 exit 0
