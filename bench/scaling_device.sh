@@ -24,6 +24,10 @@
 #   env SRC=dir   source tree to build (default: this checkout)
 #   env HETRD_SIZES=32768,65536 GEBRD_SIZES=16384,32768   sizes of the reductions
 #   env ONE_GPU=0   the reductions' steps leave out their 1-GPU run (with cuSOLVER)
+#   env RED_WARMUP=1 RED_PROFILE=1   the reductions' untimed calls before the timed one,
+#                   and whether a profiled call follows. Keep a warm-up: a process's first
+#                   call on 4 GPUs took about 1 s longer than the next (hetrd 32768:
+#                   5.55 s against 4.58 s on 4 ranks x 1; bench/results/h200x4-reductions.md)
 #   env ALLREDUCE_OPTS="--type d --transport nccl,host --niter 10 --warmup 2"   (nccl step)
 # NCCL_NVLS_ENABLE=0 everywhere (multicast stays off on shared machines).
 set -uo pipefail
@@ -51,19 +55,20 @@ all=$(seq -s, 0 $((P - 1)))
 # reduction NAME SIZES: one GPU (with cuSOLVER), 1 rank x P, P ranks x 1.
 reduction() {
   local name=$1 sizes=$2 bin=$build/tests/testers/tester_$1 csv=$out/$1.csv log=$out/$1.log
+  local opts=(-n "$sizes" --type d --niter 1 --warmup "${RED_WARMUP:-1}" --no-check --csv "$csv")
+  [ "${RED_PROFILE:-1}" = 1 ] && opts+=(--profile)
   : >"$log"
   rm -f "$csv"
   if [ "${ONE_GPU:-1}" = 1 ]; then
     stamp "$name: 1 GPU with cuSOLVER, n = $sizes"
-    MGBLAS_DEVICES=0 timeout 1200 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
-      --niter 1 --warmup 0 --no-check --profile --csv "$csv" >>"$log" 2>&1
+    MGBLAS_DEVICES=0 timeout 1200 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" "${opts[@]}" >>"$log" 2>&1
   fi
   stamp "$name: 1 rank x $P GPUs"
-  MGBLAS_DEVICES=$all timeout 900 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" -n "$sizes" --type d \
-    --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1
+  MGBLAS_DEVICES=$all timeout 900 "${mpi[@]}" -np 1 -x MGBLAS_DEVICES "$bin" "${opts[@]}" --no-ref \
+    >>"$log" 2>&1
   stamp "$name: $P ranks x 1 GPU"
-  CUDA_VISIBLE_DEVICES=$all timeout 900 "${mpi[@]}" -np "$P" -x CUDA_VISIBLE_DEVICES "$bin" -n "$sizes" \
-    --type d --niter 1 --warmup 0 --no-check --no-ref --profile --csv "$csv" >>"$log" 2>&1
+  CUDA_VISIBLE_DEVICES=$all timeout 900 "${mpi[@]}" -np "$P" -x CUDA_VISIBLE_DEVICES "$bin" \
+    "${opts[@]}" --no-ref >>"$log" 2>&1
 }
 
 # single: each (reduction, size) of HETRD_SIZES and GEBRD_SIZES on one GPU with cuSOLVER in
@@ -80,18 +85,19 @@ single() {
       for ((i = gpu; i < ${#jobs[@]}; i += P)); do
         name=${jobs[i]%%:*} n=${jobs[i]#*:}
         prof=()
-        [ "$n" -le "${SINGLE_PROFILE_MAX:-32768}" ] && prof=(--profile)
+        [ "${RED_PROFILE:-1}" = 1 ] && [ "$n" -le "${SINGLE_PROFILE_MAX:-32768}" ] && prof=(--profile)
         stamp "single: $name n = $n on GPU $gpu"
         CUDA_VISIBLE_DEVICES=$gpu timeout 1200 "${mpi[@]}" -np 1 -x CUDA_VISIBLE_DEVICES \
-          "$build/tests/testers/tester_$name" -n "$n" --type d --niter 1 --warmup 0 --no-check \
+          "$build/tests/testers/tester_$name" -n "$n" --type d --niter 1 --warmup "${RED_WARMUP:-1}" --no-check \
           "${prof[@]}" --csv "$out/single-$name-$gpu.csv" </dev/null >>"$out/single-$gpu.log" 2>&1
       done
     ) &
   done
   wait
+  # The reduction testers append rows without a header line: the lanes' files concatenate.
   for name in hetrd gebrd; do
-    rm -f "$out/single-$name.csv"
-    for ((gpu = 0; gpu < P; gpu++)); do append_rows "$out/single-$name-$gpu.csv" "$out/single-$name.csv"; done
+    cat "$out"/single-"$name"-[0-9]*.csv >"$out/single-$name.csv" 2>/dev/null
+    rm -f "$out"/single-"$name"-[0-9]*.csv
   done
   cat "$out"/single-[0-9]*.log >"$out/single.log"
 }
