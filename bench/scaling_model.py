@@ -19,150 +19,7 @@ if len(sys.argv) > 2 and not os.path.exists(allreduce_csv):
 rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
         if r["status"] == "ok" and r["vectors"] == "device" and r["offset"] == "0"]
 
-# ---- 1. distributed GEMV/SYMV: t_P = t_1 / P + alpha_P + bytes / beta_P --------------
-# bytes = the reduced vector (n elements); t_1 = the same process's one-GPU time. The
-# best reducer/chunking per case is what a user runs, so the model is fitted to it.
-best = {}
-for r in rows:
-    key = (r["placement"], r["type"], r["op"], r["variant"], int(r["n"]))
-    if key not in best or float(r["time_ms"]) < float(best[key]["time_ms"]):
-        best[key] = r
-elem = {"d": 8, "z": 16}
-fits = {}
-for P in (2, 4):
-    pts = []
-    for (pl, t, op, var, n), r in best.items():
-        if int(r["gpus"]) != P:
-            continue
-        t1, tp = float(r["ref_1gpu_ms"]) * 1e-3, float(r["time_ms"]) * 1e-3
-        pts.append((n * elem[t], tp - t1 / P))
-    # least squares for overhead = alpha + bytes / beta
-    k = len(pts)
-    sx = sum(x for x, _ in pts); sy = sum(y for _, y in pts)
-    sxx = sum(x * x for x, _ in pts); sxy = sum(x * y for x, y in pts)
-    slope = (k * sxy - sx * sy) / (k * sxx - sx * sx)
-    alpha = (sy - slope * sx) / k
-    fits[P] = (max(alpha, 0.0), 1 / slope if slope > 0 else float("inf"))
-
-def dist_time(t1, n, e, P):
-    a, b = fits[P]
-    return t1 / P + a + n * e / b
-
-errs = []
-for (pl, t, op, var, n), r in best.items():
-    P = int(r["gpus"])
-    t1 = float(r["ref_1gpu_ms"]) * 1e-3
-    pred = dist_time(t1, n, elem[t], P)
-    errs.append((abs(pred / (float(r["time_ms"]) * 1e-3) - 1), pl, t, op, var, n))
-big = [e for e in errs if e[5] >= 32768]
-print("## distributed GEMV/SYMV/HEMV: overhead fit (best reducer per case)")
-for P, (a, b) in sorted(fits.items()):
-    print(f"P = {P}: alpha = {a * 1e6:.1f} us, beta = {b / 1e9:.0f} GB/s")
-print(f"model error, all {len(errs)} cases: mean {100 * sum(e[0] for e in errs) / len(errs):.1f} %, "
-      f"max {100 * max(e[0] for e in errs):.1f} %; n >= 32768 ({len(big)} cases): mean "
-      f"{100 * sum(e[0] for e in big) / len(big):.1f} %, max {100 * max(e[0] for e in big):.1f} %")
-
-# ---- 2. the reductions: t_P = f_par t_1 / P + (1 - f_par) t_1 + ncols * c_P ---------
-# f_par: the share of the one-GPU profile that divides over devices (SYMV / GEMVs and the
-# trailing update); the panel steps are replicated on every device; c_P: one collective
-# per column (measured on 2 GPUs from the 'comm' phase).
-def red_model(t1, f_par, ncols, c, P):
-    return f_par * t1 / P + (1 - f_par) * t1 + ncols * c
-
-cases = {
-    # name: (t1 unprofiled, profile phases on 1 GPU (par, serial), n, measured {placement: t}, comm per column on 2 GPUs)
-    "hetrd d 16384": (2.058, (1.612 + 0.173, 0.579 + 0.033), 16384,
-                      {"1 rank x 2": 1.530, "2 ranks x 1": 1.513}, 0.4719 / 16384),
-    "gebrd d 16384": (7.019, (6.112 + 0.318, 1.531 + 0.032), 16384,
-                      {"1 rank x 2": 4.445, "2 ranks x 1": 4.174}, 0.6873 / 16384),
-    "gebrd d 8192": (1.231, (1.009 + 0.044, 0.600 + 0.014), 8192,
-                     {"1 rank x 2": 1.167, "2 ranks x 1": 0.883}, 0.3121 / 8192),
-}
-print("\n## reductions on 2 GPUs: model against measurement")
-print("| case | f_par | comm per column (us) | placement | measured (s) | model (s) | error |")
-print("|---|---|---|---|---|---|---|")
-red_err = []
-for name, (t1, (par, ser), n, meas, c2) in cases.items():
-    f = par / (par + ser)
-    pred = red_model(t1, f, n, c2, 2)
-    for pl, t in meas.items():
-        red_err.append(abs(pred / t - 1))
-        print(f"| {name} | {f:.2f} | {c2 * 1e6:.0f} | {pl} | {t:.3f} | {pred:.3f} | {100 * (pred / t - 1):+.0f} % |")
-
-# ---- 2b. the same model on 4 GPUs (h200x4-hetrd.csv, h200x4-gebrd.csv: one call, 1 GPU
-# with cuSOLVER, then 1 rank x 4 and 4 ranks x 1), c_4 = 2 c_2 as the projection assumes.
-def four_gpu_cases():
-    out = []
-    for name, fname, first, c2_case in (("hetrd", "h200x4-hetrd.csv", "phase_symv_s", 0.4719 / 16384),
-                                        ("gebrd", "h200x4-gebrd.csv", "phase_products_s", 0.6873 / 16384)):
-        path = os.path.join(res, fname)
-        if not os.path.exists(path):
-            continue
-        rs = list(csv.DictReader(open(path)))
-        one = [r for r in rs if r["gpus"] == "1"][0]
-        par = float(one[first]) + float(one["phase_update_s"])
-        ser = float(one["phase_panel_s"]) + float(one["phase_comm_s"])
-        f, t1, n = par / (par + ser), float(one["time_s"]), int(one["n"])
-        pred = red_model(t1, f, n, 2 * c2_case, 4)
-        for r in rs:
-            if r["gpus"] != "4":
-                continue
-            pl = f"{r['ranks']} rank{'s' if r['ranks'] != '1' else ''} x {4 // int(r['ranks'])}"
-            out.append((f"{name} d {n}", f, 2 * c2_case, float(r["phase_comm_s"]) / n, pl,
-                        float(r["time_s"]), pred, float(one["cusolver_s"])))
-    return out
-
-four = four_gpu_cases()
-if four:
-    print("\n## reductions on 4 GPUs: model against measurement")
-    print("| case | f_par | comm per column, model / measured (us) | placement | measured (s) | model (s) | error | cuSOLVER 1 GPU / measured |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name, f, c4, cm, pl, t, pred, cus in four:
-        red_err.append(abs(pred / t - 1))
-        print(f"| {name} | {f:.2f} | {c4 * 1e6:.0f} / {cm * 1e6:.0f} | {pl} | {t:.3f} | {pred:.3f} | "
-              f"{100 * (pred / t - 1):+.0f} % | {cus / t:.2f}x |")
-
-# ---- 3. projections ------------------------------------------------------------------
-# One collective per column: c_P = c_2 (1 + log2(P / 2)) on NVLink (c_2 = hetrd's measured
-# 29 us per column on 2 GPUs; the log assumes NCCL's latency grows with the tree's depth);
-# beyond 8 GPUs (one node), InfiniBand NDR-class links are assumed: 5 us per extra hop of a
-# ring over the nodes and 50 GB/s per GPU for the payload. The panel steps are replicated:
-# n x 45 us (hetrd's measured panel + comm per column on 1 GPU at n = 32768). One GPU:
-# 2.058 s at 16384, 13.666 s at 32768 (h200-hetrd.md), x8 per doubling beyond.
-c2 = 0.4719 / 16384
-def per_column(P, B):
-    if P == 1:
-        return 0.0
-    c = c2 * (1 + math.log2(min(P, 8) / 2))
-    if P > 8:
-        c += 2 * (P / 8 - 1) * 5e-6 + 2 * B / (P * 50e9) * (P / 8)
-    return c
-
-def hetrd_one(n):
-    return {16384: 2.058, 32768: 13.666}.get(n, 13.666 * (n / 32768) ** 3)
-
-def hetrd_proj(n, P):
-    t1, serial = hetrd_one(n), n * 45e-6
-    comm = sum(per_column(P, (n - j) * 8) for j in range(0, n, 256)) * 256
-    return (t1 - serial) / P + serial + comm if P > 1 else t1
-
-def symv_proj(P, t1=1.182e-3 * 3.33, n=65536):  # one GPU, d 65536 (h200x4-mgpu)
-    if P <= 4:
-        return dist_time(t1, n, 8, P) if P > 1 else t1
-    return t1 / P + per_column(P, n * 8) + n * 8 / fits[4][1]
-
-print("\n## projections (d): seconds, speedup over 1 GPU")
-print("| GPUs | SYMV n=65536 (ms) | hetrd n=32768 (s) | hetrd n=65536 (s) |")
-print("|---|---|---|---|")
-proj = []
-for P in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
-    ts, h32, h64 = symv_proj(P), hetrd_proj(32768, P), hetrd_proj(65536, P)
-    proj.append((P, ts, h32, h64))
-    print(f"| {P} | {ts * 1e3:.3f} ({symv_proj(1) / ts:.1f}x) | {h32:.2f} ({hetrd_one(32768) / h32:.1f}x) | "
-          f"{h64:.1f} ({hetrd_one(65536) / h64:.1f}x) |")
-symv1 = symv_proj(1)
-
-# ---- 4. the per-column all-reduce, measured (tester_allreduce) -------------------------
+# ---- 0. the per-column all-reduce, measured (tester_allreduce; its table prints last) ---
 # t = alpha + bytes / beta per (GPUs, placement, transport, type), fitted to the median
 # time of one synchronised call and to the time per call of calls queued back to back (as
 # a reduction's column loop issues them), least squares on the relative residuals
@@ -200,12 +57,256 @@ if os.path.exists(allreduce_csv):
     for key, pts in sorted(groups.items()):
         ar_fits[key] = (sorted(pts), fit_alpha_beta([(b, t) for b, t, _ in pts]),
                         fit_alpha_beta([(b, q) for b, _, q in pts]))
+
+# ---- 1. distributed GEMV/SYMV: t_P = (1 + e_P) t_1 / P + alpha + bytes / beta ---------
+# t_1: the same process's one-GPU time; alpha, beta: the all-reduce's measured fit for the
+# placement (section 0, one synchronised call; 2 ranks x 2 GPUs was not measured: the
+# mean of the two 4-GPU placements); bytes: the reduced vector (n elements). e_P, one
+# number per GPU count fitted by least squares, is what the shares lose against the whole
+# matrix on one GPU: smaller products run further from the bandwidth floor, and the
+# block-cyclic shares of a triangle differ by up to a block column. The best
+# reducer/chunking per case is what a user runs, so the model is fitted to it.
+best = {}
+for r in rows:
+    key = (r["placement"], r["type"], r["op"], r["variant"], int(r["n"]))
+    if key not in best or float(r["time_ms"]) < float(best[key]["time_ms"]):
+        best[key] = r
+elem = {"d": 8, "z": 16}
+
+def placement_of(pl):
+    """tester_dist's placement name -> (GPUs, section 0's placement name)."""
+    ranks, per = pl.split("rank_")
+    ranks, per = int(ranks), int(per[:-3])
+    return ranks * per, f"{ranks} rank{'s' if ranks > 1 else ''} x {per}"
+
+def collective(pl, nbytes):
+    gpus, name = placement_of(pl)
+    fs = [ar_fits[k][1] for k in ((gpus, name, "nccl", "d"),) if k in ar_fits and ar_fits[k][1]]
+    if not fs:  # 2 ranks x 2: the mean of the measured placements of as many GPUs
+        fs = [v[1] for k, v in ar_fits.items() if k[0] == gpus and k[2:] == ("nccl", "d") and v[1]]
+    if not fs:
+        return None
+    a = sum(f[0] for f in fs) / len(fs)
+    b = sum(f[1] for f in fs) / len(fs)
+    return (a + nbytes / (b * 1e3)) * 1e-6
+
+ineff = {}  # P -> e_P
+for P in (2, 4):
+    pts = []
+    for (pl, t, op, var, n), r in best.items():
+        c = collective(pl, n * elem[t])
+        if int(r["gpus"]) != P or c is None:
+            continue
+        t1, tp = float(r["ref_1gpu_ms"]) * 1e-3, float(r["time_ms"]) * 1e-3
+        pts.append((t1 / P, tp - t1 / P - c))
+    if pts:
+        ineff[P] = sum(x * y for x, y in pts) / sum(x * x for x, _ in pts)
+
+def dist_time(t1, n, e, P, pl):
+    return (1 + ineff[P]) * t1 / P + collective(pl, n * e)
+
+errs = []
+for (pl, t, op, var, n), r in best.items():
+    P = int(r["gpus"])
+    if P not in ineff or collective(pl, n * elem[t]) is None:
+        continue
+    pred = dist_time(float(r["ref_1gpu_ms"]) * 1e-3, n, elem[t], P, pl)
+    errs.append((abs(pred / (float(r["time_ms"]) * 1e-3) - 1), pl, t, op, var, n))
+print("## distributed GEMV/SYMV/HEMV: the shares' loss e_P (best reducer per case)")
+for P, e in sorted(ineff.items()):
+    sel = [x for x in errs if placement_of(x[1])[0] == P]
+    worst = max(sel)
+    print(f"P = {P}: e_P = {100 * e:.1f} %; model error over {len(sel)} cases: mean "
+          f"{100 * sum(x[0] for x in sel) / len(sel):.1f} %, max {100 * worst[0]:.1f} % "
+          f"({worst[1]} {worst[2]} {worst[3]} {worst[4]} {worst[5]})")
+
+# ---- 2. the reductions: t_P = f t_1 / P + (1 - f) t_1 + n (alpha + bytes / beta) ------
+# f: the part of the one-GPU profile that divides over devices (the SYMV or the two GEMVs,
+# and the trailing update); 1 - f: the panel steps, which every device repeats; then one
+# all-reduce per column at section 0's measured alpha-beta for the placement, with the
+# column's mean payload (hetrd: n / 2 elements, gebrd: n, its two products). Nothing is
+# fitted to the reductions' own multi-GPU times. Times are warm (a call after another in
+# the same process: the first call of a process carries about 0.5-1 s of one-time setup)
+# where measured. 2 GPUs: h200x2-reductions.csv (warm, one GPU in the same call); 4 GPUs:
+# h200x4-hetrd.csv / h200x4-gebrd.csv. f comes from a profiled one-GPU call of the same
+# code: the x4 CSVs' one-GPU rows, else F_EARLIER (the same day's one-GPU profiles,
+# h200-reductions-speedups.md: hetrd 16384 symv 1.639 + update 0.131 of 2.215 s; gebrd
+# 8192 products 0.690 + update 0.034 of 1.142 s); where no one-GPU profile exists (hetrd
+# 65536) the serial part is the 4-rank run's panel phase, which every device repeats.
+F_EARLIER = {("hetrd", 16384): (1.639 + 0.131) / 2.215, ("gebrd", 8192): (0.690 + 0.034) / 1.142}
+RED = (("hetrd", "h200x4-hetrd.csv", "phase_symv_s", lambda n: n // 2 * 8),
+       ("gebrd", "h200x4-gebrd.csv", "phase_products_s", lambda n: n * 8))
+
+def placement_name(ranks, gpus):
+    return f"{ranks} rank{'s' if ranks > 1 else ''} x {gpus // ranks}"
+
+def nccl_cost(gpus, pl, nbytes):
+    """Seconds of one synchronised all-reduce of nbytes (section 0's fit), None unmeasured."""
+    fit = ar_fits.get((gpus, pl, "nccl", "d"))
+    if not fit or not fit[1]:
+        return None
+    a, b, _ = fit[1]
+    return (a + nbytes / (b * 1e3)) * 1e-6
+
+def red_model(t1, f, n, c, P):
+    return f * t1 / P + (1 - f) * t1 + n * c
+
+def x4_rows(fname):
+    path = os.path.join(res, fname)
+    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+
+def profiled_f(name, n):
+    """f of reduction `name` at n from a profiled one-GPU call (None where none)."""
+    for nm, fname, first, _ in RED:
+        if nm != name:
+            continue
+        rs = [r for r in x4_rows(fname) if int(r["n"]) == n]
+        for r in rs:
+            if r["gpus"] == "1" and float(r["phase_panel_s"]) > 0:
+                par = float(r[first]) + float(r["phase_update_s"])
+                return par / (par + float(r["phase_panel_s"]) + float(r["phase_comm_s"]))
+        four = [r for r in rs if r["gpus"] == "4" and r["ranks"] == "4" and float(r["phase_panel_s"]) > 0]
+        ones = [r for r in rs if r["gpus"] == "1"]
+        if four and ones:
+            t1 = float(ones[-1]["time_s"])
+            return 1 - float(four[0]["phase_panel_s"]) / t1
+    return F_EARLIER.get((name, n))
+
+def warm_last(rs):
+    """The row to use: the last warm one (first_call 0), else the last."""
+    warm = [r for r in rs if r.get("first_call", "0") == "0"]
+    return (warm or rs)[-1]
+
+red_cases = []  # (name, n, P, placement, f, t1, measured, model, cuSOLVER 1 GPU, c)
+path2 = os.path.join(res, "h200x2-reductions.csv")
+if os.path.exists(path2):
+    x2 = list(csv.DictReader(open(path2)))
+    for r in x2:
+        name, n, P = r["reduction"], int(r["n"]), int(r["gpus"])
+        f = profiled_f(name, n)
+        pl = placement_name(int(r["ranks"]), P)
+        c = nccl_cost(P, pl, dict((k, fn) for k, _, _, fn in RED)[name](n))
+        if P != 2 or f is None or c is None:
+            continue
+        t1 = float(r["one_gpu_s"])
+        red_cases.append((name, n, P, pl, f, t1, float(r["time_s"]), red_model(t1, f, n, c, P),
+                          float(r["cusolver_1gpu_s"]), c))
+for name, fname, first, payload in RED:
+    rs = x4_rows(fname)
+    for n in sorted({int(r["n"]) for r in rs}):
+        at = [r for r in rs if int(r["n"]) == n]
+        ones = [r for r in at if r["gpus"] == "1"]
+        f = profiled_f(name, n)
+        if not ones or f is None:
+            continue
+        one = warm_last(ones)
+        t1 = float(one["time_s"])
+        for ranks in (1, 4):
+            got = [r for r in at if r["gpus"] == "4" and int(r["ranks"]) == ranks]
+            if not got:
+                continue
+            pl = placement_name(ranks, 4)
+            c = nccl_cost(4, pl, payload(n))
+            if c is None:
+                continue
+            red_cases.append((name, n, 4, pl, f, t1, float(warm_last(got)["time_s"]),
+                              red_model(t1, f, n, c, 4), float(one["cusolver_s"]), c))
+
+red_err = [abs(m / t - 1) for *_, t, m, _, _ in red_cases]
+print("\n## reductions on 2 and 4 GPUs: model against measurement (d)")
+print("| case | GPUs | placement | f | all-reduce per column (us) | 1 GPU (s) | measured (s) | "
+      "model (s) | error | over 1 GPU | cuSOLVER 1 GPU / measured |")
+print("|---|---|---|---|---|---|---|---|---|---|---|")
+for name, n, P, pl, f, t1, t, m, cus, c in red_cases:
+    print(f"| {name} {n} | {P} | {pl} | {f:.3f} | {c * 1e6:.1f} | {t1:.3f} | {t:.3f} | {m:.3f} | "
+          f"{100 * (m / t - 1):+.1f} % | {t1 / t:.2f}x | {cus / t:.2f}x |")
+if red_cases:
+    def worst(sel):
+        return max(sel, key=lambda x: abs(x[7] / x[6] - 1))
+    for label, sel in (("ranks of one GPU", [x for x in red_cases if not x[3].startswith("1 rank")]),
+                       ("one rank driving every GPU", [x for x in red_cases if x[3].startswith("1 rank")])):
+        if sel:
+            w = worst(sel)
+            print(f"{label}: {len(sel)} cases, mean |error| "
+                  f"{100 * sum(abs(x[7] / x[6] - 1) for x in sel) / len(sel):.1f} %, max "
+                  f"{100 * (w[7] / w[6] - 1):+.1f} % ({w[0]} {w[1]}, {w[3]})")
+
+# ---- 3. projections ------------------------------------------------------------------
+# The per-column all-reduce on P GPUs, P ranks of one GPU each (the faster placement):
+# section 0's fit up to 4 GPUs; 8 GPUs (one NVLink node) adds the 2 -> 4 growth of alpha
+# once more; beyond 8, InfiniBand NDR-class links are assumed: 5 us per extra hop of a
+# ring over the nodes (2 (P / 8 - 1) hops) and 50 GB/s per GPU for the payload. The panel
+# steps are replicated: the one-GPU panel + comm phases (h200x4-hetrd.csv; at 65536 the
+# 4-rank panel phase, as in section 2). One GPU: h200x4-hetrd.csv's times where measured,
+# x8 per doubling beyond.
+def alpha_beta(P):
+    """(alpha s, beta B/s) of P ranks x 1 on NVLink, P <= 8 (extrapolated past 4)."""
+    fit = lambda g: (ar_fits.get((g, placement_name(g, g), "nccl", "d")) or (None, None))[1]
+    f2, f4 = fit(2), fit(4)
+    if not f2 or not f4:
+        return 25e-6, 180e9
+    if P <= 2:
+        return f2[0] * 1e-6, f2[1] * 1e9
+    grow = max(f4[0] - f2[0], 0.0) * max(math.log2(min(P, 8) / 4), 0.0)
+    return (f4[0] + grow) * 1e-6, f4[1] * 1e9
+
+def per_column(P, B):
+    if P == 1:
+        return 0.0
+    a, b = alpha_beta(P)
+    c = a + B / b
+    if P > 8:
+        c += 2 * (P / 8 - 1) * 5e-6 + 2 * B / (8 * 50e9)
+    return c
+
+hetrd_rows = x4_rows("h200x4-hetrd.csv")
+
+def hetrd_one(n):
+    ones = {int(r["n"]): float(warm_last([x for x in hetrd_rows if x["gpus"] == "1"
+                                          and x["n"] == r["n"]])["time_s"])
+            for r in hetrd_rows if r["gpus"] == "1"}
+    if n in ones:
+        return ones[n]
+    base = max(ones) if ones else 32768
+    return ones.get(base, 13.666) * (n / base) ** 3
+
+def hetrd_proj(n, P):
+    t1 = hetrd_one(n)
+    f = profiled_f("hetrd", n) or 0.92
+    comm = sum(per_column(P, (n - j) * 8) for j in range(0, n, 256)) * 256
+    return f * t1 / P + (1 - f) * t1 + comm if P > 1 else t1
+
+# One GPU, d SYMV at 65536: the one-GPU time measured beside the distributed runs.
+symv_one = [float(r["ref_1gpu_ms"]) * 1e-3 for r in rows
+            if r["type"] == "d" and r["op"] == "symv" and r["n"] == "65536"]
+def symv_proj(P, t1=min(symv_one) if symv_one else 1.182e-3 * 3.33, n=65536):
+    """P ranks x 1 up to 4 GPUs as section 1 models them; beyond, e_P grows by
+    (e_4 - e_2) per doubling and the collective costs per_column's all-reduce."""
+    if P == 1:
+        return t1
+    if P <= 4:
+        return dist_time(t1, n, 8, P, f"{P}rank_1gpu")
+    e = ineff[4] + (ineff[4] - ineff[2]) * math.log2(P / 4)
+    return (1 + e) * t1 / P + per_column(P, n * 8)
+
+print("\n## projections (d): seconds, speedup over 1 GPU")
+print("| GPUs | SYMV n=65536 (ms) | hetrd n=32768 (s) | hetrd n=65536 (s) |")
+print("|---|---|---|---|")
+proj = []
+for P in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
+    ts, h32, h64 = symv_proj(P), hetrd_proj(32768, P), hetrd_proj(65536, P)
+    proj.append((P, ts, h32, h64))
+    print(f"| {P} | {ts * 1e3:.3f} ({symv_proj(1) / ts:.1f}x) | {h32:.2f} ({hetrd_one(32768) / h32:.1f}x) | "
+          f"{h64:.1f} ({hetrd_one(65536) / h64:.1f}x) |")
+symv1 = symv_proj(1)
+
+if ar_fits:
     column_bytes = 32768 // 2 * 8
     num = lambda v, f: "-" if v is None or not math.isfinite(v) else format(v, f)
     print(f"\n## the per-column all-reduce, measured ({os.path.basename(allreduce_csv)}): "
           "t = alpha + bytes / beta")
     print("| GPUs | placement | transport | type | sizes | alpha (us) | beta (GB/s) | max dev | "
-          "queued: alpha (us) | beta (GB/s) | one column, 128 KiB (us) | model c_P (us) |")
+          "queued: alpha (us) | beta (GB/s) | one column, 128 KiB (us) | projection c_P, P ranks (us) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (gpus, pl, tr, ty), (pts, ft, fq) in ar_fits.items():
         a, b, dv = ft or (None, None, None)
@@ -222,7 +323,7 @@ try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(1, 2, figsize=(11, 4))
+    fig, ax = plt.subplots(1, 2, figsize=(11, 5))
     Ps = [p[0] for p in proj]
     ax[0].loglog(Ps, [symv1 / p[1] for p in proj], "o-", label="SYMV d 65536 (model)")
     ax[0].loglog(Ps, [hetrd_one(65536) / p[3] for p in proj], "s-", label="hetrd d 65536 (model)")
@@ -232,29 +333,51 @@ try:
             ax[0].plot(int(r["gpus"]), float(r["speedup"]), "k*")
     ax[0].set_xlabel("GPUs"); ax[0].set_ylabel("speedup over 1 GPU"); ax[0].legend(fontsize=7)
     ax[0].set_title("projection (stars: measured SYMV)")
-    names = list(cases)
+    labels = [f"{x[0]} {x[1]}, {x[3].replace(' rank', 'r').replace('s x', ' x')}" for x in red_cases]
     ax[1].bar(range(len(red_err)), [100 * e for e in red_err])
+    ax[1].set_xticks(range(len(labels)), labels, rotation=70, ha="right", fontsize=6)
+    ax[1].axhline(15, color="red", ls="--", lw=0.8, label="issue 15: 15 %")
+    ax[1].legend(fontsize=7)
     ax[1].set_ylabel("|model / measured - 1| (%)"); ax[1].set_title("reductions on 2 and 4 GPUs: model error")
     fig.tight_layout()
     fig.savefig(os.path.join(res, "scaling-model.png"), dpi=110)
     # h200x4-reductions.png: time per phase, 1 GPU / 1 rank x 4 / 4 ranks x 1, cuSOLVER
     # on one GPU as a line.
-    if four:
-        fig, ax = plt.subplots(1, 2, figsize=(11, 4))
-        for a, (fname, first, label) in zip(ax, (("h200x4-hetrd.csv", "phase_symv_s", "symv"),
-                                                 ("h200x4-gebrd.csv", "phase_products_s", "products"))):
+    if red_cases:
+        panels = []
+        for fname, first, label in (("h200x4-hetrd.csv", "phase_symv_s", "symv"),
+                                    ("h200x4-gebrd.csv", "phase_products_s", "products")):
             rs = list(csv.DictReader(open(os.path.join(res, fname))))
-            names = [f"{r['ranks']} rank x {int(r['gpus']) // int(r['ranks'])} GPU" for r in rs]
-            bottom = [0.0] * len(rs)
+            for n in sorted({int(r["n"]) for r in rs}):
+                panels.append((fname, first, label, [r for r in rs if int(r["n"]) == n]))
+        fig, ax = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4), squeeze=False)
+        for a, (fname, first, label, rs) in zip(ax[0], panels):
+            # Per placement: the profiled call's phases as bars, and the unprofiled times:
+            # the process's first call and a warm one (first_call 0) where measured.
+            names = []
+            for r in rs:
+                nm = placement_name(int(r["ranks"]), int(r["gpus"]))
+                if nm not in names:
+                    names.append(nm)
+            of = lambda nm: [r for r in rs if placement_name(int(r["ranks"]), int(r["gpus"])) == nm]
+            prof = [next((r for r in of(nm) if float(r["phase_panel_s"]) > 0), None) for nm in names]
+            bottom = [0.0] * len(names)
             for col, lab in ((first, label), ("phase_panel_s", "panel"), ("phase_comm_s", "comm"),
                              ("phase_update_s", "update")):
-                h = [float(r[col]) for r in rs]
-                a.bar(names, h, bottom=bottom, label=lab)
+                h = [float(r[col]) if r else 0.0 for r in prof]
+                a.bar(names, h, bottom=bottom, label=lab + " (profiled call)" if col == first else lab)
                 bottom = [b + x for b, x in zip(bottom, h)]
-            a.plot(names, [float(r["time_s"]) for r in rs], "k*", label="time (unprofiled)")
-            a.axhline(float(rs[0]["cusolver_s"]), color="red", ls="--", label="cuSOLVER, 1 GPU")
+            for flag, mark, lab in (("1", "k*", "first call of the process"), ("0", "wD", "warm call")):
+                xs = [nm for nm in names for r in of(nm) if r.get("first_call") == flag]
+                ys = [float(r["time_s"]) for nm in names for r in of(nm) if r.get("first_call") == flag]
+                if xs:
+                    a.plot(xs, ys, mark, mec="k", label=lab)
+            cus = [float(r["cusolver_s"]) for r in rs if float(r["cusolver_s"]) > 0]
+            if cus:
+                a.axhline(cus[-1], color="red", ls="--", label="cuSOLVER, 1 GPU")
             a.set_ylabel("s"); a.set_title(f"{fname[7:12]} d n = {rs[0]['n']}, 4 x H200")
-            a.legend(fontsize=7)
+            a.tick_params(axis="x", labelsize=8)
+            a.legend(fontsize=6)
         fig.tight_layout()
         fig.savefig(os.path.join(res, "h200x4-reductions.png"), dpi=110)
     # <csv>.png: the all-reduce's synchronised time per message size and its fit, per
