@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# The cost model of bench/results/scaling-model.md: fits the per-call overhead of the
-# distributed GEMV/SYMV/HEMV (alpha-beta of the all-reduce, per GPU count) to the 1-, 2-
-# and 4-GPU measurements, checks the reductions' model against their 2-GPU runs, and
-# projects both to 8 GPUs (NVLink) and 16 to 512 GPUs (InfiniBand-class links).
-#   python3 bench/scaling_model.py bench/results    (prints the tables, writes scaling-model.png)
+# The cost model of bench/results/scaling-model.md, from measured inputs: the library's
+# all-reduce (alpha-beta per GPU count and placement, tester_allreduce), one-GPU times
+# and the one-GPU profile's split of the reductions. It fits the distributed
+# GEMV/SYMV/HEMV's one free number per GPU count (e_P, the shares' loss), checks both
+# against the 2- and 4-GPU runs, and projects them to 8 GPUs (NVLink) and 16 to 512 GPUs
+# (InfiniBand-class links).
+#   python3 bench/scaling_model.py bench/results    (prints the tables; writes
+#       scaling-model.png, h200x4-reductions.png and <all-reduce CSV>.png)
 #   python3 bench/scaling_model.py bench/results ALLREDUCE_CSV
 # ALLREDUCE_CSV: tester_allreduce's rows (bench/scaling_device.sh step nccl writes them to
-# OUT_DIR/allreduce.csv), default RESULTS/h200x4-allreduce.csv where it exists; with it the
-# model section also fits the per-column all-reduce's alpha-beta per GPU count and
-# placement and plots it beside the CSV (<csv>.png). Without it, nothing else changes.
+# OUT_DIR/allreduce.csv), default RESULTS/h200x4-allreduce.csv; required.
 import csv, math, os, sys
 
 res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
 allreduce_csv = sys.argv[2] if len(sys.argv) > 2 else os.path.join(res, "h200x4-allreduce.csv")
-if len(sys.argv) > 2 and not os.path.exists(allreduce_csv):
-    sys.exit(f"scaling_model.py: no such all-reduce CSV: {allreduce_csv}")
+if not os.path.exists(allreduce_csv):  # every model below charges its collectives from it
+    sys.exit(f"scaling_model.py: no all-reduce CSV {allreduce_csv} (bench/scaling_device.sh "
+             "BUILD OUT nccl writes one)")
 rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
         if r["status"] == "ok" and r["vectors"] == "device" and r["offset"] == "0"]
 
@@ -23,11 +25,14 @@ rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
 # t = alpha + bytes / beta per (GPUs, placement, transport, type), fitted to the median
 # time of one synchronised call and to the time per call of calls queued back to back (as
 # a reduction's column loop issues them), least squares on the relative residuals
-# (weights 1 / t^2, the tester's own fit), so that 8 B and 256 MiB weigh alike. 'one
-# column' is the fit at hetrd's mean payload at n = 32768, (n / 2) x 8 bytes, beside the
-# per-column cost c_P of the projection (section 3: the measured 'comm' phase, which
-# also carries its launches and synchronisation, and its log growth). On one GPU the
-# library skips the collective: alpha is the call's overhead, and there is no beta.
+# (weights 1 / t^2, the tester's own fit), so that 8 B and 256 MiB weigh alike. The model
+# uses the synchronised fit. 'one column' is the fit at hetrd's mean payload at n =
+# 32768, (n / 2) x 8 bytes, beside the per-column cost c_P of the projection (section 3).
+# On one GPU the library skips the collective: alpha is the call's overhead, no beta.
+def placement_name(ranks, gpus):
+    return f"{ranks} rank{'s' if ranks > 1 else ''} x {gpus // ranks}"
+
+
 def fit_alpha_beta(pts):
     """(bytes, us) points -> (alpha us, beta GB/s, max |fit / t - 1|), None below 2 points."""
     pts = [(x, t) for x, t in pts if t > 0 and math.isfinite(t)]
@@ -45,18 +50,16 @@ def fit_alpha_beta(pts):
     return alpha, (1e-3 / slope if slope > 0 else math.inf), dev
 
 ar_fits = {}  # (gpus, placement, transport, type) -> (points, fit of time, fit of queued)
-if os.path.exists(allreduce_csv):
-    groups = {}
-    for r in csv.DictReader(open(allreduce_csv)):
-        if r["status"] != "ok":
-            continue
-        ranks, gpus = int(r["ranks"]), int(r["gpus"])
-        pl = f"{ranks} rank{'s' if ranks > 1 else ''} x {gpus // ranks}"
-        groups.setdefault((gpus, pl, r["transport"], r["type"]), []).append(
-            (int(r["bytes"]), float(r["time_us"]), float(r["queued_us"])))
-    for key, pts in sorted(groups.items()):
-        ar_fits[key] = (sorted(pts), fit_alpha_beta([(b, t) for b, t, _ in pts]),
-                        fit_alpha_beta([(b, q) for b, _, q in pts]))
+groups = {}
+for r in csv.DictReader(open(allreduce_csv)):
+    if r["status"] != "ok":
+        continue
+    ranks, gpus = int(r["ranks"]), int(r["gpus"])
+    groups.setdefault((gpus, placement_name(ranks, gpus), r["transport"], r["type"]), []).append(
+        (int(r["bytes"]), float(r["time_us"]), float(r["queued_us"])))
+for key, pts in sorted(groups.items()):
+    ar_fits[key] = (sorted(pts), fit_alpha_beta([(b, t) for b, t, _ in pts]),
+                    fit_alpha_beta([(b, q) for b, _, q in pts]))
 
 # ---- 1. distributed GEMV/SYMV: t_P = (1 + e_P) t_1 / P + alpha + bytes / beta ---------
 # t_1: the same process's one-GPU time; alpha, beta: the all-reduce's measured fit for the
@@ -77,7 +80,7 @@ def placement_of(pl):
     """tester_dist's placement name -> (GPUs, section 0's placement name)."""
     ranks, per = pl.split("rank_")
     ranks, per = int(ranks), int(per[:-3])
-    return ranks * per, f"{ranks} rank{'s' if ranks > 1 else ''} x {per}"
+    return ranks * per, placement_name(ranks, ranks * per)
 
 def collective(pl, nbytes):
     gpus, name = placement_of(pl)
@@ -136,9 +139,6 @@ for P, e in sorted(ineff.items()):
 F_EARLIER = {("hetrd", 16384): (1.639 + 0.131) / 2.215, ("gebrd", 8192): (0.690 + 0.034) / 1.142}
 RED = (("hetrd", "h200x4-hetrd.csv", "phase_symv_s", lambda n: n // 2 * 8),
        ("gebrd", "h200x4-gebrd.csv", "phase_products_s", lambda n: n * 8))
-
-def placement_name(ranks, gpus):
-    return f"{ranks} rank{'s' if ranks > 1 else ''} x {gpus // ranks}"
 
 def nccl_cost(gpus, pl, nbytes):
     """Seconds of one synchronised all-reduce of nbytes (section 0's fit), None unmeasured."""
