@@ -10,7 +10,9 @@
 #   single  the reductions' one-GPU runs (with cuSOLVER) of every size of both lists, at
 #           the same time, one GPU each (lanes round-robin over the GPUs): give hetrd
 #           and gebrd ONE_GPU=0 then. Profiled up to SINGLE_PROFILE_MAX (32768): the
-#           profiled call doubles the 65536 run's time
+#           profiled call doubles the 65536 run's time. The lanes slow one another a
+#           little (gebrd 16384: 11 % in a run of four lanes): for the one-GPU time a
+#           target is judged on, use ONE_GPU=1 (one GPU alone)
 #   tsgemm  the row-tiled tall-and-skinny GEMM at m = 2^26 (bench/tsgemm_device.sh scaling)
 #   nccl    the reductions' per-column all-reduce (tester_allreduce, NCCL and host staging,
 #           d, 8 B .. 256 MiB) as 1 rank x k GPUs and k ranks x 1, k = 1, 2, 4, ... up to P,
