@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from speedup_axes import plot_hetrd_before_after  # noqa: E402
+from speedup_axes import finish_panel_width_axis, plot_hetrd_before_after  # noqa: E402
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -28,12 +28,7 @@ ref = {int(r["n"]): float(r["time_s"]) for r in sweep if r["panel"] == "64"}
 for n in sorted(ref):
     pts = sorted((int(r["panel"]), float(r["time_s"]) / ref[n]) for r in sweep if int(r["n"]) == n)
     right.plot([p for p, _ in pts], [t for _, t in pts], "o-", label=f"n = {n}")
-right.axhline(1.0, color="gray", lw=0.6)
-right.set_xscale("log", base=2)
-right.set_xticks([32, 64, 128], ["32", "64", "128"])
-right.set_xlabel("panel width (columns)")
-right.set_ylabel("time / time with panels of 64")
-right.set_title("panel width sweep, one H200, d, nb 256")
-right.legend(fontsize=8)
+finish_panel_width_axis(right, [32, 64, 128], "panel width (columns)",
+                        "panel width sweep, one H200, d, nb 256")
 fig.tight_layout()
 fig.savefig(sys.argv[2], dpi=110)

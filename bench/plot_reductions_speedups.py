@@ -13,7 +13,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from speedup_axes import plot_hetrd_before_after  # noqa: E402
+from speedup_axes import finish_panel_width_axis, plot_hetrd_before_after  # noqa: E402
 
 rows = list(csv.DictReader(open(sys.argv[1])))
 fig, (left, mid, right) = plt.subplots(1, 3, figsize=(15, 4.5))
@@ -38,13 +38,8 @@ for t, m, n in cases:
     pts = sorted({p: v for c in by_call.values() for p, v in c.items()}.items())
     label = f"{t} {m}x{n}" if m != n else f"{t} {n}"
     mid.plot([p for p, _ in pts], [v / ref64 for _, v in pts], "o-", label=label)
-mid.axhline(1.0, color="gray", lw=0.6)
-mid.set_xscale("log", base=2)
-mid.set_xticks([16, 32, 64], ["16", "32", "64"])
-mid.set_xlabel("gebrd panel width (columns)")
-mid.set_ylabel("time / time with panels of 64")
-mid.set_title("gebrd panel width, one H200 (auto is now 32)")
-mid.legend(fontsize=8)
+finish_panel_width_axis(mid, [16, 32, 64], "gebrd panel width (columns)",
+                        "gebrd panel width, one H200 (auto is now 32)")
 
 pts = sorted((int(r["reduction"].split()[-1]), float(r["eig_s"]) - float(r["time_s"]))
              for r in rows if r["reduction"].startswith("eig points"))

@@ -2,7 +2,8 @@
 # What the reduction plots share (plot_panel_steps.py, plot_panel_sums.py, plot_hetrd_step.py,
 # plot_reductions_speedups.py): their CSVs,
 # a figure of two panels, and the left one: each reduction's speedup over cuSOLVER per n,
-# one line per code version, with issue 11's and issue 13's targets as black bars.
+# one line per code version, with issue 11's and issue 13's targets as black bars; and the
+# panel-width sweeps' axis (time relative to panels of 64).
 import csv
 import os
 
@@ -50,6 +51,17 @@ def plot_hetrd_before_after(ax, series, title):
     ax.plot(list(targets), list(targets.values()), "k_", ms=14, label="issue 11 target")
     _finish_speedup_axis(ax, "n (double)", "cusolverDnDsytrd time / mgblas time (same call)",
                          title)
+
+
+def finish_panel_width_axis(ax, widths, xlabel, title):
+    """The axis of a panel-width sweep whose lines are time / time with panels of 64."""
+    ax.axhline(1.0, color="gray", lw=0.6)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(widths, [str(w) for w in widths])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("time / time with panels of 64")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
 
 
 def load(results_dir, *names):
