@@ -25,7 +25,7 @@
 #include "core/detail/cuda_check.hpp"
 #include "core/device.hpp"
 #include "core/types.hpp"
-#include "tests/testers/tester_fill.hpp"
+#include "testers/tester_fill.hpp"
 
 namespace mgblas::testers {
 

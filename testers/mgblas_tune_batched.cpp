@@ -56,8 +56,8 @@
 #include "core/types.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/cuda/batched/batched.hpp"
-#include "tests/testers/mgblas_tune.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/mgblas_tune.hpp"
+#include "testers/tester_common.hpp"
 
 namespace mgblas::testers::tune {
 namespace {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_allreduce: times the library's own per-column collective, the in-place sum
+// mgblas-tester allreduce: times the library's own per-column collective, the in-place sum
 // all-reduce of one vector per device over every device of every rank
 // (detail::DeviceCollectives::allreduce_sum, which hetrd_mgpu and gebrd_mgpu call once per
 // column), over a geometric list of message sizes, and fits t = alpha + bytes / beta to
 // the times: the collective's latency and bandwidth of issue 15's cost model.
 //
-//   tester_allreduce                               (d, 8 B .. 256 MiB, nccl then host)
-//   MGBLAS_DEVICES=0,1,2,3 tester_allreduce --transport nccl --csv ar.csv   (1 rank x 4)
-//   mpirun -np 4 tester_allreduce --transport nccl                         (4 ranks x 1)
-//   tester_allreduce --sizes 8,64K,1M --type d,z
+//   mgblas-tester allreduce                               (d, 8 B .. 256 MiB, nccl then host)
+//   MGBLAS_DEVICES=0,1,2,3 mgblas-tester allreduce --transport nccl --csv ar.csv   (1 rank x 4)
+//   mpirun -np 4 mgblas-tester allreduce --transport nccl                         (4 ranks x 1)
+//   mgblas-tester allreduce --sizes 8,64K,1M --type d,z
 //
 // A message of `bytes` is bytes / element size elements (at least one) on every device,
 // summed in place. With --check (the default), device g first holds x_g from
@@ -56,9 +56,10 @@
 #include "dist/detail/device_collectives.hpp"
 #include "dist/nccl_comm.hpp"
 #include "dist/reducer.hpp"
-#include "tests/testers/tester_common.hpp"
-#include "tests/testers/tester_dist_fill.hpp"
-#include "tests/testers/tester_ranks.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_common.hpp"
+#include "testers/tester_dist_fill.hpp"
+#include "testers/tester_ranks.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -323,7 +324,7 @@ void run_transport(const std::shared_ptr<Context>& ctx, const Options& o, Reduce
   for (int64_t b : sizes) max_count = std::max(max_count, count_of(b));
   std::vector<DeviceBuffer<T>> mem;
   std::vector<T*> bufs;
-  all_or_nothing(comm, "tester_allreduce buffers", [&] {
+  all_or_nothing(comm, "mgblas-tester allreduce buffers", [&] {
     for (int d = 0; d < ctx->num_devices(); ++d) {
       mem.emplace_back(ctx->device(d), static_cast<std::size_t>(max_count));
       bufs.push_back(mem.back().data());
@@ -355,7 +356,8 @@ ReducerKind kind_of(const std::string& t) {
 
 int run(int argc, char** argv, int world_rank) {
   Options o;
-  CLI::App app{"tester_allreduce: time the library's per-column all-reduce and fit alpha-beta"};
+  CLI::App app{
+      "mgblas-tester allreduce: time the library's per-column all-reduce and fit alpha-beta"};
   add_type_option(app, o.types);
   app.add_option("-s,--sizes", o.sizes,
                  "message sizes per device in bytes, K, M or G suffix (powers of 1024), comma "
@@ -390,7 +392,7 @@ int run(int argc, char** argv, int world_rank) {
       nccl_text = std::string("unavailable: ") + e.what();
     }
   }
-  print_ranks_header(*ctx, "tester_allreduce",
+  print_ranks_header(*ctx, "mgblas-tester allreduce",
                      {"NCCL: " + nccl_text, env_setting("NCCL_NVLS_ENABLE"),
                       "collective: detail::DeviceCollectives::allreduce_sum, in place"},
                      argc, argv,
@@ -411,6 +413,9 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::mpi_tester_main("tester_allreduce", argc, argv, mgblas::testers::run);
+namespace mgblas::testers {
+// `mgblas-tester allreduce` (testers/mgblas_tester.cpp).
+int allreduce_main(int argc, char** argv) {
+  return mpi_tester_main("mgblas-tester allreduce", argc, argv, run);
 }
+}  // namespace mgblas::testers

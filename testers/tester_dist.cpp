@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_dist: checks and times the distributed Level 2 (gemv_mgpu N/T/C, symv_mgpu,
+// mgblas-tester dist: checks and times the distributed Level 2 (gemv_mgpu N/T/C, symv_mgpu,
 // hemv_mgpu, whole matrices and trailing submatrices) over every GPU of every rank, with
 // the host and the NCCL reducers, against mgblas on one GPU (STYLE.md section 9).
 //
-//   tester_dist --op gemv,symv --type d,z -n 8192,32768 --reducer host,nccl
-//   mpirun -np 2 tester_dist --op symv --type d -n 32768 --reducer nccl --chunks 1,4
-//   MGBLAS_DEVICES=0 tester_dist ...                      (one GPU)
+//   mgblas-tester dist --op gemv,symv --type d,z -n 8192,32768 --reducer host,nccl
+//   mpirun -np 2 mgblas-tester dist --op symv --type d -n 32768 --reducer nccl --chunks 1,4
+//   MGBLAS_DEVICES=0 mgblas-tester dist ...                      (one GPU)
 //
 // The matrix is filled on the devices from (seed, global index), so the distributed
 // copy and the single-GPU reference hold the same values without a host copy. For each
@@ -54,9 +54,10 @@
 #include "dist/reducer.hpp"
 #include "kernels/blas.hpp"
 #include "layouts/dist_matrix.hpp"
-#include "tests/testers/tester_common.hpp"
-#include "tests/testers/tester_dist_fill.hpp"
-#include "tests/testers/tester_ranks.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_common.hpp"
+#include "testers/tester_dist_fill.hpp"
+#include "testers/tester_ranks.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -275,7 +276,7 @@ Row run_dist(Reducer& red, const DistMatrix<T>& A, const Options& o, const RunSp
     std::copy(v.begin(), v.end(), f.begin() + rs.off);
     return f;
   };
-  all_or_nothing(comm, "tester_dist operands", [&] {
+  all_or_nothing(comm, "mgblas-tester dist operands", [&] {
     if (rs.vec == "host") return;
     dx = cyclic_x ? std::make_unique<DistVector<T>>(red.context_ptr(), columns)
                   : std::make_unique<DistVector<T>>(red.context_ptr(), static_cast<int64_t>(x.size()));
@@ -399,7 +400,7 @@ void run_type(const std::shared_ptr<Context>& ctx, const Options& o, std::vector
           const BlockCyclic1D L(n, n, nb, ctx->global_num_devices());
           bool made = true;
           try {
-            all_or_nothing(comm, "tester_dist matrix", [&] {
+            all_or_nothing(comm, "mgblas-tester dist matrix", [&] {
               A = std::make_unique<DistMatrix<T>>(ctx, L);
               for (int d = 0; d < ctx->num_devices(); ++d) {
                 const Device& dev = ctx->device(d);
@@ -437,7 +438,8 @@ void run_type(const std::shared_ptr<Context>& ctx, const Options& o, std::vector
 
 int run(int argc, char** argv, int world_rank) {
   Options o;
-  CLI::App app{"tester_dist: check and time distributed gemv/symv/hemv against mgblas on 1 GPU"};
+  CLI::App app{
+      "mgblas-tester dist: check and time distributed gemv/symv/hemv against mgblas on 1 GPU"};
   app.add_option("--op", o.ops, "operations: gemv, symv, hemv")->delimiter(',')->capture_default_str();
   add_type_option(app, o.types);
   app.add_option("--trans", o.trans, "gemv ops: N, T, C")->delimiter(',')->capture_default_str();
@@ -499,7 +501,7 @@ int run(int argc, char** argv, int world_rank) {
     }
   }
 
-  print_ranks_header(*ctx, "tester_dist",
+  print_ranks_header(*ctx, "mgblas-tester dist",
                      {"reducer nccl: " + nccl_text, env_setting("MGBLAS_DIST_SYMV", "(kernel)") +
                                                         " " + env_setting("NCCL_NVLS_ENABLE")},
                      argc, argv,
@@ -517,6 +519,9 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::mpi_tester_main("tester_dist", argc, argv, mgblas::testers::run);
+namespace mgblas::testers {
+// `mgblas-tester dist` (testers/mgblas_tester.cpp).
+int dist_main(int argc, char** argv) {
+  return mpi_tester_main("mgblas-tester dist", argc, argv, run);
 }
+}  // namespace mgblas::testers

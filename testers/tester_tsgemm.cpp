@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_tsgemm: checks and times mgblas's tall-and-skinny GEMM (TSM2R, TSM2L, the A^H B
+// mgblas-tester tsgemm: checks and times mgblas's tall-and-skinny GEMM (TSM2R, TSM2L, the A^H B
 // k-split) against cublas<t>gemm on the same device data, in the MAGMA / nccl-tests
 // manner (STYLE.md section 9), and the row-tiled multi-GPU form.
 //
-//   tester_tsgemm --grid r,l --type s,d,c,z              the paper's grid on GPU 0
-//   tester_tsgemm --dim 4194304x16x16 --type d --sweep   every compiled tuning set
-//   tester_tsgemm --opA C --dim 16x16x16777216 --type z  A^H B (m x n x k)
-//   tester_tsgemm --ngpu 1,2,4 --type d                  row-tiled scaling (TSM2L m = 2^26)
+//   mgblas-tester tsgemm --grid r,l --type s,d,c,z              the paper's grid on GPU 0
+//   mgblas-tester tsgemm --dim 4194304x16x16 --type d --sweep   every compiled tuning set
+//   mgblas-tester tsgemm --opA C --dim 16x16x16777216 --type z  A^H B (m x n x k)
+//   mgblas-tester tsgemm --ngpu 1,2,4 --type d                  row-tiled scaling (TSM2L m = 2^26)
 //
 // At start it measures the read bandwidth of GPU 0 (float4 streaming reads of 2 GiB,
 // median of 10) and gives it to the performance model. Grids (--grid):
@@ -54,7 +54,8 @@
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -456,7 +457,7 @@ std::vector<Case> cases_of(const Options& o, bool complex) {
 
 int run(int argc, char** argv) {
   Options o;
-  CLI::App app{"tester_tsgemm: check and time mgblas's tall-and-skinny GEMM against cuBLAS"};
+  CLI::App app{"mgblas-tester tsgemm: check and time mgblas's tall-and-skinny GEMM against cuBLAS"};
   app.add_option("--grid", o.grids, "shape grids: r (TSM2R), l (TSM2L), t (A^H B)")
       ->delimiter(',')
       ->capture_default_str();
@@ -491,7 +492,7 @@ int run(int argc, char** argv) {
                 "%g; A and C rotated over copies up to 3x L2\n",
                 bw, dm.peak_bw_gbs, dm.clock_ghz, dm.mem_latency_ns, dm.fma32_per_clk,
                 dm.fma64_per_clk, o.niter, o.warmup, o.beta);
-  const std::string head = version_line("tester_tsgemm") + "\n" + device_line(prop) + ", " +
+  const std::string head = version_line("mgblas-tester tsgemm") + "\n" + device_line(prop) + ", " +
                            std::to_string(cuda_device_count()) + " visible GPU(s)\n# command: " +
                            command_line(argc, argv) + "\n" + tail;
   std::printf("%s", head.c_str());
@@ -550,6 +551,9 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::guarded_main("tester_tsgemm", mgblas::testers::run, argc, argv);
+namespace mgblas::testers {
+// `mgblas-tester tsgemm` (testers/mgblas_tester.cpp).
+int tsgemm_main(int argc, char** argv) {
+  return guarded_main("mgblas-tester tsgemm", run, argc, argv);
 }
+}  // namespace mgblas::testers

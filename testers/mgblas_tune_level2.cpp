@@ -25,8 +25,8 @@
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
-#include "tests/testers/mgblas_tune.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/mgblas_tune.hpp"
+#include "testers/tester_common.hpp"
 
 namespace mgblas::testers::tune {
 namespace {

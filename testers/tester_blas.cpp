@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_blas: checks and times mgblas's own level-2 kernels (GEMV N/T/C, SYMV/HEMV
+// mgblas-tester blas: checks and times mgblas's own level-2 kernels (GEMV N/T/C, SYMV/HEMV
 // L/U, whole matrices and submatrices) against cuBLAS on the same device data, in the
 // MAGMA / nccl-tests manner (STYLE.md section 9).
 //
-//   tester_blas --op gemv,symv --type s,d,c,z --range 8192:32768:8192
-//   tester_blas --op gemv --trans N --type d --parent 16384 --offset 0,1,17,33
-//   tester_blas --op symv --type d -n 4096 --sweep          (every compiled tuning set)
+//   mgblas-tester blas --op gemv,symv --type s,d,c,z --range 8192:32768:8192
+//   mgblas-tester blas --op gemv --trans N --type d --parent 16384 --offset 0,1,17,33
+//   mgblas-tester blas --op symv --type d -n 4096 --sweep          (every compiled tuning set)
 //
 // At start it measures the device's copy bandwidth (cudaMemcpyAsync device to device,
 // bytes read + written, median of 20). Each case fills A, x, y with uniform [-1, 1)
@@ -49,7 +49,8 @@
 #include "kernels/cuda/gemv/gemv.hpp"
 #include "kernels/cuda/symv/symv.hpp"
 #include "kernels/cuda/level2/level2_dispatch.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -341,7 +342,7 @@ std::vector<Shape> shapes_of(const Options& o) {
 
 int run(int argc, char** argv) {
   Options o;
-  CLI::App app{"tester_blas: check and time mgblas's level-2 kernels against cuBLAS"};
+  CLI::App app{"mgblas-tester blas: check and time mgblas's level-2 kernels against cuBLAS"};
   app.add_option("--op", o.ops, "operations: gemv, symv (symv means hemv for c, z)")
       ->delimiter(',')
       ->capture_default_str();
@@ -366,7 +367,7 @@ int run(int argc, char** argv) {
   cudaDeviceProp prop{};
   const auto dev = open_gpu0(prop);
   if (!dev) return kSkipped;
-  std::printf("%s\n%s\n# command: %s\n", version_line("tester_blas").c_str(),
+  std::printf("%s\n%s\n# command: %s\n", version_line("mgblas-tester blas").c_str(),
               device_line(prop).c_str(), command_line(argc, argv).c_str());
   const double bw = copy_bandwidth(*dev);
   std::printf("# copy bandwidth: %.1f GB/s (cudaMemcpyAsync device to device, 2 GiB, read + "
@@ -409,6 +410,9 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::guarded_main("tester_blas", mgblas::testers::run, argc, argv);
+namespace mgblas::testers {
+// `mgblas-tester blas` (testers/mgblas_tester.cpp).
+int blas_main(int argc, char** argv) {
+  return guarded_main("mgblas-tester blas", run, argc, argv);
 }
+}  // namespace mgblas::testers

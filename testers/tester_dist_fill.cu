@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "core/detail/cuda_check.hpp"
-#include "tests/testers/tester_dist_fill.hpp"
+#include "testers/tester_dist_fill.hpp"
 
 namespace mgblas::testers {
 namespace {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_hetrd: the distributed tridiagonal reduction (hetrd_mgpu) over the GPUs of every
+// mgblas-tester hetrd: the distributed tridiagonal reduction (hetrd_mgpu) over the GPUs of every
 // rank against cusolverDn<t>sytrd / <t>hetrd on rank 0's first GPU, on the same matrix
 // in the same run.
 //
-//   mpirun -np R tester_hetrd -n 4096,8192 --type d,s [--nb 256] [--panel 0] [--uplo L]
+//   mpirun -np R mgblas-tester hetrd -n 4096,8192 --type d,s [--nb 256] [--panel 0] [--uplo L]
 //          [--niter 3] [--profile] [--eig] [--check-max-n 2048] [--no-ref] [--csv FILE]
 //
 // The matrix: entry (i, j) of A is a function of (seed, i + j n) only (tester_dist_fill),
@@ -28,7 +28,8 @@
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "tests/lapack/tridiag_check.hpp"
-#include "tests/testers/tester_mpi_lapack.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_mpi_lapack.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -282,7 +283,7 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
 
 int run(int argc, char** argv, int world_rank) {
   Options o;
-  CLI::App app{"tester_hetrd: distributed tridiagonal reduction against cuSOLVER"};
+  CLI::App app{"mgblas-tester hetrd: distributed tridiagonal reduction against cuSOLVER"};
   app.add_option("-n", o.nlist, "sizes")->delimiter(',');
   add_type_option(app, o.types);
   add_common_options(app, o, "the definition (||A - Q T Q^H||, ||I - Q^H Q||, rank 0)");
@@ -307,7 +308,7 @@ int run(int argc, char** argv, int world_rank) {
   const auto ctx = Context::create(copts);
   std::vector<int64_t> sizes = o.nlist.empty() ? std::vector<int64_t>{4096} : o.nlist;
   if (ctx->rank() == 0) {
-    std::printf("%s\n", version_line("tester_hetrd").c_str());
+    std::printf("%s\n", version_line("mgblas-tester hetrd").c_str());
     std::printf("# %s, %d ranks, %d GPUs in all, %d on rank 0; NCCL_NVLS_ENABLE=%s\n",
                 ctx->device(0).product_name().c_str(), ctx->nranks(), ctx->global_num_devices(),
                 ctx->num_devices(), std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "(unset)");
@@ -327,6 +328,9 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::mpi_tester_main("tester_hetrd", argc, argv, mgblas::testers::run);
+namespace mgblas::testers {
+// `mgblas-tester hetrd` (testers/mgblas_tester.cpp).
+int hetrd_main(int argc, char** argv) {
+  return mpi_tester_main("mgblas-tester hetrd", argc, argv, run);
 }
+}  // namespace mgblas::testers

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the testers that run over ranks share (tester_dist, tester_allreduce and, through
-// tester_mpi_lapack.hpp, tester_hetrd and tester_gebrd): main() between MPI_Init and
+// What the sub-commands that run over ranks share (mgblas-tester dist, allreduce and, through
+// tester_mpi_lapack.hpp, hetrd and gebrd): main() between MPI_Init and
 // MPI_Finalize, the parse of a CLI11 command line on every rank, the context on the
 // asked backend, the '#' header and the rows' table and CSV, printed by rank 0. Without
 // MPI (MGBLAS_HAVE_MPI 0) there is one rank and main() just runs.
@@ -21,7 +21,7 @@
 #include "core/config.hpp"
 #include "core/context.hpp"
 #include "core/detail/cuda_runtime.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/tester_common.hpp"
 
 #if MGBLAS_HAVE_MPI
 #include <mpi.h>

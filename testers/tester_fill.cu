@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "core/detail/cuda_check.hpp"
-#include "tests/testers/tester_fill.hpp"
+#include "testers/tester_fill.hpp"
 
 namespace mgblas::testers {
 namespace {

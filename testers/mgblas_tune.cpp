@@ -10,7 +10,7 @@
 //
 // `mgblas-tune <engine> --help` lists each one's options; the batched tuner's method is
 // in mgblas_tune_batched.cpp, the others' in theirs.
-#include "tests/testers/mgblas_tune.hpp"
+#include "testers/mgblas_tune.hpp"
 
 #include <ctime>
 #include <fstream>
@@ -18,7 +18,7 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "tests/testers/tester_common.hpp"
+#include "testers/tester_common.hpp"
 
 #ifndef MGBLAS_TUNE_COMMIT
 #define MGBLAS_TUNE_COMMIT "unknown"

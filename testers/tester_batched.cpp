@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_batched: checks and times mgblas's batched small GEMM engine against cuBLAS on
+// mgblas-tester batched: checks and times mgblas's batched small GEMM engine against cuBLAS on
 // the same device data, in the MAGMA / nccl-tests manner (STYLE.md section 9).
 //
-//   tester_batched --iface strided,array --type s,d,c,z --range 2:64 --smallk --batch 100000
-//   tester_batched --iface variable --type s,d,c,z --vmax 32,128 --dist uniform,gaussian
-//   tester_batched --iface strided --type d -n 4,16 --kernel small_4x4x4_t2x2:32
+//   mgblas-tester batched --iface strided,array --type s,d,c,z --range 2:64 --smallk --batch 100000
+//   mgblas-tester batched --iface variable --type s,d,c,z --vmax 32,128 --dist uniform,gaussian
+//   mgblas-tester batched --iface strided --type d -n 4,16 --kernel small_4x4x4_t2x2:32
 //
 // At start it measures the device's read bandwidth (float4 streaming loads over 2 GiB,
 // median of 10). Each case fills A, B, C with uniform [-1, 1) values on the device,
@@ -58,7 +58,8 @@
 #include "kernels/cuda/batched/batched.hpp"
 #include "kernels/cuda/cublas/cublas.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_model.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_common.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -528,7 +529,7 @@ std::vector<Shape> shapes_of(const Options& o) {
 
 int run(int argc, char** argv) {
   Options o;
-  CLI::App app{"tester_batched: check and time mgblas's batched GEMM engine against cuBLAS"};
+  CLI::App app{"mgblas-tester batched: check and time mgblas's batched GEMM engine against cuBLAS"};
   app.add_option("--iface", o.ifaces, "strided, array, variable")->delimiter(',')->capture_default_str();
   add_type_option(app, o.types);
   app.add_option("--ops", o.ops, "op pairs: NN, NT, ..., CC")->delimiter(',')->capture_default_str();
@@ -559,10 +560,10 @@ int run(int argc, char** argv) {
     header.push_back(s);
     std::printf("%s\n", s.c_str());
   };
-  line(version_line("tester_batched"));
+  line(version_line("mgblas-tester batched"));
   line(device_line(prop));
   line("# command: " + command_line(argc, argv));
-  // The library's probe, the one tester_tsgemm's model is calibrated with.
+  // The library's probe, the one mgblas-tester tsgemm's model is calibrated with.
   const double bw = kernels::cuda::tsm2::measure_read_bandwidth(dev->stream());
   char b[512];
   std::snprintf(b, sizeof b, "# read bandwidth: %.1f GB/s (float4 loads over 2 GiB, median of 10)", bw);
@@ -602,6 +603,9 @@ int run(int argc, char** argv) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::guarded_main("tester_batched", mgblas::testers::run, argc, argv);
+namespace mgblas::testers {
+// `mgblas-tester batched` (testers/mgblas_tester.cpp).
+int batched_main(int argc, char** argv) {
+  return guarded_main("mgblas-tester batched", run, argc, argv);
 }
+}  // namespace mgblas::testers

@@ -21,8 +21,8 @@
 #include "core/types.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_model.hpp"
-#include "tests/testers/mgblas_tune.hpp"
-#include "tests/testers/tester_common.hpp"
+#include "testers/mgblas_tune.hpp"
+#include "testers/tester_common.hpp"
 
 namespace mgblas::testers::tune {
 namespace {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Deterministic operands of tester_dist: entry k of a matrix or vector is a function of
+// Deterministic operands of mgblas-tester dist: entry k of a matrix or vector is a function of
 // (seed, k) only, so the distributed matrix (filled on each device, by its block columns)
 // and the single-GPU reference copy (filled whole) hold the same values without a host
 // copy of A.

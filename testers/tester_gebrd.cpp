@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// tester_gebrd: the distributed bidiagonal reduction (gebrd_mgpu) over the GPUs of every
+// mgblas-tester gebrd: the distributed bidiagonal reduction (gebrd_mgpu) over the GPUs of every
 // rank against cusolverDn<t>gebrd on rank 0's first GPU, on the same matrix in the same
 // run.
 //
-//   mpirun -np R tester_gebrd -m 8192 -n 8192 --type d,s [--nb 256] [--panel 0]
+//   mpirun -np R mgblas-tester gebrd -m 8192 -n 8192 --type d,s [--nb 256] [--panel 0]
 //          [--niter 3] [--profile] [--check-max-n 1024] [--no-ref] [--pass auto|one|two]
 //          [--one-pass-min-mib MIB] [--csv FILE]
 //
@@ -30,7 +30,8 @@
 #include "core/context.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "tests/lapack/bidiag_check.hpp"
-#include "tests/testers/tester_mpi_lapack.hpp"
+#include "testers/subcommands.hpp"
+#include "testers/tester_mpi_lapack.hpp"
 
 namespace mgblas::testers {
 namespace {
@@ -209,7 +210,7 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
 
 int run(int argc, char** argv, int world_rank) {
   Options o;
-  CLI::App app{"tester_gebrd: distributed bidiagonal reduction against cuSOLVER"};
+  CLI::App app{"mgblas-tester gebrd: distributed bidiagonal reduction against cuSOLVER"};
   app.add_option("-m", o.mlist, "rows (default: square)")->delimiter(',');
   app.add_option("-n", o.nlist, "columns")->delimiter(',');
   add_type_option(app, o.types);
@@ -235,7 +236,8 @@ int run(int argc, char** argv, int world_rank) {
   std::vector<int64_t> ns = o.nlist.empty() ? std::vector<int64_t>{4096} : o.nlist;
   std::vector<int64_t> ms = o.mlist.empty() ? ns : o.mlist;
   if (ms.size() != ns.size()) {
-    if (world_rank == 0) std::fprintf(stderr, "tester_gebrd: -m and -n need the same length\n");
+    if (world_rank == 0)
+      std::fprintf(stderr, "mgblas-tester gebrd: -m and -n need the same length\n");
     return 2;
   }
   if (cuda_device_count() == 0) {
@@ -248,7 +250,7 @@ int run(int argc, char** argv, int world_rank) {
   std::vector<std::pair<int64_t, int64_t>> shapes;
   for (std::size_t i = 0; i < ns.size(); ++i) shapes.emplace_back(ms[i], ns[i]);
   if (ctx->rank() == 0) {
-    std::printf("%s\n", version_line("tester_gebrd").c_str());
+    std::printf("%s\n", version_line("mgblas-tester gebrd").c_str());
     std::printf("# %s, %d ranks, %d GPUs in all, %d on rank 0; NCCL_NVLS_ENABLE=%s\n",
                 ctx->device(0).product_name().c_str(), ctx->nranks(), ctx->global_num_devices(),
                 ctx->num_devices(), std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "(unset)");
@@ -268,6 +270,9 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 }  // namespace mgblas::testers
 
-int main(int argc, char** argv) {
-  return mgblas::testers::mpi_tester_main("tester_gebrd", argc, argv, mgblas::testers::run);
+namespace mgblas::testers {
+// `mgblas-tester gebrd` (testers/mgblas_tester.cpp).
+int gebrd_main(int argc, char** argv) {
+  return mpi_tester_main("mgblas-tester gebrd", argc, argv, run);
 }
+}  // namespace mgblas::testers

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // What the testers share: see tester_common.hpp.
-#include "tests/testers/tester_common.hpp"
+#include "testers/tester_common.hpp"
 
 #include "core/config.hpp"
 #include "core/detail/cuda_runtime.hpp"

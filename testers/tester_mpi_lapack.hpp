@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the reduction testers (tester_hetrd, tester_gebrd) share: the refill of a
+// What the reduction testers (mgblas-tester hetrd, mgblas-tester gebrd) share: the refill of a
 // distributed matrix from (seed, index) and the timing of a cuSOLVER call with CUDA
 // events; their MPI main() and parse are tester_ranks.hpp's.
 #pragma once
@@ -17,9 +17,9 @@
 #include "core/context.hpp"
 #include "core/detail/cuda_check.hpp"
 #include "layouts/dist_matrix.hpp"
-#include "tests/testers/tester_common.hpp"
-#include "tests/testers/tester_dist_fill.hpp"
-#include "tests/testers/tester_ranks.hpp"
+#include "testers/tester_common.hpp"
+#include "testers/tester_dist_fill.hpp"
+#include "testers/tester_ranks.hpp"
 
 #define CHECK_CUSOLVER(expr)                                                             \
   do {                                                                                   \
