@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: BSD-3-Clause
-# Sourced by the before/after scripts (ab_*_device.sh): builds one source tree for the
-# GPU machine's H200s with half of its cores, so that two trees build at the same time.
-#   build SRC DIR LOG TARGET...   configure SRC in DIR (Release, sm_90) and build TARGETs
+# Sourced by bench/device.sh: builds one source tree for the GPU machine (Release, sm_90).
+#   build SRC DIR LOG TARGET...   configure SRC in DIR and build TARGETs ("all": everything)
+# JOBS (default: half the cores, so that the before and after trees of the ab steps build
+# at the same time; device.sh gives a lone build all of them).
 host_cxx=()
 [ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
-jobs=$(($(nproc) / 2))
+jobs=${JOBS:-$(($(nproc) / 2))}
 build() {
   local src=$1 dir=$2 log=$3
   shift 3

@@ -1,18 +1,14 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Distributed GEMV/SYMV/HEMV on a machine of 2, 4 or 8 GPUs: the GPU+MPI tests, then the
-# benchmark (tester_dist) in one rank driving k GPUs and in k ranks of one GPU each
-# (k = 2, 4 and 8 as far as the GPUs go; 2 ranks x P/2 GPUs too on 4 or more), NCCL reducer
-# (whole and pipelined in 4 chunks; the host reducer on 2 GPUs). Every tester run also
-# times mgblas on one GPU in its own process: the speedups are over that. About 3-5
-# minutes.
+# distributed GEMV/SYMV/HEMV: test_dist_nccl, then mgblas-tester dist over the placements
+# Sourced by bench/device.sh (was bench/dist_device.sh), on a machine of 2, 4 or 8 GPUs:
+# the GPU+MPI tests, then the benchmark (mgblas-tester dist) in one rank driving k GPUs and
+# in k ranks of one GPU each (k = 2, 4 and 8 as far as the GPUs go; 2 ranks x P/2 GPUs
+# too on 4 or more), NCCL reducer (whole and pipelined in 4 chunks; the host reducer on 2
+# GPUs). Every tester run also times mgblas on one GPU in its own process: the speedups
+# are over that. About 3-5 minutes. OUT_DIR/dist/ gets tests.log, bench.log (every
+# command and its output), dist_bench.csv (all rows, with the placement), dist_bench.md
+# (tables and commands), summary.txt (the short table printed last).
 #
-#   bench/dist_device.sh BUILD_DIR OUT_DIR
-#     BUILD_DIR  a CUDA build with test_dist_nccl and tester_dist built (built here if
-#                missing: cmake --build BUILD_DIR --target ...)
-#     OUT_DIR    gets tests.log, bench.log (every command and its output),
-#                dist_bench.csv (all rows, with the placement), dist_bench.md (tables and
-#                commands), summary.txt (the short table printed last)
 #   env GPUS=n              GPUs to use (default: all visible, at most 8)
 #   env SIZES=8192,32768    sizes of the first pass (every placement)
 #   env BIG=65536           size of the second pass (the placements of the most GPUs),
@@ -21,18 +17,8 @@
 #   env MID=32768           size of the SYMV path comparisons (engine, columns)
 #   env SKIP_TESTS=1        benchmark only; SKIP_BENCH=1: tests only
 #   env NITER=10 WARMUP=3   timed and untimed calls per case
-#   env EXTRA="..."         more tester_dist options for every run (EXTRA="--backend host"
-#                           with small SIZES tries the script on a machine without a GPU)
-#
-# Multicast (NVLS) stays off: NCCL_NVLS_ENABLE=0 here and in every mpirun (-x).
-set -uo pipefail
-export NCCL_NVLS_ENABLE=0
-
-build=${1:?usage: bench/dist_device.sh BUILD_DIR OUT_DIR}
-out=${2:?usage: bench/dist_device.sh BUILD_DIR OUT_DIR}
-mkdir -p "$out"
-build=$(cd "$build" && pwd)
-out=$(cd "$out" && pwd)
+#   env EXTRA="..."         more mgblas-tester dist options for every run (EXTRA="--backend
+#                           host" with small SIZES tries the step on a machine without a GPU)
 sizes=${SIZES:-8192,32768}
 big=${BIG-65536}
 mid=${MID:-32768}
@@ -80,18 +66,13 @@ mpi_cmd() {
 first_gpus() { seq -s, 0 $(($1 - 1)); }
 
 test_bin=$build/tests/dist/test_dist_nccl
-tester=$build/tests/testers/tester_dist
-if [ ! -x "$test_bin" ] || [ ! -x "$tester" ]; then
-  stamp "building test_dist_nccl tester_dist in $build"
-  cmake --build "$build" --target test_dist_nccl tester_dist -j 16 >"$out/build.log" 2>&1 ||
-    { stamp "build failed (see build.log)"; tail -20 "$out/build.log"; }
-fi
+need test_dist_nccl mgblas-tester
 
 {
   echo "# $(date -Is) $(hostname)"
   nvidia-smi -L 2>&1
   nvidia-smi topo -m 2>&1
-  git -C "$(dirname "$0")/.." log --oneline -1 2>/dev/null
+  git -C "$root" log --oneline -1 2>/dev/null
 } >>"$bench_log"
 
 # run LOG TIMEOUT CMD...: runs one command, its line and output into LOG, keeps going.
@@ -159,18 +140,18 @@ bench() {
               ${EXTRA:-})
   local rc k
   case $placement in
-    1gpu) MGBLAS_DEVICES=0 run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
+    1gpu) MGBLAS_DEVICES=0 run "$bench_log" 240 "$tester" dist "${args[@]}"; rc=$? ;;
     1rank_*gpu)
       k=${placement#1rank_}; k=${k%gpu}
-      MGBLAS_DEVICES=$(first_gpus "$k") run "$bench_log" 240 "$tester" "${args[@]}"; rc=$? ;;
+      MGBLAS_DEVICES=$(first_gpus "$k") run "$bench_log" 240 "$tester" dist "${args[@]}"; rc=$? ;;
     *rank_1gpu)
       k=${placement%rank_1gpu}
       export CUDA_VISIBLE_DEVICES=$(first_gpus "$k")
-      mpi_cmd "$k"; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
+      mpi_cmd "$k"; run "$bench_log" 240 "${MPI[@]}" "$tester" dist "${args[@]}"; rc=$?
       unset CUDA_VISIBLE_DEVICES ;;
     2rank_*gpu)  # (after *rank_1gpu: 2rank_1gpu is one GPU per rank)
       export CUDA_VISIBLE_DEVICES=$(first_gpus "$gpus")
-      mpi_cmd 2; run "$bench_log" 240 "${MPI[@]}" "$tester" "${args[@]}"; rc=$?
+      mpi_cmd 2; run "$bench_log" 240 "${MPI[@]}" "$tester" dist "${args[@]}"; rc=$?
       unset CUDA_VISIBLE_DEVICES ;;
   esac
   stamp "  $placement $type $ops n=$n: exit $rc"
@@ -221,7 +202,7 @@ elif [ -x "$tester" ]; then
     done
   fi
 else
-  stamp "no tester_dist in $build: no benchmark"
+  stamp "no mgblas-tester in $build: no benchmark"
 fi
 
 # ---- tables --------------------------------------------------------------------------
@@ -257,10 +238,10 @@ for r in rows:
         r["status"]]) + " |")
 out += ["", "Commands: see bench.log (each command line is logged before its output), e.g.",
         "", "```",
-        "NCCL_NVLS_ENABLE=0 MGBLAS_DEVICES=0,1 tester_dist --type d --op gemv,symv --trans N,T "
+        "NCCL_NVLS_ENABLE=0 MGBLAS_DEVICES=0,1 mgblas-tester dist --type d --op gemv,symv --trans N,T "
         "--uplo L -n 8192,32768 --nb 256 --reducer host,nccl --chunks 1,4 --vectors device,cyclic",
         "mpirun --allow-run-as-root --oversubscribe --bind-to none -np 2 -x NCCL_NVLS_ENABLE "
-        "tester_dist ... (same options)", "```", ""]
+        "mgblas-tester dist ... (same options)", "```", ""]
 open(md, "w").write("\n".join(out))
 
 # Short table: speedup (and ms) per placement, device vectors, best reducer setting.

@@ -1,5 +1,6 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# before/after of the single-GPU testers (blas, tsgemm, batched), alternated; racecheck
+# Sourced by bench/device.sh (was bench/redesign_device.sh).
 # Issue 10's GPU check, one call on the GPU machine: the tree before a restructuring and
 # the tree after it, built side by side; `ctest -L gpu` on the after tree; the same
 # tester cases on both (alternated: before, after, after, before; the faster of each
@@ -15,12 +16,7 @@
 #   RACE_FILTER       their gtest filter (default: double cases and untyped tests, no
 #                     large/sweep ones)
 #   RACE_GPUS         GPUs the racecheck processes are dealt to (default: all visible)
-# Logs and tables go to $OUT (or ./device-out); a short summary is printed last.
-set -uo pipefail
-export NCCL_NVLS_ENABLE=0
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/device-out}
-mkdir -p "$out"
+# Logs and tables go to OUT_DIR/ab-testers/; a short summary is printed last.
 before_src=${BEFORE:-}
 steps=",${STEPS:-build,ctest,testers},"
 has() { [[ $steps == *",$1,"* ]]; }
@@ -30,9 +26,10 @@ note() { echo "$*" | tee -a "$summary"; }
 stamp() { echo "[$(date +%T)] $*"; }
 after=$root/build-after
 before=$root/build-before
-testers="tester_blas tester_tsgemm tester_batched"
+if [ -f "${BEFORE:-.}/testers/mgblas_tester.cpp" ]; then testers=mgblas-tester
+else testers="tester_blas tester_tsgemm tester_batched"; fi
 
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1 | tee -a "$summary"
+sed -n 2p "$out_root/gpu.txt" | tee -a "$summary"
 
 configure() {  # src build
   local host_cxx=()
@@ -44,7 +41,7 @@ if has build; then
   stamp "build after (all) and before (testers) side by side"
   half=$(( $(nproc) / 2 ))
   t0=$SECONDS
-  (configure "$root" "$after" && cmake --build "$after" -j "$half" >"$out/build-after.log" 2>&1;
+  (configure "$src" "$after" && cmake --build "$after" -j "$half" >"$out/build-after.log" 2>&1;
    echo $? >"$out/build-after.rc") &
   if [ -n "$before_src" ]; then
     (configure "$before_src" "$before" && cmake --build "$before" -j "$half" --target $testers \
@@ -65,12 +62,13 @@ fi
 
 if has testers && [ -n "$before_src" ]; then
   run_cases() {  # tree tag
-    local b=$1/tests/testers tag=$2
-    "$b/tester_blas" --op gemv,symv --type s,d,c,z -n 4096,16384 --trans N,T --uplo L \
+    local b=$1 tag=$2
+    # shellcheck disable=SC2046 # the command splits on spaces
+    $(tester_cmd "$b" blas) --op gemv,symv --type s,d,c,z -n 4096,16384 --trans N,T --uplo L \
       --niter 20 --warmup 3 --no-check --csv "$out/blas-$tag.csv" >"$out/blas-$tag.log" 2>&1
-    "$b/tester_tsgemm" --dim 4194304x16x16,16777216x8x8,20480x16x20480 --type s,d,c,z \
+    $(tester_cmd "$b" tsgemm) --dim 4194304x16x16,16777216x8x8,20480x16x20480 --type s,d,c,z \
       --niter 10 --warmup 2 --no-check --csv "$out/tsgemm-$tag.csv" >"$out/tsgemm-$tag.log" 2>&1
-    "$b/tester_batched" --iface strided,variable --type s,d,c,z -n 4,8,16,32 --batch 100000 \
+    $(tester_cmd "$b" batched) --iface strided,variable --type s,d,c,z -n 4,8,16,32 --batch 100000 \
       --vmax 32 --vbatch 10000 --niter 10 --warmup 2 --no-check \
       --csv "$out/batched-$tag.csv" >"$out/batched-$tag.log" 2>&1
   }

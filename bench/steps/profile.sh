@@ -1,5 +1,6 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# ncu on one launch of a reduction's per-column kernel (REDUCTION=gebrd|hetrd)
+# Sourced by bench/device.sh (was bench/profile_device.sh).
 # Where a reduction's per-column kernel spends its time, on the GPU machine, one call:
 # builds the tester, then Nsight Compute on one launch of the kernel: speed of light,
 # stall reasons, occupancy; then the same launch's per-SASS-instruction stall samples,
@@ -12,35 +13,22 @@
 #          "4096 2048 1024")
 # (The machine has no Nsight Systems: ncu is the only profiler there.)
 #
-#   bench/profile_device.sh                  env BUILD (default build-device), OUT
-set -uo pipefail
-export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$root/build-device}
-out=${OUT:-$root/build-profile-out}
-mkdir -p "$out"
-export PATH=$PATH:/usr/local/cuda/bin
-host_cxx=()
-[ -x /opt/gcc/bin/g++ ] && host_cxx=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  "${host_cxx[@]}" >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 1; }
+#   REDUCTION=hetrd bench/device.sh profile     (logs under OUT_DIR/profile/)
 reduction=${REDUCTION:-gebrd}
-cmake --build "$build" -j "$(nproc)" --target "tester_$reduction" >"$out/build.log" 2>&1 ||
-  { grep -B2 -A12 "error" "$out/build.log" | head -60; exit 1; }
-tester=$build/tests/testers/tester_$reduction
+need mgblas-tester || exit 1
 if [ "$reduction" = hetrd ]; then
-  app=("$tester" -n "${HETRD_N:-4096}" --type d --no-ref --niter 1 --warmup 0 --no-check)
+  app=("$tester" hetrd -n "${HETRD_N:-4096}" --type d --no-ref --niter 1 --warmup 0 --no-check)
   pick=(--clock-control none --launch-skip "${HETRD_COL:-60}" --launch-count 1 -k regex:step_kernel)
   for n in ${HETRD_SIZES:-4096 2048 1024}; do
     echo "## n = $n: kernel durations (us, real clocks), 2 columns after 20"
     timeout 120 ncu --clock-control none --cache-control none --metrics gpu__time_duration.sum \
       -k regex:"step_kernel|symv_kernel" --launch-skip 40 --launch-count 4 \
-      "$tester" -n "$n" --type d --niter 1 --warmup 0 --no-check --no-ref </dev/null 2>&1 |
+      "$tester" hetrd -n "$n" --type d --niter 1 --warmup 0 --no-check --no-ref </dev/null 2>&1 |
       grep -oE "(step_kernel|symv_kernel)<[a-z]+|gpu__time_duration.sum +[a-z]+ +[0-9.,]+" |
       paste - - | awk '{print "  " $1 ">", $NF}'
   done
 else
-  app=("$tester" -n "${GEBRD_N:-16384}" --type d --pass one --no-ref --niter 1 --warmup 0
+  app=("$tester" gebrd -n "${GEBRD_N:-16384}" --type d --pass one --no-ref --niter 1 --warmup 0
        --check-max-n 0)
   pick=(--launch-skip "${GEBRD_COL:-300}" --launch-count 1 -k regex:fused_kernel)
 fi

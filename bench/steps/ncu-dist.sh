@@ -1,29 +1,26 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
+# ncu kernel times of the distributed SYMV/GEMV N shares on one GPU (NCU_N, NCU_P)
+# Sourced by bench/device.sh (was bench/ncu_dist_kernels.sh).
 # Kernel-only times of the distributed SYMV and GEMV N products, one GPU: P "devices"
 # that are all GPU 0 (MGBLAS_DEVICES=0,0,...) so that each device's share of a
 # block-cyclic matrix runs as its own kernel, timed alone by Nsight Compute (which
 # serializes launches), next to the single-GPU engine on the whole matrix (which
-# tester_dist times first). The host reducer: NCCL kernels cannot run serialized.
+# mgblas-tester dist times first). The host reducer: NCCL kernels cannot run serialized.
 #
-#   bench/ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]     (env CHUNKS=1,4: pipelined too)
+#   NCU_N=32768 NCU_P="2 4" bench/device.sh ncu-dist   (env CHUNKS=1,4: pipelined too)
 # Prints, per kernel, grid and stream (one stream per "device"; the single-GPU reference
 # runs on device 0's), the mean duration and the bandwidth over the bytes of
 # the stored entries it reads (the share: n^2/2/P elements for SYMV, n^2/P for GEMV).
-set -uo pipefail
-export NCCL_NVLS_ENABLE=0
-build=${1:?usage: ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]}
-out=${2:?usage: ncu_dist_kernels.sh BUILD_DIR OUT_DIR [n] [P list]}
-n=${3:-32768}
-plist=${4:-2 4}
-mkdir -p "$out"
+need mgblas-tester || exit 1
+n=${NCU_N:-32768}
+plist=${NCU_P:-2 4}
 for P in $plist; do
   devs=$(printf '0%.0s,' $(seq 1 "$P"))
   devs=${devs%,}
   echo "== n = $n, P = $P (MGBLAS_DEVICES=$devs)"
   MGBLAS_DEVICES=$devs timeout 240 ncu --clock-control none --metrics gpu__time_duration.sum \
     -k regex:"symv_kernel|gemv_n_kernel" --csv --page raw --log-file "$out/ncu_P$P.csv" \
-    "$build/tests/testers/tester_dist" --type d --op symv,gemv --trans N --uplo L -n "$n" \
+    "$tester" dist --type d --op symv,gemv --trans N --uplo L -n "$n" \
     --nb 256 --reducer host --chunks "${CHUNKS:-1}" --vectors device --niter 2 --warmup 1 \
     >"$out/tester_P$P.log" 2>&1
   echo "exit $?"

@@ -1,36 +1,22 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The batched GEMM engine on one GPU, in one go (about 3 minutes on an H200):
+# batched GEMM: its GPU tests, mgblas-tune batched, mgblas-tester batched with that table
+# Sourced by bench/device.sh (was bench/batched_device.sh); about 3 minutes on an H200:
 #   1. the GPU tests (test_cuda_batched_engine; test_batched_host as well),
 #   2. the autotuner (mgblas-tune batched): a measured table for this GPU in the shared
 #      schema of kernels/cuda/tuning/tuning_table.hpp (<out>/sm_XX.json, every candidate
 #      in <out>/tune_candidates.csv),
-#   3. the tester against cuBLAS with that table: strided and pointer arrays at
+#   3. mgblas-tester batched against cuBLAS with that table: strided and pointer arrays at
 #      m = 2..64 and the small-k shapes, batch 100000 (and 10000), variable sizes
 #      (uniform and Gaussian, maxima 32 and 128), s, d, c, z;
 # then a CSV and a markdown table per tester run (with the command line),
 # <out>/batched_results.md with everything, and a short table of the issue's targets
-# printed last. Every step has a timeout and the script carries on after a failure.
+# printed last. Every part has a timeout and the step carries on after a failure.
 #
-#   bench/batched_device.sh <build-dir> <out-dir> [quick]
-#     <build-dir>  a build with the targets test_cuda_batched_engine, test_batched_host,
-#                  mgblas-tune and tester_batched built (CMAKE_CUDA_ARCHITECTURES=90)
-#     <out-dir>    where logs, CSVs, tables and the table JSON go (created)
-#     quick        a smaller sweep (tests filtered, s and d only)
+#   env BATCHED_MODE=quick   a smaller sweep (tests filtered, s and d only)
 # To adopt the measured table: copy <out>/sm_90.json to kernels/cuda/batched/tables/
 # (it is built into the library and installed), or point MGBLAS_TUNING_TABLE at it.
-set -uo pipefail
-export NCCL_NVLS_ENABLE=0
-if [ $# -lt 2 ]; then
-  sed -n '3,22p' "$0"
-  exit 2
-fi
-build=$(cd "$1" && pwd) || exit 2
-out=$2
-mode=${3:-full}
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
-stamp() { echo "[$(date +%T)] $*"; }
+mode=${BATCHED_MODE:-full}
+need test_cuda_batched_engine test_batched_host mgblas-tune mgblas-tester || exit 1
 status=()
 step() {  # step <name> <timeout-seconds> <command...>: log to <out>/<name>.log
   local name=$1 limit=$2
@@ -47,14 +33,12 @@ step() {  # step <name> <timeout-seconds> <command...>: log to <out>/<name>.log
 
 test_bin=$build/tests/kernels/test_cuda_batched_engine
 host_bin=$build/tests/kernels/test_batched_host
-tune_bin=$build/tests/testers/mgblas-tune
-tester_bin=$build/tests/testers/tester_batched
+tune_bin=$tune
+tester_bin=$tester
 for b in "$test_bin" "$host_bin" "$tune_bin" "$tester_bin"; do
-  [ -x "$b" ] || echo "missing $b (build it first: ninja -C $build test_cuda_batched_engine test_batched_host mgblas-tune tester_batched)"
+  [ -x "$b" ] || echo "missing $b"
 done
-nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,driver_version \
-  --format=csv >"$out/gpu.txt" 2>&1
-cat "$out/gpu.txt"
+cp "$out_root/gpu.txt" "$out/gpu.txt"
 cc=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '.')
 arch=sm_${cc:-90}
 types=s,d,c,z
@@ -78,7 +62,7 @@ if [ -s "$out/$arch.json" ]; then export MGBLAS_TUNING_TABLE=$out/$arch.json; fi
 tester() {  # tester <name> <args...>
   local name=$1
   shift
-  step "$name" 300 "$tester_bin" "$@" --csv "$out/$name.csv" --md "$out/$name.md"
+  step "$name" 300 "$tester_bin" batched "$@" --csv "$out/$name.csv" --md "$out/$name.md"
 }
 sizes=2,3,4,5,6,8,12,16,24,32,48,64
 tester fixed --iface strided,array --type "$types" -n $sizes --smallk --batch 100000
@@ -89,9 +73,9 @@ tester fixed_beta0 --iface strided --type "$types" -n 2,4,8,16 --batch 100000 --
 
 # 4. report ---------------------------------------------------------------------------------
 {
-  echo "# Batched GEMM engine on $(head -2 "$out/gpu.txt" | tail -1 | cut -d, -f1)"
+  echo "# Batched GEMM engine on $(head -2 "$out/gpu.txt" | tail -1 | cut -d, -f2 | sed 's/^ //')"
   echo
-  echo "Command: \`bench/batched_device.sh $* \` ($(date -u '+%F %H:%M UTC'))"
+  echo "Command: \`BATCHED_MODE=$mode bench/device.sh batched\` ($(date -u '+%F %H:%M UTC'))"
   echo
   echo "Steps: ${status[*]}"
   echo

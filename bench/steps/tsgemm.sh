@@ -1,37 +1,24 @@
-#!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# The tall-and-skinny GEMM engine on the GPU machine, in one call: the GPU tests, then
-# tester_tsgemm over the TSM2 paper's grid (s, d, c, z, against cuBLAS), a sweep of
+# tall-and-skinny GEMM: its GPU tests, mgblas-tester tsgemm over the TSM2 grid, sweep, scaling
+# Sourced by bench/device.sh (was bench/tsgemm_device.sh): the GPU tests, then
+# mgblas-tester tsgemm over the TSM2 paper's grid (s, d, c, z, against cuBLAS), a sweep of
 # every compiled tuning set on a few shapes (data for tsgemm_tuning.hpp), and the
-# row-tiled scaling over the visible GPUs. Writes logs, CSVs and markdown tables
-# (each with its command line and device header, as bench/results/ keeps them) under
-# OUT_DIR and prints a short summary table last.
+# row-tiled scaling over the visible GPUs. Writes logs, CSVs and markdown tables (each
+# with its command line and device header, as bench/results/ keeps them) under
+# OUT_DIR/tsgemm/ and prints a short summary table last.
 #
-#   bench/tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick|scaling]
-#   (scaling: the row-tiled scaling alone, for a machine of 2 or 4 GPUs)
-#
-# BUILD_DIR must hold test_cuda_tsgemm and tester_tsgemm, built for the GPU, e.g.
-#   cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
-#   ninja -C build test_cuda_tsgemm tester_tsgemm
-# About two minutes of GPU time on one H200 in `full` mode. Every step has its own
-# timeout and a failing step does not stop the others; the exit status is the number
-# of steps that failed.
-set -u
-export NCCL_NVLS_ENABLE=0
-build=$(cd "${1:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick|scaling]}" && pwd)
-mkdir -p "${2:?usage: tsgemm_device.sh BUILD_DIR OUT_DIR [full|quick|scaling]}"
-out=$(cd "$2" && pwd)
-mode=${3:-full}
+#   env TSGEMM_MODE=full|quick|scaling   (default full; scaling: the row-tiled scaling
+#                                         alone, for a machine of 2 or 4 GPUs)
+# About two minutes of GPU time on one H200 in `full` mode. Every part has its own
+# timeout and a failing part does not stop the others; the exit status is the number
+# of parts that failed.
+mode=${TSGEMM_MODE:-full}
+need test_cuda_tsgemm test_tsgemm_mgpu mgblas-tester || exit 1
 test_bin=$build/tests/kernels/test_cuda_tsgemm
 dist_test=$build/tests/dist/test_tsgemm_mgpu
-tester=$build/tests/testers/tester_tsgemm
 failed=0
-stamp() { echo "[$(date +%T)] $*"; }
-
-nvidia-smi --query-gpu=index,name,memory.total,clocks.max.sm,clocks.max.mem,driver_version \
-  --format=csv >"$out/gpu.txt" 2>&1
-cat "$out/gpu.txt"
-gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+gpus=$(gpu_count)
+cp "$out_root/gpu.txt" "$out/gpu.txt"
 
 # 1. tests -------------------------------------------------------------------------------
 if [ "$mode" = scaling ]; then
@@ -56,8 +43,8 @@ fi
 tester() {  # tester <name> <seconds> <args...>
   local name=$1 secs=$2
   shift 2
-  stamp "tester_tsgemm $*"
-  timeout "$secs" "$tester" "$@" --csv "$out/$name.csv" --md "$out/$name.md" >"$out/$name.log" 2>&1
+  stamp "mgblas-tester tsgemm $*"
+  timeout "$secs" "$tester" tsgemm "$@" --csv "$out/$name.csv" --md "$out/$name.md" >"$out/$name.log" 2>&1
   local rc=$?
   echo "# exit $rc" >>"$out/$name.log"
   [ "$rc" -eq 0 ] || { failed=$((failed + 1)); stamp "  $name: exit $rc"; tail -3 "$out/$name.log"; }
@@ -104,7 +91,7 @@ done >"$out/tsgemm_all.csv"
 {
   echo "# tall-and-skinny GEMM on $(head -2 "$out/gpu.txt" | tail -1 | cut -d, -f2 | sed 's/^ //')"
   echo
-  echo "Produced by \`bench/tsgemm_device.sh $build $out $mode\`; each table carries its command line."
+  echo "Produced by \`TSGEMM_MODE=$mode bench/device.sh tsgemm\`; each table carries its command line."
   for name in tsm2r tsm2l ahb sweep_l sweep_r scaling; do
     [ -s "$out/$name.md" ] || continue
     echo
