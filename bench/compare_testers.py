@@ -7,7 +7,7 @@ kernel the dispatcher chose in each run and the time ratio after / before.
 
 With several runs a side, a case's time is its fastest run (the least disturbed).
 
-A case is the tester's columns before time_ms (tester_blas, tester_tsgemm) or before
+A case is the tester's columns before time_ms (mgblas-tester blas, mgblas-tester tsgemm) or before
 time_ms in batched's order (iface, type, ops, shape, batch); the kernel is the engine
 or kernel column. Prints one row per case and a last line counting the cases whose
 kernel changed or whose time moved by more than --tol. Exit status 0 always: the

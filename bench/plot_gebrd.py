@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# Plots tester_gebrd's CSV (bench/gebrd_device.sh, with the header line of
+# Plots mgblas-tester gebrd's CSV (bench/device.sh gebrd, with the header line of
 # bench/results/h200-gebrd.csv): time against cuSOLVER and the two-GEMV read floor per
 # case, and the per-phase split of the profiled calls.
 #   python3 bench/plot_gebrd.py bench/results/h200-gebrd.csv bench/results/h200-gebrd.png

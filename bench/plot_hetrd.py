@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# Plots tester_hetrd's CSV (bench/hetrd_device.sh): time per precision and size against
+# Plots mgblas-tester hetrd's CSV (bench/device.sh hetrd): time per precision and size against
 # cuSOLVER and the SYMV read floor, and the per-phase split of the profiled calls.
 #   python3 bench/plot_hetrd.py bench/results/h200-hetrd.csv bench/results/h200-hetrd.png
 import csv, sys

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# h200-hetrd-step.png from h200-hetrd-step.csv: left, tester_hetrd's speedup over
+# h200-hetrd-step.png from h200-hetrd-step.csv: left, mgblas-tester hetrd's speedup over
 # cusolverDnDsytrd per n before and after the change, each pair from one call, with
 # issue 11's targets; right, the panel-width sweep (time relative to panels of 64).
 #   python3 bench/plot_hetrd_step.py bench/results/h200-hetrd-step.csv OUT.png

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# Plot tester_blas CSVs in a folder: % of copy bandwidth against n, mgblas (solid) and
+# Plot mgblas-tester blas CSVs in a folder: % of copy bandwidth against n, mgblas (solid) and
 # cuBLAS (dashed), one panel per operation, one colour per precision. Writes
 # level2.png next to the CSVs.
 import csv

@@ -28,6 +28,6 @@ for (t, k), pts in sorted(by.items()):
             label=f"{t}, {'policy before (split 0)' if k == 0 else '4 tiles/block'}")
 a2.set_xlabel("n (SYMV/HEMV lower, cold L2)")
 a2.set_ylabel("time (us), best tuning set")
-a2.set_title("tester_blas --split: one H200")
+a2.set_title("mgblas-tester blas --split: one H200")
 a2.legend(fontsize=8)
 save(fig, sys.argv[2])

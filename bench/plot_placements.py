@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# A reduction on one GPU and on P GPUs (bench/scaling_device.sh's CSVs, tester_hetrd or
-# tester_gebrd rows): time per placement and size beside cuSOLVER on one GPU, and the
+# A reduction on one GPU and on P GPUs (the scaling step's CSVs, mgblas-tester hetrd or
+# mgblas-tester gebrd rows): time per placement and size beside cuSOLVER on one GPU, and the
 # profiled phases where the run had them.
 #   python3 bench/plot_placements.py bench/results/h100x4-hetrd.csv OUT.png
 import csv, sys

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Time mgblas.symv from Python on CuPy arrays (issue 14's target: within 5 % of the C++
-call, measured by tests/testers/tester_blas in the same run), and check that the call
+call, measured by mgblas-tester blas in the same run), and check that the call
 makes no hidden copies: y is written in place and CuPy's memory pool does not grow.
 
     python3 bench/python_symv.py [n] [iterations]

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# Markdown tables from tester_blas CSVs (measured rows only), for bench/results/*.md.
+# Markdown tables from mgblas-tester blas CSVs (measured rows only), for bench/results/*.md.
 #   results_table.py FILE.csv...
 import csv
 import math

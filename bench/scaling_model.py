@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 # The cost model of bench/results/scaling-model.md, from measured inputs: the library's
-# all-reduce (alpha-beta per GPU count and placement, tester_allreduce), one-GPU times
+# all-reduce (alpha-beta per GPU count and placement, mgblas-tester allreduce), one-GPU times
 # and the one-GPU profile's split of the reductions. It fits the distributed
 # GEMV/SYMV/HEMV's one free number per GPU count (e_P, the shares' loss), checks both
 # against the 2- and 4-GPU runs, and projects them to 8 GPUs (NVLink) and 16 to 512 GPUs
@@ -9,19 +9,19 @@
 #   python3 bench/scaling_model.py bench/results    (prints the tables; writes
 #       scaling-model.png, h200x4-reductions.png and <all-reduce CSV>.png)
 #   python3 bench/scaling_model.py bench/results ALLREDUCE_CSV
-# ALLREDUCE_CSV: tester_allreduce's rows (bench/scaling_device.sh step nccl writes them to
+# ALLREDUCE_CSV: mgblas-tester allreduce's rows (bench/device.sh scaling, part nccl, writes them to
 # OUT_DIR/allreduce.csv), default RESULTS/h200x4-allreduce.csv; required.
 import csv, math, os, sys
 
 res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
 allreduce_csv = sys.argv[2] if len(sys.argv) > 2 else os.path.join(res, "h200x4-allreduce.csv")
 if not os.path.exists(allreduce_csv):  # every model below charges its collectives from it
-    sys.exit(f"scaling_model.py: no all-reduce CSV {allreduce_csv} (bench/scaling_device.sh "
+    sys.exit(f"scaling_model.py: no all-reduce CSV {allreduce_csv} (bench/device.sh scaling "
              "BUILD OUT nccl writes one)")
 rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
         if r["status"] == "ok" and r["vectors"] == "device" and r["offset"] == "0"]
 
-# ---- 0. the per-column all-reduce, measured (tester_allreduce; its table prints last) ---
+# ---- 0. the per-column all-reduce, measured (mgblas-tester allreduce; its table prints last) ---
 # t = alpha + bytes / beta per (GPUs, placement, transport, type), fitted to the median
 # time of one synchronised call and to the time per call of calls queued back to back (as
 # a reduction's column loop issues them), least squares on the relative residuals
@@ -77,7 +77,7 @@ for r in rows:
 elem = {"d": 8, "z": 16}
 
 def placement_of(pl):
-    """tester_dist's placement name -> (GPUs, section 0's placement name)."""
+    """mgblas-tester dist's placement name -> (GPUs, section 0's placement name)."""
     ranks, per = pl.split("rank_")
     ranks, per = int(ranks), int(per[:-3])
     return ranks * per, placement_name(ranks, ranks * per)

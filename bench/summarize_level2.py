@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
-# Short table of tester_blas CSVs: per file, type, op and uplo: the sizes, median GB/s,
+# Short table of mgblas-tester blas CSVs: per file, type, op and uplo: the sizes, median GB/s,
 # % of the copy bandwidth (min..max), speedup over cuBLAS (min, geometric mean), errors.
 import csv
 import math
