@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// mgblas's own GEMV and SYMV/HEMV kernels (kernels/cuda/gemv, kernels/cuda/symv),
+// mgblas's own GEMV and SYMV/HEMV kernels (kernels/cuda/level2),
 // called directly with every compiled tuning set and with forced grid splits (one
 // block along the inner dimension: beta fused; several: beta pre-scaled and atomics),
 // and through the public entries (the dispatcher's choice), against the host engine
@@ -18,8 +18,8 @@
 
 #include "kernels/blas.hpp"
 #include "kernels/columns.hpp"
-#include "kernels/cuda/gemv/gemv.hpp"
-#include "kernels/cuda/symv/symv.hpp"
+#include "kernels/cuda/level2/gemv.hpp"
+#include "kernels/cuda/level2/symv.hpp"
 #include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"

@@ -27,7 +27,7 @@
 #include "kernels/cuda/batched/batched_table.hpp"
 #include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_dispatch.hpp"
-#include "kernels/cuda/tuning/tuning_table.hpp"
+#include "kernels/cuda/common/tuning_table.hpp"
 
 namespace mgblas::testing {
 namespace {
@@ -50,12 +50,12 @@ std::vector<int64_t> sizes() {
 
 void set_env(const char* name, const std::string& value) {
   ASSERT_EQ(setenv(name, value.c_str(), 1), 0);
-  kernels::cuda::tuning::reload();
+  kernels::cuda::common::reload();
 }
 void clear_env() {
   unsetenv("MGBLAS_TUNING_TABLE");
   unsetenv("MGBLAS_BATCHED_TABLE");
-  kernels::cuda::tuning::reload();
+  kernels::cuda::common::reload();
 }
 
 std::string write(const std::string& name, const std::string& text) {
@@ -75,7 +75,7 @@ std::string error_of(F&& f) {
   return "";
 }
 
-// ---- level 2: the rules of kernels/cuda/tuning/level2_table.hpp on main (4a5d76a) ----
+// ---- level 2: the rules of kernels/cuda/common/level2_table.hpp on main (4a5d76a) ----
 
 namespace before {
 using l2::Engine;
@@ -113,7 +113,12 @@ constexpr Rule kLevel2Rules[] = {
     {0, '*', Kind::GemvT, '*', kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [default gemvT]"},
     {0, '*', Kind::Symv, '*', kAny, kAny, Engine::Mgblas, 0, "mgblas v0 [default symv]"},
 };
-l2::Choice lookup(int cc, char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim) {
+/// built: the tuning sets built (choose_gemv's gemv_variant_count). The first rule was
+/// code in level2_dispatch.cpp's choose_gemv until it moved into the tables.
+l2::Choice lookup(int cc, char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim,
+                  int built = 1) {
+  if (kind == Kind::GemvT && min_dim * max_dim >= (int64_t{1} << 31) && built > 1)
+    return {Engine::Mgblas, 1, "mgblas v1 [gemvT, m n >= 2^31: cuBLAS at half speed there]"};
   for (const Rule& r : kLevel2Rules)
     if ((r.cc == 0 || r.cc == cc) && (r.prec == '*' || r.prec == prec) && r.kind == kind &&
         (r.uplo == '*' || r.uplo == uplo) && min_dim <= r.max_min_dim && max_dim <= r.max_dim)
@@ -134,12 +139,14 @@ TEST(Level2Table, same_as_before) {
           for (std::size_t i = 0; i < n.size(); ++i)
             for (std::size_t j = kind == l2::Kind::Symv ? i : 0; j < (kind == l2::Kind::Symv ? i + 1 : n.size()); ++j) {
               const int64_t lo = std::min(n[i], n[j]), hi = std::max(n[i], n[j]);
-              const l2::Choice want = before::lookup(cc, *p, kind, *u, lo, hi);
-              const l2::Choice got = l2::decide(cc, *p, kind, *u, lo, hi);
-              ASSERT_EQ(got.engine, want.engine) << cc << *p << int(kind) << *u << " " << lo << " " << hi;
-              ASSERT_EQ(got.variant, want.variant) << want.label;
-              ASSERT_STREQ(got.label, want.label);
-              ++checked;
+              for (int built : {1, 2, 4}) {
+                const l2::Choice want = before::lookup(cc, *p, kind, *u, lo, hi, built);
+                const l2::Choice got = l2::decide(cc, *p, kind, *u, lo, hi, built);
+                ASSERT_EQ(got.engine, want.engine) << cc << *p << int(kind) << *u << " " << lo << " " << hi;
+                ASSERT_EQ(got.variant, want.variant) << want.label;
+                ASSERT_STREQ(got.label, want.label);
+                ++checked;
+              }
             }
   EXPECT_GT(checked, 10000);
 }
@@ -252,18 +259,18 @@ TEST(TuningTable, override_file_and_directory) {
   std::ofstream(path) << table;
   for (const std::string& where : {path, dir}) {
     set_env("MGBLAS_TUNING_TABLE", where);
-    const l2::Choice c = l2::decide(90, 'd', l2::Kind::GemvT, '*', 2000, 2000);
+    const l2::Choice c = l2::decide(90, 'd', l2::Kind::GemvT, '*', 2000, 2000, 1);
     EXPECT_EQ(c.engine, l2::Engine::Mgblas);
     EXPECT_EQ(c.variant, 2);
     EXPECT_STREQ(c.label, "test rule");
     // Where the override has no entry, the shipped table decides.
-    EXPECT_STREQ(l2::decide(90, 'd', l2::Kind::GemvT, '*', 4000, 4000).label,
+    EXPECT_STREQ(l2::decide(90, 'd', l2::Kind::GemvT, '*', 4000, 4000, 1).label,
                  before::lookup(90, 'd', l2::Kind::GemvT, '*', 4000, 4000).label);
-    EXPECT_STREQ(l2::decide(80, 'd', l2::Kind::GemvT, '*', 2000, 2000).label, "mgblas v0 [default gemvT]");
+    EXPECT_STREQ(l2::decide(80, 'd', l2::Kind::GemvT, '*', 2000, 2000, 1).label, "mgblas v0 [default gemvT]");
     EXPECT_NE(bt::table_sources().find(path), std::string::npos) << bt::table_sources();
   }
   clear_env();
-  EXPECT_STRNE(l2::decide(90, 'd', l2::Kind::GemvT, '*', 2000, 2000).label, "test rule");
+  EXPECT_STRNE(l2::decide(90, 'd', l2::Kind::GemvT, '*', 2000, 2000, 1).label, "test rule");
   std::filesystem::remove_all(dir);
 
   // The batched engine's older name and format.
@@ -319,7 +326,7 @@ TEST(TuningTable, malformed_tables_name_the_file_and_field) {
   for (const Case& c : cases) {
     const std::string path = write("mgblas_tuning_bad.json", c.text);
     set_env("MGBLAS_TUNING_TABLE", path);
-    const std::string what = error_of([] { l2::decide(90, 'd', l2::Kind::GemvN, '*', 100, 100); });
+    const std::string what = error_of([] { l2::decide(90, 'd', l2::Kind::GemvN, '*', 100, 100, 1); });
     EXPECT_NE(what.find(path), std::string::npos) << c.text << "\n -> " << what;
     EXPECT_NE(what.find(c.field), std::string::npos) << c.text << "\n -> " << what;
     std::remove(path.c_str());
@@ -327,10 +334,10 @@ TEST(TuningTable, malformed_tables_name_the_file_and_field) {
   set_env("MGBLAS_TUNING_TABLE", ::testing::TempDir() + "mgblas_no_such_table.json");
   EXPECT_NE(error_of([] { bt::table_sources(); }).find("cannot read"), std::string::npos);
   clear_env();
-  EXPECT_EQ(error_of([] { l2::decide(90, 'd', l2::Kind::GemvN, '*', 100, 100); }), "");
+  EXPECT_EQ(error_of([] { l2::decide(90, 'd', l2::Kind::GemvN, '*', 100, 100, 1); }), "");
   // The shipped tables: every engine, for sm_80 and sm_90 or for any architecture.
   const std::string s = bt::table_sources();
-  for (const char* t : {"level2/sm_80.json", "level2/sm_90.json", "tsgemm/any.json",
+  for (const char* t : {"level2/any.json", "level2/sm_80.json", "level2/sm_90.json", "tsgemm/any.json",
                         "batched/sm_80.json", "batched/sm_90.json"})
     EXPECT_NE(s.find(t), std::string::npos) << s;
 }

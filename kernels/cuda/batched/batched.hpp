@@ -8,11 +8,11 @@
 //   small    sizes <= 32, several whole entries per block (E, chosen per call);
 //            "small_MxNxK_tAxB" compile-time sizes, "smallb_MxNxK_tAxB" bounds;
 //   tiled    a block per C tile of one entry, any size ("tiled_BMxBNxBK_dXxY");
-//   generic  the engine's simple variable-size kernel (kernels/cuda/engine);
+//   generic  the engine's simple variable-size kernel (kernels/cuda/batched/gemm_vbatched.cu);
 //   cublas   cublas<t>gemmStridedBatched / gemmBatched (fixed sizes only).
 // The dispatcher picks one per call: a forced choice (tests, tuner) first, then the
 // tuning table of the device's architecture (tables/<arch>.json, schema and loader in
-// tuning/tuning_table.hpp), then the model (model_choice, batched_dispatch.cpp), and
+// common/tuning_table.hpp), then the model (model_choice, batched_dispatch.cpp), and
 // falls back to cuBLAS or the generic kernel where no instance applies. last_choice()
 // reports what the calling thread ran last and why.
 #pragma once
@@ -156,5 +156,15 @@ void gemm_variable(const Device& dev, cudaStream_t stream, Op opA, Op opB, const
                    const int64_t* lda, const T* const* Barray, const int64_t* ldb, T beta,
                    T* const* Carray, const int64_t* ldc, int64_t batch, int64_t max_m,
                    int64_t max_n, int64_t max_k);
+
+/// Variable-size batched gemm with the simple tiled kernel of batched/gemm_vbatched.cu
+/// (arguments as kernels::cuda::gemm_vbatched, all arrays device memory). With
+/// max_k == 0 or alpha == 0 only m, n, ldc and Carray are read.
+template <Scalar T>
+void gemm_vbatched_tiled(cudaStream_t stream, Op opA, Op opB, const int64_t* m,
+                         const int64_t* n, const int64_t* k, T alpha, const T* const* Aarray,
+                         const int64_t* lda, const T* const* Barray, const int64_t* ldb, T beta,
+                         T* const* Carray, const int64_t* ldc, int64_t batch, int64_t max_m,
+                         int64_t max_n, int64_t max_k);
 
 }  // namespace mgblas::kernels::cuda::batched

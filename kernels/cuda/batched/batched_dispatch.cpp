@@ -9,6 +9,7 @@
 #include <climits>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -19,9 +20,10 @@
 #include "kernels/cuda/batched/batched_registry.hpp"
 #include "kernels/cuda/batched/batched_scalar.cuh"
 #include "kernels/cuda/batched/batched_table.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
-#include "kernels/cuda/engine/launchers.hpp"
-#include "kernels/cuda/tuning/tuning_table.hpp"
+#include "kernels/cuda/common/cublas.hpp"
+#include "kernels/cuda/common/launchers.hpp"
+#include "kernels/cuda/common/table_match.hpp"
+#include "kernels/cuda/common/tuning_table.hpp"
 
 namespace mgblas::kernels::cuda::batched {
 
@@ -64,23 +66,23 @@ int prec_index(char prec) {
 
 std::atomic<int64_t> g_max_blocks{0};
 
-// ---- the tables (tuning/tuning_table.hpp), compiled once per loaded set --------------
+// ---- the tables (matched by common/table_match.hpp's one rule), compiled once per set ---
 
-using Key = std::tuple<std::string, char, std::string, std::string>;  // arch, prec, ops, class
-using Entries = std::map<Key, TableEntry>;
+struct Rules {
+  common::TableMatcher matcher;
+  std::vector<TableEntry> by_id;  ///< per matcher rule id
+};
 
-Entries compile(const tuning::TableSet& set) {
-  Entries out;
-  for (const tuning::Table& t : set.tables) {
-    if (t.engine != "batched") continue;
-    for (const tuning::Entry& e : t.entries) {
-      const double epb = tuning::number(e, "entries_per_block", 0);
-      if (epb < 0 || epb > 1024)
-        MGBLAS_THROW(BadArgument, "tuning table ", e.where,
-                     ": field 'entries_per_block' must be 0..1024, not ", epb);
-      out[{t.arch, e.precision, e.op, e.size_class}] =
-          TableEntry{e.choice, static_cast<int>(epb), t.origin};  // later tables win
-    }
+/// Keyed by class name ("8x8x8"); op pairs "NN" or "*"; no bounds.
+Rules compile(const common::TableSet& set) {
+  Rules out{common::TableMatcher(set, "batched", {}, true), {}};
+  for (const common::MatchRule& m : out.matcher.rules()) {
+    const common::Entry& e = *m.entry;
+    const double epb = common::number(e, "entries_per_block", 0);
+    if (epb < 0 || epb > 1024)
+      MGBLAS_THROW(BadArgument, "tuning table ", e.where,
+                   ": field 'entries_per_block' must be 0..1024, not ", epb);
+    out.by_id.push_back(TableEntry{e.choice, static_cast<int>(epb), m.table->origin});
   }
   return out;
 }
@@ -89,13 +91,11 @@ Entries compile(const tuning::TableSet& set) {
 
 std::optional<TableEntry> table_lookup(const std::string& arch, char prec, const std::string& ops,
                                        const std::string& size_class) {
-  const Entries& entries = tuning::compiled<Entries, compile>();
-  for (const std::string& a : {arch, std::string("*")})
-    for (const std::string& o : {ops, std::string("*")}) {
-      const auto it = entries.find({a, prec, o, size_class});
-      if (it != entries.end()) return it->second;
-    }
-  return std::nullopt;
+  const Rules& rules = common::compiled<Rules, compile>();
+  const int cc = arch.rfind("sm_", 0) == 0 ? std::atoi(arch.c_str() + 3) : -1;
+  const common::MatchRule* m = rules.matcher.find(cc, ops, "", prec, {}, size_class);
+  if (!m) return std::nullopt;
+  return rules.by_id[m->id];
 }
 
 const std::vector<InstanceEntry>& registry(char prec) {
@@ -368,18 +368,18 @@ Choice choose(const Problem& p) {
 Choice last_choice() { return t_last; }
 void set_forced(std::optional<Forced> f) { t_forced = std::move(f); }
 std::optional<Forced> forced() { return t_forced; }
-std::string table_sources() { return tuning::tables().summary; }
-void reload_tables() { tuning::reload(); }
+std::string table_sources() { return common::tables().summary; }
+void reload_tables() { common::reload(); }
 
 // ---- the calls -------------------------------------------------------------------------
 
 namespace {
 
 // The API's scalars and arrays as the kernels' device types (common/device_scalar.cuh).
-template <typename T> using dev_t = device::device_t<T>;
-using device::device_ptr;
-using device::device_ptr_array;
-using device::to_device;
+template <typename T> using dev_t = common::device_t<T>;
+using common::device_ptr;
+using common::device_ptr_array;
+using common::to_device;
 
 template <Scalar T>
 dev::BatchArgs<dev_t<T>> base_args(Op opA, Op opB, int64_t m, int64_t n, int64_t k, T alpha,
@@ -424,7 +424,7 @@ void gemm_strided(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64_
   dev.make_current();
   if (k == 0 || alpha == T(0)) {
     record({Family::Generic, "scale", 0, "k = 0 or alpha = 0: C = beta C"});
-    return cuda::detail::scale(stream, m, n, beta, C, 1, ldc, strideC, batch);
+    return common::scale(stream, m, n, beta, C, 1, ldc, strideC, batch);
   }
   const Problem p{Interface::Strided, precision_letter<T>(), opA, opB, m, n, k, batch,
                   alpha == T(1) && beta == T(0)};
@@ -432,7 +432,7 @@ void gemm_strided(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64_
   if (c.family == Family::Cublas) {
     for (int64_t off = 0; off < batch; off += INT_MAX) {
       const int64_t count = std::min<int64_t>(INT_MAX, batch - off);
-      cublas::gemm_batched_strided(dev.cublas(), stream, opA, opB, m, n, k, alpha,
+      common::cublas::gemm_batched_strided(dev.cublas(), stream, opA, opB, m, n, k, alpha,
                                    A + off * strideA, lda, strideA, B + off * strideB, ldb,
                                    strideB, beta, C + off * strideC, ldc, strideC, count);
     }
@@ -460,7 +460,7 @@ void gemm_pointer_array(const Device& dev, cudaStream_t stream, Op opA, Op opB, 
   dev.make_current();
   if (k == 0 || alpha == T(0)) {
     record({Family::Generic, "scale", 0, "k = 0 or alpha = 0: C = beta C"});
-    return cuda::detail::scale_batched(stream, m, n, beta, Carray, ldc, batch);
+    return common::scale_batched(stream, m, n, beta, Carray, ldc, batch);
   }
   const Problem p{Interface::PointerArray, precision_letter<T>(), opA, opB, m, n, k, batch,
                   alpha == T(1) && beta == T(0)};
@@ -468,7 +468,7 @@ void gemm_pointer_array(const Device& dev, cudaStream_t stream, Op opA, Op opB, 
   if (c.family == Family::Cublas) {
     for (int64_t off = 0; off < batch; off += INT_MAX) {
       const int64_t count = std::min<int64_t>(INT_MAX, batch - off);
-      cublas::gemm_batched(dev.cublas(), stream, opA, opB, m, n, k, alpha, Aarray + off, lda,
+      common::cublas::gemm_batched(dev.cublas(), stream, opA, opB, m, n, k, alpha, Aarray + off, lda,
                            Barray + off, ldb, beta, Carray + off, ldc, count);
     }
     return;
@@ -499,7 +499,7 @@ void gemm_variable(const Device& dev, cudaStream_t stream, Op opA, Op opB, const
                               ? Choice{Family::Generic, "generic", 0, "k = 0 or alpha = 0: C = beta C"}
                               : choose<T>(p));
   if (c.family == Family::Generic) {
-    cuda::detail::gemm_vbatched_tiled(stream, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb,
+    gemm_vbatched_tiled(stream, opA, opB, m, n, k, alpha, Aarray, lda, Barray, ldb,
                                       beta, Carray, ldc, batch, max_m, max_n, max_k);
     return;
   }

@@ -130,7 +130,7 @@ inline std::string tiled_name(const TiledSpec& s) {
 
 template <typename T, std::size_t I>
 InstanceEntry make_small_entry() {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr SmallSpec s = kSmallSpecs[I];
   using General = dev::SmallGemm<D, s.m, s.n, s.k, s.tm, s.tn, s.exact, dev::kGeneral>;
   InstanceEntry e;
@@ -157,7 +157,7 @@ InstanceEntry make_small_entry() {
 
 template <typename T, std::size_t I>
 InstanceEntry make_tiled_entry() {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr TiledSpec s = kTiledSpecs[I];
   using General = dev::TiledGemm<D, s.bm, s.bn, s.bk, s.dx, s.dy, dev::kGeneral>;
   InstanceEntry e;

@@ -25,11 +25,11 @@
 
 namespace mgblas::kernels::cuda::batched::dev {
 
-using device::conj;
-using device::is_zero;
-using device::maybe_conj;
-using device::mul;
-using device::mul_add;
+using common::conj;
+using common::is_zero;
+using common::maybe_conj;
+using common::mul;
+using common::mul_add;
 
 MGBLAS_BATCHED_FN int imin(int a, int b) { return a < b ? a : b; }
 MGBLAS_BATCHED_FN int64_t clamp_size(int64_t v, int64_t hi) { return v < 0 ? 0 : (v > hi ? hi : v); }

@@ -3,8 +3,9 @@
 # - kernel instances: batched_instances.cu.in configured into one file per precision
 #   of MGBLAS_PRECISIONS and part (batched_<prec>_<part>.cu in the build tree), so that
 #   a precision's instances compile on several cores; the lists are in batched_tuning.hpp;
+# - the engine entries (batched.cu) and the simple variable-size kernel (gemm_vbatched.cu);
 # - the dispatcher; its tuning tables tables/<arch>.json are built into the library
-#   and installed by tuning/sources.cmake (one loader and schema for every engine).
+#   and installed by common/sources.cmake (one loader and schema for every engine).
 set(_batched_dir ${CMAKE_CURRENT_LIST_DIR})
 set(_batched_gen ${CMAKE_CURRENT_BINARY_DIR}/batched)
 
@@ -20,4 +21,6 @@ foreach(MGBLAS_BATCHED_PREC IN LISTS MGBLAS_ENABLED_PRECISIONS)
 endforeach()
 
 list(APPEND MGBLAS_CUDA_SOURCES
-  ${_batched_dir}/batched_dispatch.cpp)
+  ${_batched_dir}/batched_dispatch.cpp
+  ${_batched_dir}/batched.cu
+  ${_batched_dir}/gemm_vbatched.cu)

@@ -7,14 +7,14 @@
 #include "kernels/column_kernels.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
-#include "kernels/cuda/gemv/level2_device.cuh"
-#include "kernels/cuda/symv/symv.hpp"
+#include "kernels/cuda/level2/level2_device.cuh"
+#include "kernels/cuda/level2/symv.hpp"
 
 namespace mgblas::kernels::cuda {
 namespace {
 
-using device::device_t;
-using device::atomic_add;
+using common::device_t;
+using common::atomic_add;
 
 constexpr int kVectorThreads = 256;
 // Vector kernels grid-stride past this many blocks (enough to fill any current GPU).
@@ -27,11 +27,11 @@ constexpr int kScatterSets = 8;
 // is ignored (as BLAS does).
 template <typename D>
 __device__ inline D real_only(D a) {
-  return device::make_scalar<D>(device::real_part(a));
+  return common::make_scalar<D>(common::real_part(a));
 }
 
 unsigned vector_blocks(int64_t n) {
-  return device::grid_dim(n, kVectorThreads, kVectorMaxBlocks);
+  return common::grid_dim(n, kVectorThreads, kVectorMaxBlocks);
 }
 
 // ---- vector kernels: one thread per entry, grid-stride -------------------------------
@@ -39,11 +39,11 @@ unsigned vector_blocks(int64_t n) {
 template <typename D>
 __global__ void __launch_bounds__(kVectorThreads)
     finish_sum_kernel(int64_t n, const D* s, D beta, D* y) {
-  const bool overwrite = device::is_zero(beta);
+  const bool overwrite = common::is_zero(beta);
   for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
        i += int64_t{gridDim.x} * blockDim.x) {
     const D si = s ? s[i] : D{};
-    y[i] = overwrite ? si : device::mul_add(beta, y[i], si);
+    y[i] = overwrite ? si : common::mul_add(beta, y[i], si);
   }
 }
 
@@ -66,13 +66,13 @@ template <typename D>
 __global__ void __launch_bounds__(kVectorThreads)
     scatter_columns_kernel(const __grid_constant__ ColumnSets sets, const D* in,
                            int64_t in_stride, int64_t c0, D beta, D* y) {
-  const bool overwrite = device::is_zero(beta);
+  const bool overwrite = common::is_zero(beta);
   const LocalColumns& c = sets.set[blockIdx.y];
   const D* from = in + blockIdx.y * in_stride;
   for (int64_t t = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; t < c.count();
        t += int64_t{gridDim.x} * blockDim.x) {
     D& yi = y[c.global_col(c.local_begin + t) - c0];
-    yi = overwrite ? from[t] : device::mul_add(beta, yi, from[t]);
+    yi = overwrite ? from[t] : common::mul_add(beta, yi, from[t]);
   }
 }
 
@@ -158,8 +158,8 @@ __global__ void __launch_bounds__(kSymvThreads, 2)
       for (int c = 0; c < kCols; ++c) a[c] = base[c * ld + r];
 #pragma unroll
       for (int c = 0; c < kCols; ++c) {
-        nacc = device::mul_add(a[c], xcol[c], nacc);
-        tacc[c] = device::mul_add(kHerm ? device::conj(a[c]) : a[c], xr, tacc[c]);
+        nacc = common::mul_add(a[c], xcol[c], nacc);
+        tacc[c] = common::mul_add(kHerm ? common::conj(a[c]) : a[c], xr, tacc[c]);
       }
     } else {
       // Near the band: rows within a few warps of the tile's columns, so r - gmin is
@@ -172,29 +172,29 @@ __global__ void __launch_bounds__(kSymvThreads, 2)
         if (c < ncols && (kLower ? rr >= dc : rr <= dc)) {
           const D a = base[c * ld + r];
           if (rr == dc) {
-            nacc = device::mul_add(kHerm ? real_only(a) : a, xcol[c], nacc);
+            nacc = common::mul_add(kHerm ? real_only(a) : a, xcol[c], nacc);
           } else {
-            nacc = device::mul_add(a, xcol[c], nacc);
-            tacc[c] = device::mul_add(kHerm ? device::conj(a) : a, xr, tacc[c]);
+            nacc = common::mul_add(a, xcol[c], nacc);
+            tacc[c] = common::mul_add(kHerm ? common::conj(a) : a, xr, tacc[c]);
           }
         }
       }
     }
-    atomic_add(&y[r - off], device::mul(alpha, nacc));
+    atomic_add(&y[r - off], common::mul(alpha, nacc));
   }
 
   // Column sums: over the lanes of each warp, then over the warps.
 #pragma unroll
   for (int c = 0; c < kCols; ++c) {
-    const D v = device::lane_group_sum<32>(tacc[c]);
+    const D v = common::lane_group_sum<32>(tacc[c]);
     if (lane == 0) tsum[warp][c] = v;
   }
   __syncthreads();
   if (threadIdx.x < ncols) {
     D s{};
 #pragma unroll
-    for (int w = 0; w < kSymvWarps; ++w) s = device::add(s, tsum[w][threadIdx.x]);
-    atomic_add(&y[gmin + dcol[threadIdx.x] - off], device::mul(alpha, s));
+    for (int w = 0; w < kSymvWarps; ++w) s = common::add(s, tsum[w][threadIdx.x]);
+    atomic_add(&y[gmin + dcol[threadIdx.x] - off], common::mul(alpha, s));
   }
 }
 
@@ -211,7 +211,7 @@ void launch_symv(cudaStream_t stream, const LocalColumns& cols, int64_t n, const
   // first), but at least 4 blocks per tile where there are rows for them, so that short
   // problems still spread over the GPU.
   const int64_t parts = std::clamp<int64_t>(std::max<int64_t>((groups + 15) / 16, std::min<int64_t>(groups, 4)),
-                                            1, device::kMaxGridY);
+                                            1, common::kMaxGridY);
   const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(parts));
   symv_columns_kernel<D, kLower, kHerm>
       <<<grid, kSymvThreads, 0, stream>>>(cols, n, A, ld, off, alpha, x, y);
@@ -223,7 +223,7 @@ void finish_sum_cuda(const Device& d, cudaStream_t stream, int64_t n, const T* s
   if (n <= 0) return;
   d.make_current();
   finish_sum_kernel<<<vector_blocks(n), kVectorThreads, 0, stream>>>(
-      n, device::device_ptr(s), device::to_device(beta), device::device_ptr(y));
+      n, common::device_ptr(s), common::to_device(beta), common::device_ptr(y));
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
@@ -233,7 +233,7 @@ void gather_columns_cuda(const Device& d, cudaStream_t stream, const LocalColumn
   if (cols.count() <= 0) return;
   d.make_current();
   gather_columns_kernel<<<vector_blocks(cols.count()), kVectorThreads, 0, stream>>>(
-      cols, device::device_ptr(x), c0, device::device_ptr(out));
+      cols, common::device_ptr(x), c0, common::device_ptr(out));
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
@@ -255,8 +255,8 @@ void scatter_columns_cuda(const Device& d, cudaStream_t stream, int parts,
     if (most <= 0) continue;
     const dim3 grid(vector_blocks(most), static_cast<unsigned>(count));
     scatter_columns_kernel<<<grid, kVectorThreads, 0, stream>>>(
-        sets, device::device_ptr(in + p0 * in_stride), in_stride, c0, device::to_device(beta),
-        device::device_ptr(y));
+        sets, common::device_ptr(in + p0 * in_stride), in_stride, c0, common::to_device(beta),
+        common::device_ptr(y));
     MGBLAS_CHECK_LAUNCH(stream);
   }
 }
@@ -283,10 +283,10 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
                  cols.nb, " columns every ", cols.stride, " from column ", cols.first_col,
                  " are not multiples of its tile (", tile, ")");
   using D = device_t<T>;
-  const D* a = device::device_ptr(A);
-  const D* xd = device::device_ptr(x);
-  D* yd = device::device_ptr(y);
-  const D al = device::to_device(alpha);
+  const D* a = common::device_ptr(A);
+  const D* xd = common::device_ptr(x);
+  D* yd = common::device_ptr(y);
+  const D al = common::to_device(alpha);
   // Real T: Hermitian is symmetric; one instance serves both.
   const bool conj = herm && is_complex_v<T>;
   if (uplo == Uplo::Lower) {

@@ -14,7 +14,7 @@
 
 #include "kernels/cuda/common/device_scalar.cuh"
 
-namespace mgblas::kernels::cuda::device {
+namespace mgblas::kernels::cuda::common {
 
 inline constexpr int kLanes = 32, kWarps = 8, kBlockThreads = kLanes * kWarps;
 
@@ -176,4 +176,4 @@ __device__ void sum_block_partials(const D* part, int64_t stride, int64_t count,
   }
 }
 
-}  // namespace mgblas::kernels::cuda::device
+}  // namespace mgblas::kernels::cuda::common

@@ -26,7 +26,7 @@
 #define MGBLAS_SCALAR_FN inline
 #endif
 
-namespace mgblas::kernels::cuda::device {
+namespace mgblas::kernels::cuda::common {
 
 template <typename T> struct DeviceScalar { using type = T; };
 template <> struct DeviceScalar<std::complex<float>> { using type = cuFloatComplex; };
@@ -173,4 +173,4 @@ constexpr unsigned grid_dim(int64_t work, int64_t per_block, int64_t cap) {
 /// Hardware limit of gridDim.y and gridDim.z.
 inline constexpr int64_t kMaxGridY = 65535;
 
-}  // namespace mgblas::kernels::cuda::device
+}  // namespace mgblas::kernels::cuda::common

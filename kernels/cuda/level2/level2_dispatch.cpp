@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Level-2 dispatcher: table lookup plus the conditions under which mgblas's kernels
 // cannot run (operands not aligned to their element type) or cuBLAS cannot (sizes past
-// its 32-bit int).
+// its 32-bit int). Every tuning rule is in the tables (tables/<arch>.json, any.json).
 #include "kernels/cuda/level2/level2_dispatch.hpp"
 
 #include <cuda_runtime.h>
@@ -17,9 +17,10 @@
 #include <vector>
 
 #include "core/detail/cuda_check.hpp"
-#include "kernels/cuda/gemv/gemv.hpp"
-#include "kernels/cuda/symv/symv.hpp"
-#include "kernels/cuda/tuning/tuning_table.hpp"
+#include "kernels/cuda/level2/gemv.hpp"
+#include "kernels/cuda/level2/symv.hpp"
+#include "kernels/cuda/common/table_match.hpp"
+#include "kernels/cuda/common/tuning_table.hpp"
 
 namespace mgblas::kernels::cuda::level2 {
 namespace {
@@ -59,47 +60,38 @@ bool element_aligned(const T* p) {
 
 bool beyond_int(int64_t v) { return v > INT_MAX; }
 
-// ---- the tables, compiled once per loaded set -------------------------------------------
+// ---- the tables (one matching rule for every engine: common/table_match.hpp) ----------
 
+/// A compiled entry: what the choice is.
 struct Rule {
-  char prec;           ///< 's', 'd', 'c', 'z'; '*' matches any
-  Kind kind;
-  char uplo;           ///< Symv: 'L' or 'U'; '*' matches any (and every GEMV)
-  int64_t max_min_dim; ///< applies when min(m, n) <= this
-  int64_t max_dim;     ///< ... and max(m, n) <= this
   Engine engine;
   int variant;
+  bool if_built;  ///< skipped where its tuning set is not built ("if_built": 1)
   const char* label;
 };
 
 struct Rules {
-  std::vector<std::pair<int, std::vector<Rule>>> per_cc;  ///< first match wins
-  std::vector<Rule> any_arch;                              ///< tables with arch "*"
-  std::vector<std::unique_ptr<std::string>> labels;        ///< made-up labels (stable)
+  common::TableMatcher matcher;
+  std::vector<Rule> by_id;                           ///< per matcher rule id
+  std::vector<std::unique_ptr<std::string>> labels;  ///< made-up labels (stable)
 };
 
-constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
+/// The level-2 shape dimensions: min(m, n), max(m, n) and m n (bounds max_min_dim,
+/// max_dim, min_elements).
+const std::vector<std::string> kDims{"min_dim", "dim", "elements"};
 
-Rule rule_of(const tuning::Entry& e, Rules& out) {
-  Rule r{};
-  if (e.op == "gemvN") r.kind = Kind::GemvN, r.uplo = '*';
-  else if (e.op == "gemvT") r.kind = Kind::GemvT, r.uplo = '*';
-  else if (e.op == "symv") r.kind = Kind::Symv, r.uplo = '*';
-  else if (e.op == "symvL" || e.op == "symvU") r.kind = Kind::Symv, r.uplo = e.op[4];
-  else
+Rule rule_of(const common::Entry& e, Rules& out) {
+  if (e.op != "gemvN" && e.op != "gemvT" && e.op != "symv" && e.op != "symvL" && e.op != "symvU")
     MGBLAS_THROW(BadArgument, "tuning table ", e.where, ": field 'op' must be gemvN, gemvT, "
                  "symv, symvL or symvU, not \"", e.op, "\"");
+  Rule r{};
   if (e.choice == "mgblas") r.engine = Engine::Mgblas;
   else if (e.choice == "cublas") r.engine = Engine::Cublas;
   else
     MGBLAS_THROW(BadArgument, "tuning table ", e.where,
                  ": field 'choice' must be mgblas or cublas, not \"", e.choice, "\"");
-  r.prec = e.precision;
-  const double max_min_dim = tuning::number(e, "max_min_dim", -1);
-  const double max_dim = tuning::number(e, "max_dim", -1);
-  r.max_min_dim = max_min_dim < 0 ? kAny : static_cast<int64_t>(max_min_dim);
-  r.max_dim = max_dim < 0 ? kAny : static_cast<int64_t>(max_dim);
   r.variant = e.variant < 0 ? 0 : e.variant;
+  r.if_built = common::number(e, "if_built", 0) != 0;
   if (e.label.empty()) {
     out.labels.push_back(std::make_unique<std::string>(
         e.choice + (r.engine == Engine::Mgblas ? " v" + std::to_string(r.variant) : "") +
@@ -111,31 +103,10 @@ Rule rule_of(const tuning::Entry& e, Rules& out) {
   return r;
 }
 
-Rules compile(const tuning::TableSet& set) {
-  Rules out;
-  // Later tables (the env's) go first: their entries win where they match.
-  for (auto t = set.tables.rbegin(); t != set.tables.rend(); ++t) {
-    if (t->engine != "level2") continue;
-    std::vector<Rule>* rules = &out.any_arch;
-    if (t->arch != "*") {
-      const int cc = std::stoi(t->arch.substr(3));
-      auto it = std::find_if(out.per_cc.begin(), out.per_cc.end(),
-                             [&](const auto& p) { return p.first == cc; });
-      if (it == out.per_cc.end()) it = out.per_cc.insert(out.per_cc.end(), {cc, {}});
-      rules = &it->second;
-    }
-    for (const tuning::Entry& e : t->entries) rules->push_back(rule_of(e, out));
-  }
+Rules compile(const common::TableSet& set) {
+  Rules out{common::TableMatcher(set, "level2", kDims, false), {}, {}};
+  for (const common::MatchRule& m : out.matcher.rules()) out.by_id.push_back(rule_of(*m.entry, out));
   return out;
-}
-
-const Rule* first_match(const std::vector<Rule>& rules, char prec, Kind kind, char uplo,
-                        int64_t min_dim, int64_t max_dim) {
-  for (const Rule& r : rules)
-    if ((r.prec == '*' || r.prec == prec) && r.kind == kind && (r.uplo == '*' || r.uplo == uplo) &&
-        min_dim <= r.max_min_dim && max_dim <= r.max_dim)
-      return &r;
-  return nullptr;
 }
 
 /// The model: mgblas's kernels read the stored elements once, 16 bytes per load; set 0.
@@ -157,17 +128,20 @@ Choice built(Choice c, int count) {
 
 }  // namespace
 
-Choice decide(int cc, char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim) {
-  const Rules& rules = tuning::compiled<Rules, compile>();
-  const Rule* r = nullptr;
-  for (const auto& [rule_cc, list] : rules.per_cc)
-    if (rule_cc == cc) {
-      r = first_match(list, prec, kind, uplo, min_dim, max_dim);
-      break;
-    }
-  if (!r) r = first_match(rules.any_arch, prec, kind, uplo, min_dim, max_dim);
-  if (!r) return model_default(kind);
-  return {r->engine, r->variant, r->label};
+Choice decide(int cc, char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim,
+              int built_variants) {
+  const Rules& rules = common::compiled<Rules, compile>();
+  const char* op = kind == Kind::GemvN ? "gemvN" : kind == Kind::GemvT ? "gemvT"
+                   : uplo == 'L'       ? "symvL" : "symvU";
+  const int64_t dims[] = {min_dim, max_dim, min_dim * max_dim};
+  const common::MatchRule* m = rules.matcher.find(
+      cc, op, kind == Kind::Symv ? "symv" : "", prec, dims, {}, [&](const common::MatchRule& r) {
+        const Rule& rule = rules.by_id[r.id];
+        return !rule.if_built || rule.engine != Engine::Mgblas || rule.variant < built_variants;
+      });
+  if (!m) return model_default(kind);
+  const Rule& r = rules.by_id[m->id];
+  return {r.engine, r.variant, r.label};
 }
 
 int multiprocessor_count() { return current_info().sms.load(std::memory_order_acquire); }
@@ -183,13 +157,9 @@ Choice choose_gemv(Op op, int64_t m, int64_t n, const T* A, int64_t lda, const T
     return {Engine::Mgblas, 0, "mgblas v0 [sizes beyond cuBLAS's int]"};
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
-  // cuBLAS's transposed GEMV runs at half speed once the matrix holds 2^31 elements or
-  // more (H200, 2026-11-22: d 65536 x 65536 17.3 ms against 7.6 ms for op N; the same on
-  // 65536 x 32768, not on 65536 x 16384): mgblas's set 1 there.
-  if (op != Op::N && m * n >= (int64_t{1} << 31) && gemv_variant_count<T>(op) > 1)
-    return {Engine::Mgblas, 1, "mgblas v1 [gemvT, m n >= 2^31: cuBLAS at half speed there]"};
   return built(decide(compute_capability(), precision_letter<T>(),
-                      op == Op::N ? Kind::GemvN : Kind::GemvT, '*', std::min(m, n), std::max(m, n)),
+                      op == Op::N ? Kind::GemvN : Kind::GemvT, '*', std::min(m, n), std::max(m, n),
+                      gemv_variant_count<T>(op)),
                gemv_variant_count<T>(op));
 }
 
@@ -201,7 +171,7 @@ Choice choose_symv(Uplo uplo, bool hermitian, int64_t n, const T* A, int64_t lda
   if (!element_aligned(A) || !element_aligned(x) || !element_aligned(y))
     return {Engine::Cublas, 0, "cublas [operand not aligned to its element type]"};
   return built(decide(compute_capability(), precision_letter<T>(), Kind::Symv,
-                      uplo == Uplo::Lower ? 'L' : 'U', n, n),
+                      uplo == Uplo::Lower ? 'L' : 'U', n, n, symv_variant_count<T>()),
                symv_variant_count<T>());
 }
 

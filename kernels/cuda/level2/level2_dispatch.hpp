@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Level-2 dispatcher: for one GEMV or SYMV/HEMV call, mgblas's kernel (which tuning
 // set) or cuBLAS, from the tuning table of the device's architecture
-// (level2/tables/<arch>.json, schema in tuning/tuning_table.hpp), the model default
+// (level2/tables/<arch>.json, schema in common/tuning_table.hpp), the model default
 // where no entry matches. Never silent: every choice carries a label that testers and
 // logs print (chosen_engine).
 #pragma once
@@ -25,11 +25,14 @@ struct Choice {
 enum class Kind : unsigned char { GemvN, GemvT, Symv };
 
 /// The table's choice for one shape on compute capability cc (90 = sm_90), host only:
-/// the first matching entry of the tables for that architecture (those of
-/// MGBLAS_TUNING_TABLE first), then of the tables for any architecture ("*"), else the
-/// model default (mgblas's set 0). prec: 's', 'd', 'c', 'z'; uplo: 'L', 'U' (Symv) or
-/// '*' (GEMV); the shape as min(m, n) and max(m, n) (n, n for Symv).
-Choice decide(int cc, char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim);
+/// the first matching entry by the tables' one rule (common/table_match.hpp: the tables
+/// for that architecture, those of MGBLAS_TUNING_TABLE first, then those for any
+/// architecture "*"), else the model default (mgblas's set 0). prec: 's', 'd', 'c', 'z';
+/// uplo: 'L', 'U' (Symv) or '*' (GEMV); the shape as min(m, n) and max(m, n) (n, n for
+/// Symv); built_variants: the tuning sets this build has of the operation (entries marked
+/// "if_built" naming one beyond them are skipped).
+Choice decide(int cc, char prec, Kind kind, char uplo, int64_t min_dim, int64_t max_dim,
+              int built_variants);
 
 /// The choice's label, e.g. "mgblas v0 [sm90 d gemvN n>=8192]" or "cublas [...]".
 inline const char* chosen_engine(const Choice& c) noexcept { return c.label; }

@@ -8,5 +8,5 @@ endforeach()
 list(APPEND MGBLAS_CUDA_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/tsgemm_probe.cu
   ${CMAKE_CURRENT_LIST_DIR}/tsgemm_model.cpp)
-# The dispatcher's tables (tables/<arch>.json, built in by tuning/sources.cmake).
+# The dispatcher's tables (tables/<arch>.json, built in by common/sources.cmake).
 list(APPEND MGBLAS_CUDA_SOURCES ${CMAKE_CURRENT_LIST_DIR}/tsgemm_dispatch.cpp)

@@ -22,12 +22,12 @@
 #include <cstring>
 
 #include "kernels/cuda/common/device_scalar.cuh"
-#include "kernels/cuda/gemv/level2_device.cuh"
+#include "kernels/cuda/level2/level2_device.cuh"
 
 namespace mgblas::kernels::cuda::tsm2 {
 
-using device::ceil_div;
-using device::maybe_conj;
+using common::ceil_div;
+using common::maybe_conj;
 
 /// Elements of D per 16-byte shared-memory vector load.
 template <typename D>
@@ -45,8 +45,8 @@ __device__ __forceinline__ void load_vec16(D (&v)[kVecOf<D>], const D* p) {
 /// Final store of one C element: alpha * s + beta * C, C not read when beta == 0.
 template <typename D>
 __device__ __forceinline__ void store_c(D* c, D s, D alpha, D beta) {
-  const D as = device::mul(alpha, s);
-  *c = device::is_zero(beta) ? as : device::mul_add(beta, *c, as);
+  const D as = common::mul(alpha, s);
+  *c = common::is_zero(beta) ? as : common::mul_add(beta, *c, as);
 }
 
 /// One element from global to shared memory without passing through registers
@@ -145,7 +145,7 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
     wait_async();
     if (conj_b) {
 #pragma unroll
-      for (int c = 0; c < kT2; ++c) dst[c * kT1 + t] = device::conj(dst[c * kT1 + t]);
+      for (int c = 0; c < kT2; ++c) dst[c * kT1 + t] = common::conj(dst[c * kT1 + t]);
     }
   };
   // A(row_r, p .. p + kT3) for every row r: one uniform test decides between the
@@ -200,7 +200,7 @@ __global__ void __launch_bounds__(kT1, kMinBlocks)
             for (int r = 0; r < kR; ++r)
 #pragma unroll
               for (int e = 0; e < kVec; ++e)
-                acc[r][c] = device::mul_add(a_cur[r][u + e], bv[e], acc[r][c]);
+                acc[r][c] = common::mul_add(a_cur[r][u + e], bv[e], acc[r][c]);
           }
         }
 #pragma unroll
@@ -241,7 +241,7 @@ __device__ __forceinline__ void fma_vec(D (&acc)[kRows][kCols], const D (&a)[kRo
 #pragma unroll
     for (int r = 0; r < kRows; ++r)
 #pragma unroll
-      for (int e = 0; e < kVec; ++e) acc[r][c] = device::mul_add(a[r][a0 + e], bv[e], acc[r][c]);
+      for (int e = 0; e < kVec; ++e) acc[r][c] = common::mul_add(a[r][a0 + e], bv[e], acc[r][c]);
   }
 }
 
@@ -577,9 +577,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     if (p + kThreads < k_end) load(a_nxt, b_nxt, p + kThreads);
 #pragma unroll
     for (int u = 0; u < kTm; ++u) {
-      const D a = kConj ? device::conj(a_cur[u]) : a_cur[u];
+      const D a = kConj ? common::conj(a_cur[u]) : a_cur[u];
 #pragma unroll
-      for (int v = 0; v < kTn; ++v) acc[u][v] = device::mul_add(a, b_cur[v], acc[u][v]);
+      for (int v = 0; v < kTn; ++v) acc[u][v] = common::mul_add(a, b_cur[v], acc[u][v]);
     }
 #pragma unroll
     for (int u = 0; u < kTm; ++u) a_cur[u] = a_nxt[u];
@@ -592,7 +592,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   for (int u = 0; u < kTm; ++u)
 #pragma unroll
     for (int v = 0; v < kTn; ++v) {
-      const D s = device::lane_group_sum<32>(acc[u][v]);
+      const D s = common::lane_group_sum<32>(acc[u][v]);
       if (lane == 0) red[warp][u * kTn + v] = s;
     }
   __syncthreads();
@@ -601,7 +601,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   for (int e = t; e < kTm * kTn; e += kThreads) {
     D s = red[0][e];
 #pragma unroll
-    for (int w = 1; w < kWarps; ++w) s = device::add(s, red[w][e]);
+    for (int w = 1; w < kWarps; ++w) s = common::add(s, red[w][e]);
     const int64_t i = i0 + e / kTn, j = j0 + e % kTn;
     if (i >= m || j >= n) continue;
     if (work) work[(static_cast<int64_t>(blockIdx.y) * n + j) * m + i] = s;
@@ -623,7 +623,7 @@ __global__ void __launch_bounds__(256)
   for (int64_t idx = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; idx < count;
        idx += step) {
     D s = work[idx];
-    for (int64_t q = 1; q < splits; ++q) s = device::add(s, work[q * count + idx]);
+    for (int64_t q = 1; q < splits; ++q) s = common::add(s, work[q * count + idx]);
     store_c(C + idx % m + (idx / m) * ldc, s, alpha, beta);
   }
 }

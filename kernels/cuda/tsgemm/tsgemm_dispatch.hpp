@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The tall-skinny GEMM engine's tuning tables (private; schema and loader in
-// tuning/tuning_table.hpp, shipped tables in tsgemm/tables/): per kernel, precision and
+// common/tuning_table.hpp, shipped tables in tsgemm/tables/): per kernel, precision and
 // class of the small dimension, whether cuBLAS runs outright (measured faster than the
 // model's choice) or the fraction of the read bandwidth cuBLAS reaches there, which the
 // dispatcher (choose in tsgemm_launch.cuh) holds against the model's best tuning set.
@@ -20,8 +20,10 @@ struct CublasRule {
 
 /// The rule for kernel e (Tsm2r, Tsm2l, Tsmttsm) and precision prec ('s', 'd', 'c', 'z')
 /// whose small dimension (n for TSM2R, max(k, n) for TSM2L, max(m, n) for A^H B) is
-/// `small`, on compute capability cc: the tables of that architecture (the env's first),
-/// then those for any architecture ("*"). Host only: the tests call it without a GPU.
+/// `small`, on compute capability cc: the first entry by the tables' one rule
+/// (common/table_match.hpp; bound max_small), so a table's classes go in ascending
+/// max_small; none: found == false (the model alone). Host only: the tests call it
+/// without a GPU.
 CublasRule cublas_rule(int cc, char prec, Engine e, int64_t small);
 
 }  // namespace mgblas::kernels::cuda::tsm2

@@ -15,18 +15,18 @@
 
 #include "core/detail/cuda_check.hpp"
 #include "core/error.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
-#include "kernels/cuda/engine/launchers.hpp"
+#include "kernels/cuda/common/cublas.hpp"
+#include "kernels/cuda/common/launchers.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.cuh"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_dispatch.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
-#include "kernels/cuda/tuning/variant.hpp"
+#include "kernels/cuda/common/variant.hpp"
 
 namespace mgblas::kernels::cuda::tsm2 {
 
-using level2::built_variants;
-using level2::with_variant;
+using common::built_variants;
+using common::with_variant;
 
 // Tuning sets compiled per engine (the first only in the CI build).
 template <typename T> inline constexpr std::size_t kRBuilt = built_variants<TsgemmTuning<T>::kR.size()>;
@@ -39,13 +39,13 @@ inline int64_t round_up(int64_t a, int64_t b) { return ceil_div(a, b) * b; }
 
 template <typename T, std::size_t V>
 auto tsm2r_kernel_of() {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr Tsm2rShape s = TsgemmTuning<T>::kR[V];
   return &tsm2r_kernel<D, s.t1, s.t2, s.t3, s.rows, s.min_blocks>;
 }
 template <typename T, std::size_t V>
 auto tsm2l_kernel_of() {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr Tsm2lShape s = TsgemmTuning<T>::kL[V];
   if constexpr (s.cols > 0)
     return &tsm2l_cols_kernel<D, s.threads, s.n_max, s.cols, s.t3, s.rows, s.stages, kMaxK,
@@ -56,7 +56,7 @@ auto tsm2l_kernel_of() {
 }
 template <typename T, std::size_t V, bool kConj>
 auto tsmttsm_kernel_of() {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr TsmttsmShape s = TsgemmTuning<T>::kT[V];
   return &tsmttsm_kernel<D, s.threads, s.tm, s.tn, kConj, s.min_blocks>;
 }
@@ -344,13 +344,13 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
     if (e == Engine::Tsm2r) {
       const Tsm2rShape s = TsgemmTuning<T>::kR[static_cast<std::size_t>(v)];
       const int64_t rb = ceil_div(m, static_cast<int64_t>(s.t1) * s.rows);
-      const int64_t max_split = std::min<int64_t>(device::kMaxGridY, std::max<int64_t>(1, k / (2 * s.t1)));
+      const int64_t max_split = std::min<int64_t>(common::kMaxGridY, std::max<int64_t>(1, k / (2 * s.t1)));
       std::vector<int64_t> splits{std::max<int64_t>(1, prm.split)};
       if (prm.split <= 0)
         splits = split_candidates(max_split, ceil_div(static_cast<int64_t>(dm.sms) * kr.blocks_per_sm, rb));
       for (int64_t sp : splits) {
         // What the launcher will run: k ranges whole multiples of t1.
-        const int64_t kps = round_up(ceil_div(k, std::min(sp, device::kMaxGridY)), s.t1);
+        const int64_t kps = round_up(ceil_div(k, std::min(sp, common::kMaxGridY)), s.t1);
         const int64_t eff = ceil_div(k, kps);
         const Prediction p = predict_tsm2r<T>(dm, kr, s, m, n, k, beta_zero, eff);
         if (!best.valid || better(p, best)) best = p, best_split = eff;
@@ -377,12 +377,12 @@ Choice choose(Op opA, Op opB, int64_t m, int64_t n, int64_t k, const T* A, int64
       const TsmttsmShape s = TsgemmTuning<T>::kT[static_cast<std::size_t>(v)];
       const int64_t tiles = ceil_div(m, s.tm) * ceil_div(n, s.tn);
       const int64_t max_split =
-          std::min<int64_t>(device::kMaxGridY, std::max<int64_t>(1, k / (4 * s.threads)));
+          std::min<int64_t>(common::kMaxGridY, std::max<int64_t>(1, k / (4 * s.threads)));
       std::vector<int64_t> splits{std::max<int64_t>(1, prm.split)};
       if (prm.split <= 0)
         splits = split_candidates(max_split, ceil_div(static_cast<int64_t>(dm.sms) * kr.blocks_per_sm, tiles));
       for (int64_t sp : splits) {
-        const int64_t kps = round_up(ceil_div(k, std::min(sp, device::kMaxGridY)), s.threads);
+        const int64_t kps = round_up(ceil_div(k, std::min(sp, common::kMaxGridY)), s.threads);
         const int64_t eff = ceil_div(k, kps);
         const Prediction p = predict_tsmttsm<T>(dm, kr, s, m, n, k, beta_zero, eff);
         if (!best.valid || better(p, best)) best = p, best_split = eff;
@@ -455,7 +455,7 @@ struct Workspace {
 /// memory one range covers all of k (the kernels stop at k).
 template <typename D>
 int64_t split_k(Workspace& ws, int64_t m, int64_t n, int64_t k, int64_t step, int64_t& split) {
-  int64_t kps = round_up(ceil_div(k, std::clamp<int64_t>(split, 1, device::kMaxGridY)), step);
+  int64_t kps = round_up(ceil_div(k, std::clamp<int64_t>(split, 1, common::kMaxGridY)), step);
   split = ceil_div(k, kps);
   if (split > 1) {
     ws.ptr = workspace_alloc(ws.stream, static_cast<std::size_t>(split * m * n) * sizeof(D));
@@ -471,7 +471,7 @@ template <typename D>
 void launch_reduce(cudaStream_t stream, int64_t m, int64_t n, int64_t split, const D* work,
                    D alpha, D beta, D* C, int64_t ldc) {
   const int sms = device_model().sms;
-  const unsigned grid = device::grid_dim(m * n, 256, static_cast<int64_t>(sms) * 8);
+  const unsigned grid = common::grid_dim(m * n, 256, static_cast<int64_t>(sms) * 8);
   reduce_kernel<D><<<grid, 256, 0, stream>>>(m, n, split, work, alpha, beta, C, ldc);
   MGBLAS_CHECK_LAUNCH(stream);
 }
@@ -491,7 +491,7 @@ template <Scalar T, std::size_t V>
 void launch_tsm2r(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, T alpha,
                   const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc,
                   int64_t split) {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr Tsm2rShape s = TsgemmTuning<T>::kR[V];
   Workspace ws{stream, nullptr};
   const int64_t kps = split_k<D>(ws, m, n, k, s.t1, split);
@@ -500,12 +500,12 @@ void launch_tsm2r(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, 
                   static_cast<unsigned>(split));
   D* work = static_cast<D*>(ws.ptr);
   tsm2r_kernel_of<T, V>()<<<grid, s.t1, 0, stream>>>(
-      m, n, k, device::to_device(alpha), device::device_ptr(A), lda, device::device_ptr(B), bv.rs,
-      bv.cs, bv.conj, device::to_device(beta), device::device_ptr(C), ldc, kps, work);
+      m, n, k, common::to_device(alpha), common::device_ptr(A), lda, common::device_ptr(B), bv.rs,
+      bv.cs, bv.conj, common::to_device(beta), common::device_ptr(C), ldc, kps, work);
   MGBLAS_CHECK_LAUNCH(stream);
   if (work)
-    launch_reduce<D>(stream, m, n, split, work, device::to_device(alpha), device::to_device(beta),
-                     device::device_ptr(C), ldc);
+    launch_reduce<D>(stream, m, n, split, work, common::to_device(alpha), common::to_device(beta),
+                     common::device_ptr(C), ldc);
 }
 
 template <Scalar T, std::size_t V>
@@ -517,9 +517,9 @@ void launch_tsm2l(cudaStream_t stream, Op opB, int64_t m, int64_t n, int64_t k, 
   const int64_t grid = std::clamp<int64_t>(
       std::min(blocks, ceil_div(m, static_cast<int64_t>(tsm2l_block_rows(s)))), 1, 0x7fffffff);
   tsm2l_kernel_of<T, V>()<<<static_cast<unsigned>(grid), s.threads, 0, stream>>>(
-      m, static_cast<int>(n), static_cast<int>(k), device::to_device(alpha), device::device_ptr(A),
-      lda, device::device_ptr(B), bv.rs, bv.cs, bv.conj, device::to_device(beta),
-      device::device_ptr(C), ldc);
+      m, static_cast<int>(n), static_cast<int>(k), common::to_device(alpha), common::device_ptr(A),
+      lda, common::device_ptr(B), bv.rs, bv.cs, bv.conj, common::to_device(beta),
+      common::device_ptr(C), ldc);
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
@@ -527,7 +527,7 @@ template <Scalar T, std::size_t V>
 void launch_tsmttsm(cudaStream_t stream, Op opA, int64_t m, int64_t n, int64_t k, T alpha,
                     const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc,
                     int64_t split) {
-  using D = device::device_t<T>;
+  using D = common::device_t<T>;
   constexpr TsmttsmShape s = TsgemmTuning<T>::kT[V];
   Workspace ws{stream, nullptr};
   const int64_t kps = split_k<D>(ws, m, n, k, s.threads, split);
@@ -535,16 +535,16 @@ void launch_tsmttsm(cudaStream_t stream, Op opA, int64_t m, int64_t n, int64_t k
   const dim3 grid(static_cast<unsigned>(ceil_div(m, s.tm) * ceil_div(n, s.tn)),
                   static_cast<unsigned>(split));
   auto go = [&](auto kernel) {
-    kernel<<<grid, s.threads, 0, stream>>>(m, n, k, device::to_device(alpha), device::device_ptr(A),
-                                           lda, device::device_ptr(B), ldb, device::to_device(beta),
-                                           device::device_ptr(C), ldc, kps, work);
+    kernel<<<grid, s.threads, 0, stream>>>(m, n, k, common::to_device(alpha), common::device_ptr(A),
+                                           lda, common::device_ptr(B), ldb, common::to_device(beta),
+                                           common::device_ptr(C), ldc, kps, work);
     MGBLAS_CHECK_LAUNCH(stream);
   };
   if (is_complex_v<T> && opA == Op::C) go(tsmttsm_kernel_of<T, V, is_complex_v<T>>());
   else go(tsmttsm_kernel_of<T, V, false>());
   if (work)
-    launch_reduce<D>(stream, m, n, split, work, device::to_device(alpha), device::to_device(beta),
-                     device::device_ptr(C), ldc);
+    launch_reduce<D>(stream, m, n, split, work, common::to_device(alpha), common::to_device(beta),
+                     common::device_ptr(C), ldc);
 }
 
 template <Scalar T>
@@ -553,7 +553,7 @@ void tsgemm(cublasHandle_t handle, cudaStream_t stream, Op opA, Op opB, int64_t 
             int64_t ldc, Params params) {
   if (m <= 0 || n <= 0) return;
   if (k <= 0 || alpha == T(0)) {
-    detail::scale(stream, m, n, beta, C, 1, ldc);
+    common::scale(stream, m, n, beta, C, 1, ldc);
     return;
   }
   const Choice c = choose<T>(opA, opB, m, n, k, A, lda, B, ldb, C, ldc, beta == T(0), params);
@@ -577,7 +577,7 @@ void tsgemm(cublasHandle_t handle, cudaStream_t stream, Op opA, Op opB, int64_t 
       });
       break;
     default:
-      cublas::gemm(handle, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+      common::cublas::gemm(handle, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
   }
 }
 

@@ -172,7 +172,7 @@ constexpr bool valid_tsgemm_shapes() {
     if (s.threads % 32 != 0 || s.threads > 1024 || s.tm < 1 || s.tn < 1 ||
         (s.threads / 32) * s.tm * s.tn * sizeof(T) > kStaticSmem)
       return false;
-  // The full build compiles at most 8 sets per kernel (tuning/variant.hpp).
+  // The full build compiles at most 8 sets per kernel (common/variant.hpp).
   if (TsgemmTuning<T>::kR.size() > 8 || TsgemmTuning<T>::kL.size() > 8 ||
       TsgemmTuning<T>::kT.size() > 8)
     return false;

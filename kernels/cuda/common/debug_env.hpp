@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CUDA kernels' debug overrides (private), read from the environment in this one
+// place (debug_env.cpp) and listed in docs/environment.md. They exist for tests and
+// comparisons, not for tuning: none of them is in a tuning table. Each is read at every
+// call, so a test may set and unset one between calls.
+#pragma once
+
+#include <optional>
+
+namespace mgblas::kernels::cuda::common {
+
+/// MGBLAS_LATRD_STEP_BLOCKS: the latrd step's grid capped at this many blocks (the
+/// caller clamps it to [1, its limit]), so that small panels run the loops over several
+/// tiles per block; the integer value (atoi) where set, nullopt where not.
+std::optional<int> latrd_step_blocks_override();
+
+/// MGBLAS_LATRD_NO_COOP: set (any value): the latrd step runs as separate launches
+/// instead of the cooperative one, for comparison.
+bool latrd_no_coop_override();
+
+/// MGBLAS_STEBZ_POINTS: points per eigenvalue of the bisection (1, 2, 4, 8, 16 or 32;
+/// BadArgument otherwise); nullopt where unset or empty.
+std::optional<int> stebz_points_override();
+
+}  // namespace mgblas::kernels::cuda::common

@@ -1,7 +1,0 @@
-// SPDX-License-Identifier: BSD-3-Clause
-// GEMV instances for double (compiled on their own so the precisions build in parallel).
-#include "kernels/cuda/gemv/gemv_launch.cuh"
-
-namespace mgblas::kernels::cuda::level2 {
-MGBLAS_GEMV_LEVEL2_INSTANTIATE(double)
-}  // namespace mgblas::kernels::cuda::level2

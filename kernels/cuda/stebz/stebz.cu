@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA engine of the tridiagonal eigenvalues (kernels/stebz_kernels.hpp): each eigenvalue
+// by a group of lanes of one warp, multisection with the Sturm counts of
+// kernels/detail/sturm_bisection.hpp (the host engine's arithmetic; the host bisects).
+// One launch, queued on the stream; no workspace.
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+
+#include "core/detail/cuda_check.hpp"
+#include "core/error.hpp"
+#include "kernels/cuda/common/debug_env.hpp"
+#include "kernels/detail/sturm_bisection.hpp"
+#include "kernels/stebz_kernels.hpp"
+
+namespace mgblas::kernels::cuda {
+namespace {
+
+constexpr int kThreads = 128;
+
+// Points a round per eigenvalue. One thread per eigenvalue (plain bisection) leaves an
+// H200 with 4 warps an SM at n = 16384, each a chain of ~55 Sturm counts of dependent
+// divisions; kPoints lanes per eigenvalue cut the interval into kPoints + 1 parts a round
+// (log2(kPoints + 1) bits instead of 1), so the chain is ~3x shorter at 8 points and the
+// SMs hold 8x the warps, for 2.6x the counts in all. MGBLAS_STEBZ_POINTS (1, 2, 4, 8, 16
+// or 32) overrides it, for measurements and tests.
+constexpr int kPoints = 8;
+
+// d and e through the read-only (texture) cache: every thread of a warp reads the same
+// element at about the same time, so each load is one broadcast.
+struct LdgLoad {
+  template <typename R>
+  __device__ R operator()(const R* p, int64_t i) const {
+    return __ldg(p + i);
+  }
+};
+
+// lambda_i by multisection of b's interval with the kP lanes of `group` (a mask of kP
+// consecutive lanes from first_lane; part = this lane's index in it). Invariant, as in sturm_bisect:
+// count(lo) <= i < count(hi); every lane of the group holds the same lo and hi. A round
+// counts at lo + (k + 1) (hi - lo) / (kP + 1), k = 0 .. kP - 1, one point a lane; the
+// counts grow with the point, so the lanes whose count exceeds i are a suffix of the
+// group, and the first of them bounds the new interval. Stops as sturm_bisect does, or
+// when a round leaves the interval unchanged (no floating-point number between the
+// points); returns the midpoint. Neighbouring indices go through the same points until
+// they part, so they come out ordered.
+template <int kP, typename R>
+__device__ R sturm_multisect(int64_t n, const R* d, const R* e, int64_t i,
+                             const detail::SturmBounds<R>& b, unsigned group, int first_lane,
+                             int part) {
+  constexpr R kEps = std::numeric_limits<R>::epsilon();
+  R lo = b.lo, hi = b.hi;
+  for (int round = 0; round < detail::kSturmMaxSteps<R>; ++round) {
+    const R tol = R(2) * kEps * detail::sturm_max(detail::sturm_abs(lo), detail::sturm_abs(hi)) +
+                  b.pivmin;
+    if (!(hi - lo > tol)) break;
+    // Halves before the difference: no overflow for intervals near the largest numbers.
+    const R half = R(0.5) * hi - R(0.5) * lo;
+    const R x = detail::sturm_min(hi, lo + half * (R(2 * (part + 1)) / R(kP + 1)));
+    const bool above = detail::sturm_count(n, d, e, x, b.pivmin, LdgLoad{}) > i;
+    // The group's lanes are bits first_lane .. first_lane + kP - 1 of the ballot.
+    const unsigned mask = __ballot_sync(group, above) & group;
+    const int first = mask ? __ffs(mask) - 1 - first_lane : kP;  // in [0, kP]
+    const R x_below = __shfl_sync(group, x, first_lane + (first > 0 ? first - 1 : 0));
+    const R x_above = __shfl_sync(group, x, first_lane + (first < kP ? first : kP - 1));
+    const R new_lo = first > 0 ? x_below : lo;
+    const R new_hi = first < kP ? x_above : hi;
+    if (new_lo == lo && new_hi == hi) break;
+    lo = new_lo;
+    hi = new_hi;
+  }
+  return R(0.5) * lo + R(0.5) * hi;
+}
+
+// Group g of kP lanes (g = global thread / kP) computes w[g] = lambda_{il + g}, g < count.
+// Each thread first forms the Gershgorin interval itself (one pass over d and e, as cheap
+// as one Sturm count): identical in every thread, so neighbouring indices start from the
+// same interval. Preconditions: n >= 1, count >= 1, d and e (n - 1 elements) device
+// memory.
+template <int kP, typename R>
+__global__ void __launch_bounds__(kThreads)
+    sturm_multisection_kernel(int64_t n, const R* __restrict__ d, const R* __restrict__ e,
+                              int64_t il, int64_t count, R* __restrict__ w) {
+  static_assert(kP >= 1 && kP <= 32 && 32 % kP == 0, "a group is a power-of-two part of a warp");
+  const int64_t t = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const int64_t k = t / kP;
+  if (k >= count) return;  // whole groups: count is in groups
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  const int part = lane % kP;
+  const unsigned group = (kP == 32 ? 0xffffffffu : ((1u << kP) - 1u)) << (lane - part);
+  const detail::SturmBounds<R> bounds = detail::sturm_bounds(n, d, e, LdgLoad{});
+  const R v = sturm_multisect<kP>(n, d, e, il + k, bounds, group, lane - part, part);
+  if (part == 0) w[k] = v;
+}
+
+template <int kP, typename R>
+void launch_multisection(cudaStream_t stream, int64_t n, const R* d, const R* e, int64_t il,
+                         int64_t count, R* w) {
+  constexpr int64_t per_block = kThreads / kP;
+  // count <= n < 2^31 * per_block: the grid fits.
+  const int64_t blocks = (count + per_block - 1) / per_block;
+  sturm_multisection_kernel<kP, R><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
+      n, d, e, il, count, w);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+int points_per_eigenvalue() { return common::stebz_points_override().value_or(kPoints); }
+
+template <typename R>
+void eigenvalues_bisection(const Device& dev, cudaStream_t stream, int64_t n, const R* d,
+                           const R* e, int64_t il, int64_t iu, R* w) {
+  const int64_t count = iu - il;
+  if (count <= 0) return;
+  dev.make_current();
+  switch (points_per_eigenvalue()) {
+    case 1: return launch_multisection<1>(stream, n, d, e, il, count, w);
+    case 2: return launch_multisection<2>(stream, n, d, e, il, count, w);
+    case 4: return launch_multisection<4>(stream, n, d, e, il, count, w);
+    case 8: return launch_multisection<8>(stream, n, d, e, il, count, w);
+    case 16: return launch_multisection<16>(stream, n, d, e, il, count, w);
+    default: return launch_multisection<32>(stream, n, d, e, il, count, w);
+  }
+}
+
+}  // namespace
+
+#define MGBLAS_CUDA_STEBZ_(T)                                                \
+  MGBLAS_DECLARE_STEBZ_KERNEL(T) {                                           \
+    eigenvalues_bisection<real_type_t<T>>(dev, stream, n, d, e, il, iu, w);  \
+  }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_STEBZ_)
+#undef MGBLAS_CUDA_STEBZ_
+
+}  // namespace mgblas::kernels::cuda

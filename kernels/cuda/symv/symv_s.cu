@@ -1,8 +1,0 @@
-// SPDX-License-Identifier: BSD-3-Clause
-// SYMV/HEMV instances for float (compiled on their own so the precisions build in
-// parallel).
-#include "kernels/cuda/symv/symv_launch.cuh"
-
-namespace mgblas::kernels::cuda::level2 {
-MGBLAS_SYMV_LEVEL2_INSTANTIATE(float)
-}  // namespace mgblas::kernels::cuda::level2
