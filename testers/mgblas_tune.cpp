@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // mgblas-tune: the tuner of mgblas's CUDA engines, a sub-command per engine; each writes
 // the tuning table of the GPU's architecture in the shared schema
-// (kernels/cuda/tuning/tuning_table.hpp), ready for kernels/cuda/<engine>/tables/ or
+// (kernels/cuda/common/tuning_table.hpp), ready for kernels/cuda/<engine>/tables/ or
 // for MGBLAS_TUNING_TABLE:
 //
 //   mgblas-tune level2  --type s,d,c,z --out level2_sm_90.json       GEMV, SYMV/HEMV

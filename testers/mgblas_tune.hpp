@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // mgblas-tune: one tuner, a sub-command per engine (level2, tsgemm, batched), each
-// writing a table in the shared schema of kernels/cuda/tuning/tuning_table.hpp. This
+// writing a table in the shared schema of kernels/cuda/common/tuning_table.hpp. This
 // header: what the sub-commands share.
 #pragma once
 

@@ -25,7 +25,7 @@
 //     --niter after --warmup calls) on a batch whose operands are three times the L2
 //     (at least 10000 entries), compact storage, general alpha and beta;
 //  3. the winner goes into the table of the device's architecture (the shared schema,
-//     kernels/cuda/tuning/tuning_table.hpp), one entry per precision, op pair and size
+//     kernels/cuda/common/tuning_table.hpp), one entry per precision, op pair and size
 //     class, with its time, the model's time, cuBLAS's and the speedup over cuBLAS; the
 //     first op pair tuned also becomes the "*" entry (every op pair without its own). A
 //     summary per precision and op pair says on how many classes the tuned choice beats

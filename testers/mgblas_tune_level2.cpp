@@ -22,9 +22,9 @@
 #include "core/device.hpp"
 #include "core/memory.hpp"
 #include "core/types.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
-#include "kernels/cuda/gemv/gemv.hpp"
-#include "kernels/cuda/symv/symv.hpp"
+#include "kernels/cuda/common/cublas.hpp"
+#include "kernels/cuda/level2/gemv.hpp"
+#include "kernels/cuda/level2/symv.hpp"
 #include "testers/mgblas_tune.hpp"
 #include "testers/tester_common.hpp"
 
@@ -70,13 +70,13 @@ Timing time_one(const Device& dev, const Options& o, std::size_t l2_bytes, const
   Timing t;
   t.cublas_ms = median_ms(st, o.warmup, o.niter, [&](int rep) {
     if (gemv)
-      kernels::cuda::cublas::gemv<T>(dev.cublas(), st, trans, n, n, alpha, a(rep), lda, x.data(),
+      kernels::cuda::common::cublas::gemv<T>(dev.cublas(), st, trans, n, n, alpha, a(rep), lda, x.data(),
                                      1, beta, y.data(), 1);
     else if (herm)
-      kernels::cuda::cublas::hemv<T>(dev.cublas(), st, uplo, n, alpha, a(rep), lda, x.data(), 1,
+      kernels::cuda::common::cublas::hemv<T>(dev.cublas(), st, uplo, n, alpha, a(rep), lda, x.data(), 1,
                                      beta, y.data(), 1);
     else
-      kernels::cuda::cublas::symv<T>(dev.cublas(), st, uplo, n, alpha, a(rep), lda, x.data(), 1,
+      kernels::cuda::common::cublas::symv<T>(dev.cublas(), st, uplo, n, alpha, a(rep), lda, x.data(), 1,
                                      beta, y.data(), 1);
   });
   const int count = gemv ? l2::gemv_variant_count<T>(trans) : l2::symv_variant_count<T>();

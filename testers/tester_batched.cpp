@@ -56,7 +56,7 @@
 #include "core/types.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/cuda/batched/batched.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
+#include "kernels/cuda/common/cublas.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_model.hpp"
 #include "testers/subcommands.hpp"
 #include "testers/tester_common.hpp"
@@ -65,7 +65,7 @@ namespace mgblas::testers {
 namespace {
 
 namespace bt = kernels::cuda::batched;
-namespace cb = kernels::cuda::cublas;
+namespace cb = kernels::cuda::common::cublas;
 
 struct Options : CommonOptions {
   Options() {

@@ -45,9 +45,9 @@
 #include "core/memory.hpp"
 #include "core/types.hpp"
 #include "kernels/blas.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
-#include "kernels/cuda/gemv/gemv.hpp"
-#include "kernels/cuda/symv/symv.hpp"
+#include "kernels/cuda/common/cublas.hpp"
+#include "kernels/cuda/level2/gemv.hpp"
+#include "kernels/cuda/level2/symv.hpp"
 #include "kernels/cuda/level2/level2_dispatch.hpp"
 #include "testers/subcommands.hpp"
 #include "testers/tester_common.hpp"
@@ -215,7 +215,7 @@ void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
     };
   };
   auto cb = [&](int rep) {
-    kernels::cuda::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(rep), d.lda,
+    kernels::cuda::common::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(rep), d.lda,
                                    d.x.data(), 1, beta, d.y.data(), 1);
   };
   // The default row times what a user's call runs: the public entry, through the
@@ -232,7 +232,7 @@ void run_gemv(Env& cx, Op op, Shape s, int64_t off) {
     copy_vector(dev, static_cast<int64_t>(d.y.size()), d.y0.data(), d.y.data());
     copy_vector(dev, static_cast<int64_t>(d.y.size()), d.y0.data(), y_cb.data());
     pub(0);
-    kernels::cuda::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(0), d.lda, d.x.data(),
+    kernels::cuda::common::cublas::gemv<T>(dev.cublas(), st, op, m, n, alpha, sub(0), d.lda, d.x.data(),
                                    1, beta, y_cb.data(), 1);
     err = check_error(dev, d, d.y, y_cb, len_x, len_y, len_x, alpha, beta, 1.0);
   }
@@ -276,10 +276,10 @@ void run_symv(Env& cx, Uplo uplo, int64_t n, int64_t off) {
   };
   auto cb_into = [&](int rep, T* y) {
     if (herm)
-      kernels::cuda::cublas::hemv<T>(dev.cublas(), st, uplo, n, alpha, sub(rep), d.lda,
+      kernels::cuda::common::cublas::hemv<T>(dev.cublas(), st, uplo, n, alpha, sub(rep), d.lda,
                                      d.x.data(), 1, beta, y, 1);
     else
-      kernels::cuda::cublas::symv<T>(dev.cublas(), st, uplo, n, alpha, sub(rep), d.lda,
+      kernels::cuda::common::cublas::symv<T>(dev.cublas(), st, uplo, n, alpha, sub(rep), d.lda,
                                      d.x.data(), 1, beta, y, 1);
   };
   const Queue q(dev, st);  // the public entry, as for gemv above

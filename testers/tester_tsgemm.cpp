@@ -51,7 +51,7 @@
 #include "core/types.hpp"
 #include "dist/reducer.hpp"
 #include "dist/tsgemm_mgpu.hpp"
-#include "kernels/cuda/cublas/cublas.hpp"
+#include "kernels/cuda/common/cublas.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
 #include "testers/subcommands.hpp"
@@ -286,7 +286,7 @@ void run_case(Env& env, const Case& c) {
     copy_vector(dev, elemsC, C0.data(), Ccb.data());
     ts::tsgemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta,
                   C.data(), ldc, p);
-    kernels::cuda::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(),
+    kernels::cuda::common::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(),
                                    ldb, beta, Ccb.data(), ldc);
     const double nA = nrm2(h, elemsA, A.data()), nB = nrm2(h, elemsB, B.data());
     const double nC0 = nrm2(h, elemsC, C0.data());
@@ -297,7 +297,7 @@ void run_case(Env& env, const Case& c) {
 
   const double bytes = static_cast<double>(elemsA + elemsB + elemsC) * sizeof(T);
   const double t_cb = median_ms(st, o.warmup, o.niter, [&](int rep) {
-    kernels::cuda::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, t_alpha, a_of(rep), lda,
+    kernels::cuda::common::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, t_alpha, a_of(rep), lda,
                                    B.data(), ldb, t_beta, c_of(rep), ldc);
   });
   for (const ts::Params& p : runs) {
@@ -405,7 +405,7 @@ double run_ngpu(Env& env, const Case& c, int g, double base_ms) {
       copy_vector(dev, static_cast<int64_t>(Bh.size()), Bh.data(), Bd.data());
       // The padding rows of C's local block are never written: zero them in both.
       memset_bytes(dev, ref.data(), 0, ref.size() * sizeof(T));
-      kernels::cuda::cublas::gemm<T>(dev.cublas(), dev.stream(), Op::N, c.opB, lm, n, k, T(1),
+      kernels::cuda::common::cublas::gemm<T>(dev.cublas(), dev.stream(), Op::N, c.opB, lm, n, k, T(1),
                                      A.local(d), A.ld(d), Bd.data(), ldb, T(0), ref.data(), C.ld(d));
       for (int64_t j = 0; j < n && C.ld(d) > lm; ++j)
         memset_bytes(dev, C.local(d) + j * C.ld(d) + lm, 0,

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The manifest of mgblas's public operations: one entry per operation, from which
+api/generate.py writes the C declarations and entry points, the low-level Python
+bindings, the .pyi stubs, the API table of docs/api.md and the surface test's list.
+
+An entry names the operation as the C++ API spells it (the C API prefixes the precision
+letter, `mgblas_dgemv_mgpu`; Python uses the name as it is), says which precisions it
+has, whether it runs on one device (an `_async` form with a stream comes with it) or is
+collective over a context's ranks, and lists its arguments in BLAS order with their
+roles. Roles (ARGUMENT_ROLES below) carry the C type and how each surface converts the
+argument; an entry whose C++ call does not follow from its arguments gives it as `cpp`.
+
+docs/adding-an-operation.md walks through adding one.
+"""
+
+# role -> (C type, what the argument is). T is the operation's scalar, R its real type.
+ARGUMENT_ROLES = {
+    "op": ("mgblas_op_t", "transpose letter N, T or C"),
+    "uplo": ("mgblas_uplo_t", "triangle letter L or U"),
+    "int": ("int64_t", "size, leading dimension, stride, offset or count"),
+    "scalar": ("T", "scalar of the operation's precision"),
+    "real": ("R", "real scalar"),
+    "in": ("const T*", "array read (device memory for a single-device entry, host memory "
+                       "the same on every rank for a collective one)"),
+    "out": ("T*", "array written (as `in` for where it lives)"),
+    "real_in": ("const R*", "real array read"),
+    "real_out": ("R*", "real array written"),
+    "ints": ("const int64_t*", "array of sizes or leading dimensions"),
+    "in_ptrs": ("const T* const*", "array of pointers to matrices read"),
+    "out_ptrs": ("T* const*", "array of pointers to matrices written"),
+    "ops": ("const mgblas_op_t*", "array of transpose letters, one per group"),
+    "scalars": ("const T*", "array of scalars, one per group (host memory)"),
+    "matrix": ("mgblas_matrix_t", "block-cyclic distributed matrix of the context"),
+    "tiled": ("mgblas_matrix_t", "row-tiled distributed matrix of the context"),
+    "local_in": ("const T* const*", "one pointer per local device, in its memory"),
+    "local_out": ("T* const*", "one pointer per local device, in its memory"),
+    "options": ("const mgblas_reduction_options_t*", "options of a reduction (NULL: defaults)"),
+}
+
+# What every operation of a group shares, said once in the C header and docs/api.md.
+GROUPS = {
+    "Level 2, one device":
+        "Single device. The plain forms are queued on the device's own stream, each _async "
+        "form on `stream` (a cudaStream_t passed as void*, so this header needs no CUDA "
+        "include; NULL: the device's own stream; ignored on a host device, which computes "
+        "before returning). Pointers are the device's memory. The _offset forms work on "
+        "the submatrix at (row_off, col_off) (gemv) or (off, off) (symv, hemv) of A.",
+    "GEMM, one device":
+        "Single device, queued as the Level-2 entries are. The batched forms: strided; "
+        "arrays of pointers; variable sizes with per-entry arrays in device memory and "
+        "host bounds max_m/n/k; groups of one shape each with per-group host arrays "
+        "(cuBLAS's gemmGroupedBatched).",
+    "Level 2, distributed":
+        "Collective over ctx's ranks; A a block-cyclic matrix of ctx. x and y are host "
+        "vectors, the same x on every rank; every rank receives the full y. The _offset "
+        "forms work on the trailing submatrix A(i0:m, j0:n) (gemv), A(off:n, off:n) (symv, "
+        "hemv); x and y have its lengths.",
+    "GEMM, distributed":
+        "Collective. tsgemm_mgpu works on row-tiled matrices "
+        "(mgblas_matrix_create_row_tiled), B the same host array on every rank; the "
+        "k-split form returns the host C whole on every rank. The batched forms split the "
+        "batch over every device of every rank (host arrays; C on every rank on return); "
+        "the _local form takes data already split over the devices: A[d], B[d], C[d] hold "
+        "entry 0 of local device d's share.",
+    "Reductions and eigenvalues":
+        "Collective over the context's ranks, LAPACK's routines on a distributed matrix. "
+        "Vectors (d, e, tau, w, the replicated A and B of her2k/syr2k) are host memory, the "
+        "same on every rank; outputs arrive on every rank. The _ex forms take a "
+        "mgblas_reduction_options_t (NULL or all zeros: the defaults).",
+}
+
+ALL = "sdcz"
+REAL = "sd"
+
+
+def op(name, kind, args, doc, precisions=ALL, cpp=None, c_names=None, python_binding=True,
+       group=""):
+    """One operation. kind: 'single' (one device; _async form) or 'collective'.
+    args: 'role name' strings. cpp: the C++ call when it does not follow from args, with
+    {T} for the scalar type, {ctx} for the context's shared_ptr, {args} for all converted
+    arguments in order and {name} for one of them. c_names: letter ->
+    C name after the 'mgblas_<letter>' prefix where it differs from `name` (sytrd/hetrd).
+    python_binding: False when the Python extension binds it by hand (python/src)."""
+    parsed = []
+    for a in args:
+        role, arg = a.split()
+        assert role in ARGUMENT_ROLES, f"{name}: unknown role {role}"
+        parsed.append((role, arg))
+    return dict(name=name, kind=kind, args=parsed, doc=doc, precisions=precisions, cpp=cpp,
+                c_names=c_names or {}, python_binding=python_binding, group=group)
+
+
+GEMV = ["op op", "int m", "int n", "scalar alpha", "in A", "int lda", "in x", "int incx",
+        "scalar beta", "out y", "int incy"]
+GEMV_OFFSET = GEMV[:6] + ["int row_off", "int col_off"] + GEMV[6:]
+SYMV = ["uplo uplo", "int n", "scalar alpha", "in A", "int lda", "in x", "int incx",
+        "scalar beta", "out y", "int incy"]
+SYMV_OFFSET = SYMV[:5] + ["int off"] + SYMV[5:]
+GEMM = ["op opA", "op opB", "int m", "int n", "int k", "scalar alpha", "in A", "int lda",
+        "in B", "int ldb", "scalar beta", "out C", "int ldc"]
+STRIDED = ["op opA", "op opB", "int m", "int n", "int k", "scalar alpha", "in A", "int lda",
+           "int strideA", "in B", "int ldb", "int strideB", "scalar beta", "out C", "int ldc",
+           "int strideC", "int batch"]
+DIST_GEMV = ["op op", "scalar alpha", "matrix A", "in x", "scalar beta", "out y"]
+DIST_SYMV = ["uplo uplo", "scalar alpha", "matrix A", "in x", "scalar beta", "out y"]
+
+OPERATIONS = [
+    # ---- single device: Level 2 --------------------------------------------------
+    op("gemv", "single", GEMV, "y = alpha op(A) x + beta y", group="Level 2, one device"),
+    op("gemv_offset", "single", GEMV_OFFSET,
+       "gemv on the submatrix of A at (row_off, col_off)", group="Level 2, one device"),
+    op("symv", "single", SYMV, "y = alpha A x + beta y, A symmetric (complex: complex "
+       "symmetric), its uplo triangle read", group="Level 2, one device"),
+    op("symv_offset", "single", SYMV_OFFSET, "symv on the diagonal submatrix of A at "
+       "(off, off)", group="Level 2, one device"),
+    op("hemv", "single", SYMV, "y = alpha A x + beta y, A Hermitian", group="Level 2, one device"),
+    op("hemv_offset", "single", SYMV_OFFSET, "hemv on the diagonal submatrix of A at "
+       "(off, off)", group="Level 2, one device"),
+    # ---- single device: GEMM -----------------------------------------------------
+    op("gemm", "single", GEMM, "C = alpha op(A) op(B) + beta C", group="GEMM, one device"),
+    op("tsgemm", "single", GEMM, "gemm by the tall-and-skinny engine (TSM2R/TSM2L)",
+       group="GEMM, one device"),
+    op("gemm_batched_strided", "single", STRIDED, "batch GEMMs of one shape, operands at "
+       "fixed strides", group="GEMM, one device"),
+    op("gemm_batched", "single",
+       ["op opA", "op opB", "int m", "int n", "int k", "scalar alpha", "in_ptrs Aarray",
+        "int lda", "in_ptrs Barray", "int ldb", "scalar beta", "out_ptrs Carray", "int ldc",
+        "int batch"],
+       "batch GEMMs of one shape, operands by device arrays of pointers",
+       group="GEMM, one device"),
+    op("gemm_vbatched", "single",
+       ["op opA", "op opB", "ints m", "ints n", "ints k", "scalar alpha", "in_ptrs Aarray",
+        "ints lda", "in_ptrs Barray", "ints ldb", "scalar beta", "out_ptrs Carray",
+        "ints ldc", "int batch", "int max_m", "int max_n", "int max_k"],
+       "batch GEMMs of their own sizes (device arrays; host bounds max_m/n/k)",
+       group="GEMM, one device"),
+    op("gemm_grouped", "single",
+       ["int group_count", "ops opA", "ops opB", "ints m", "ints n", "ints k",
+        "scalars alpha", "in_ptrs Aarray", "ints lda", "in_ptrs Barray", "ints ldb",
+        "scalars beta", "out_ptrs Carray", "ints ldc", "ints group_size"],
+       "groups of GEMMs, one shape per group (host arrays per group)",
+       cpp="mgblas::gemm_grouped<{T}>(q, group_count, {opA}.data(), {opB}.data(), m, n, k, "
+           "{alpha}, {Aarray}, lda, {Barray}, ldb, {beta}, {Carray}, ldc, group_size)",
+       group="GEMM, one device"),
+    # ---- collective: Level 2 -----------------------------------------------------
+    op("gemv_mgpu", "collective", DIST_GEMV, "y = alpha op(A) x + beta y, A distributed; "
+       "y on every rank", python_binding=False, group="Level 2, distributed"),
+    op("symv_mgpu", "collective", DIST_SYMV, "symv on a distributed A",
+       python_binding=False, group="Level 2, distributed"),
+    op("hemv_mgpu", "collective", DIST_SYMV, "hemv on a distributed A",
+       python_binding=False, group="Level 2, distributed"),
+    op("gemv_mgpu_offset", "collective",
+       DIST_GEMV[:3] + ["int i0", "int j0"] + DIST_GEMV[3:],
+       "gemv_mgpu on the trailing submatrix A(i0:m, j0:n)", python_binding=False,
+       group="Level 2, distributed"),
+    op("symv_mgpu_offset", "collective", DIST_SYMV[:3] + ["int off"] + DIST_SYMV[3:],
+       "symv_mgpu on the trailing submatrix A(off:n, off:n)", python_binding=False,
+       group="Level 2, distributed"),
+    op("hemv_mgpu_offset", "collective", DIST_SYMV[:3] + ["int off"] + DIST_SYMV[3:],
+       "hemv_mgpu on the trailing submatrix A(off:n, off:n)", python_binding=False,
+       group="Level 2, distributed"),
+    # ---- collective: GEMM --------------------------------------------------------
+    op("tsgemm_mgpu", "collective",
+       ["op opB", "scalar alpha", "tiled A", "in B", "int ldb", "scalar beta", "tiled C"],
+       "C = alpha A op(B) + beta C, A and C row-tiled alike, B replicated",
+       cpp="mgblas::tsgemm_mgpu<{T}>({ctx}, {opB}, {alpha}, {A}, {B}, ldb, {beta}, {C})",
+       group="GEMM, distributed"),
+    op("tsgemm_mgpu_ksplit", "collective",
+       ["op opA", "scalar alpha", "tiled A", "tiled B", "scalar beta", "out C", "int ldc"],
+       "C = alpha op(A) B + beta C, A and B row-tiled alike, C on every rank",
+       cpp="mgblas::tsgemm_mgpu<{T}>({ctx}, {opA}, {alpha}, {A}, {B}, {beta}, {C}, ldc)",
+       group="GEMM, distributed"),
+    op("gemm_batched_strided_mgpu", "collective", STRIDED,
+       "gemm_batched_strided split over every device of every rank; host arrays, C on "
+       "every rank", cpp="mgblas::gemm_batched_strided_mgpu<{T}>({ctx}, {args})",
+       group="GEMM, distributed"),
+    op("gemm_vbatched_mgpu", "collective",
+       ["op opA", "op opB", "ints m", "ints n", "ints k", "scalar alpha", "in_ptrs Aarray",
+        "ints lda", "in_ptrs Barray", "ints ldb", "scalar beta", "out_ptrs Carray",
+        "ints ldc", "int batch"],
+       "gemm_vbatched split over every device of every rank; host arrays",
+       cpp="mgblas::gemm_vbatched_mgpu<{T}>({ctx}, {args})", group="GEMM, distributed"),
+    op("gemm_batched_strided_mgpu_local", "collective",
+       ["op opA", "op opB", "int m", "int n", "int k", "scalar alpha", "local_in A",
+        "int lda", "int strideA", "local_in B", "int ldb", "int strideB", "scalar beta",
+        "local_out C", "int ldc", "int strideC", "int batch"],
+       "gemm_batched_strided on data already split over the local devices",
+       cpp="mgblas::gemm_batched_strided_mgpu_local<{T}>({ctx}, {args})",
+       group="GEMM, distributed"),
+    # ---- collective: LAPACK-style ------------------------------------------------
+    op("her2k_mgpu", "collective",
+       ["uplo uplo", "int k", "scalar alpha", "in A", "int lda", "in B", "int ldb",
+        "real beta", "matrix C"],
+       "C = alpha A B^H + conj(alpha) B A^H + beta C on C's uplo triangle; A, B replicated",
+       group="Reductions and eigenvalues"),
+    op("syr2k_mgpu", "collective",
+       ["uplo uplo", "int k", "scalar alpha", "in A", "int lda", "in B", "int ldb",
+        "scalar beta", "matrix C"],
+       "C = alpha A B^T + alpha B A^T + beta C on C's uplo triangle; A, B replicated",
+       group="Reductions and eigenvalues"),
+    op("hetrd_mgpu", "collective",
+       ["uplo uplo", "matrix A", "real_out d", "real_out e", "out tau", "options opts"],
+       "A = Q T Q^H: tridiagonal reduction (real: sytrd); d, e, tau on every rank",
+       c_names={"s": "sytrd_mgpu", "d": "sytrd_mgpu"}, group="Reductions and eigenvalues"),
+    op("gebrd_mgpu", "collective",
+       ["matrix A", "real_out d", "real_out e", "out tauq", "out taup", "options opts"],
+       "Q^H A P = B: bidiagonal reduction; d, e, tauq, taup on every rank",
+       group="Reductions and eigenvalues"),
+    op("unmtr_mgpu", "collective", ["op op", "matrix A", "in tau", "matrix C", "options opts"],
+       "C = op(Q) C with the Q that hetrd_mgpu(Lower) left in A and tau (real: ormtr)",
+       c_names={"s": "ormtr_mgpu", "d": "ormtr_mgpu"}, group="Reductions and eigenvalues"),
+    op("tridiag_eigenvalues_mgpu", "collective",
+       ["int n", "real_in d", "real_in e", "real_out w"],
+       "all eigenvalues of the real symmetric tridiagonal (d, e), ascending, on every "
+       "rank, by bisection over every device",
+       precisions=REAL, cpp="mgblas::tridiag_eigenvalues_mgpu<{T}>(*{ctx}, {args})",
+       group="Reductions and eigenvalues"),
+]
+
+
+def c_name(entry, letter):
+    """The C name of `entry` in precision `letter`."""
+    return "mgblas_" + letter + entry["c_names"].get(letter, entry["name"])
