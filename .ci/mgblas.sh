@@ -18,7 +18,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${MGBLAS_BUILD_DIR:-$root/build}
 
 # --- 1. packages (idempotent; silent when everything is there) -----------------------
-packages=(cmake ninja-build g++ pkg-config libopenmpi-dev openmpi-bin libhwloc-dev
+packages=(cmake ninja-build g++ pkg-config python3 libopenmpi-dev openmpi-bin libhwloc-dev
           libopenblas-dev liblapacke-dev libgtest-dev libcli11-dev nlohmann-json3-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -6,7 +6,9 @@
                                    configure time): c_entries.h (the C declarations, put
                                    into <mgblas/mgblas.h>), c_entries.inc (the C entry
                                    points), py_bindings.inc (the Python extension's
-                                   bindings), surface.json (the surface test's list)
+                                   bindings), cuda_stubs.inc (a build without CUDA:
+                                   every kernel declaration of kernels/*_kernels.hpp),
+                                   surface.json (the surface test's list)
     generate.py --sources          rewrites the generated files kept in the source tree:
                                    docs/api.md and the bindings' part of
                                    python/mgblas/_mgblas.pyi
@@ -136,7 +138,7 @@ def c_converted(role, name, kind):
         "in": f"ptr({name})", "out": f"ptr({name})",
         "in_ptrs": f"ptrs({name})", "out_ptrs": f"ptrs({name})",
         "scalars": f"ptr({name})",
-        "ops": f"{name}_",
+        "ops": f"{name}_.data()",
         "matrix": f"*{name}_", "tiled": f"*{name}_",
         "local_in": f"std::span(ptrs({name}), nd)", "local_out": f"std::span(ptrs({name}), nd)",
         "options": f"{name}_.options",
@@ -148,7 +150,7 @@ def cpp_call(entry, conv, ctx, T="T", queue="q"):
     if entry["cpp"]:
         fields = {name: conv[name] for _, name in entry["args"]}
         plain = [conv[name] for role, name in entry["args"] if role != "options"]
-        return entry["cpp"].format(T=T, ctx=ctx, args=", ".join(plain), **fields)
+        return entry["cpp"].format(T=T, ctx=ctx, queue=queue, args=", ".join(plain), **fields)
     lead = [queue] if entry["kind"] == "single" else []
     return f"mgblas::{entry['name']}<{T}>(" + ", ".join(lead + args) + ")"
 
@@ -294,12 +296,12 @@ def py_binding(entry):
     call = cpp_call(entry, conv, "pc.ctx", queue="gpu_queue(ordinal, stream)") + ";"
     dispatcher = "dispatch_real" if entry["precisions"] == manifest.REAL else "dispatch"
     params = py_params(entry)
-    body = "\n          ".join(pre + [call])
+    body = "\n            ".join(pre + [call])
     kw = ", ".join(f'"{k}"_a' for _, k, _ in params)
     return (f'  m.def("{entry["name"]}",\n'
             f"        []({', '.join(p for p, _, _ in params)}) {{\n"
             f"          {dispatcher}({dt}, [&]<typename T>(std::type_identity<T>) {{\n"
-            f"          {body}\n"
+            f"            {body}\n"
             f"          }});\n"
             f"        }},\n"
             f"        {kw}, release_gil);\n")
@@ -361,6 +363,23 @@ def surface(ops):
                  python=e["name"], python_binding=e["python_binding"]) for e in ops]
 
 
+# ---- the CUDA engine's stubs (a build without CUDA) ---------------------------------
+
+def cuda_stubs():
+    """Every kernel declaration macro of kernels/<op>_kernels.hpp, stamped into the
+    throwing stubs of kernels/cuda/stubs.cpp: the declarations are the one list."""
+    import glob
+    import re
+    headers = sorted(glob.glob(os.path.join(ROOT, "kernels", "*_kernels.hpp")))
+    includes = [f"// {BANNER}"] + [f'#include "kernels/{os.path.basename(h)}"' for h in headers]
+    out = [f"// {BANNER}", "// The kernel declarations of kernels/*_kernels.hpp, for kernels/cuda/stubs.cpp."]
+    for h in headers:
+        with open(h) as f:
+            for macro in re.findall(r"#define (MGBLAS_DECLARE_\w+_KERNEL)\(T\)", f.read()):
+                out.append(f"MGBLAS_CUDA_STUBS_({macro})")
+    return "\n".join(includes) + "\n", "\n".join(out) + "\n"
+
+
 # ---- the files ----------------------------------------------------------------------
 
 PYI = os.path.join(ROOT, "python", "mgblas", "_mgblas.pyi")
@@ -401,6 +420,9 @@ def main():
         write_if_changed(os.path.join(a.out, "c_entries.h"), c_header(ops))
         write_if_changed(os.path.join(a.out, "c_entries.inc"), c_source(ops))
         write_if_changed(os.path.join(a.out, "py_bindings.inc"), py_source(ops))
+        headers, stubs = cuda_stubs()
+        write_if_changed(os.path.join(a.out, "cuda_stub_headers.inc"), headers)
+        write_if_changed(os.path.join(a.out, "cuda_stubs.inc"), stubs)
         write_if_changed(os.path.join(a.out, "surface.json"),
                          json.dumps(surface(ops), indent=1) + "\n")
     if a.sources:

@@ -77,7 +77,7 @@ def op(name, kind, args, doc, precisions=ALL, cpp=None, c_names=None, python_bin
        group=""):
     """One operation. kind: 'single' (one device; _async form) or 'collective'.
     args: 'role name' strings. cpp: the C++ call when it does not follow from args, with
-    {T} for the scalar type, {ctx} for the context's shared_ptr, {args} for all converted
+    {T} for the scalar type, {queue} for a single-device entry's queue, {ctx} for the context's shared_ptr, {args} for all converted
     arguments in order and {name} for one of them. c_names: letter ->
     C name after the 'mgblas_<letter>' prefix where it differs from `name` (sytrd/hetrd).
     python_binding: False when the Python extension binds it by hand (python/src)."""
@@ -139,8 +139,6 @@ OPERATIONS = [
         "scalars alpha", "in_ptrs Aarray", "ints lda", "in_ptrs Barray", "ints ldb",
         "scalars beta", "out_ptrs Carray", "ints ldc", "ints group_size"],
        "groups of GEMMs, one shape per group (host arrays per group)",
-       cpp="mgblas::gemm_grouped<{T}>(q, group_count, {opA}.data(), {opB}.data(), m, n, k, "
-           "{alpha}, {Aarray}, lda, {Barray}, ldb, {beta}, {Carray}, ldc, group_size)",
        group="GEMM, one device"),
     # ---- collective: Level 2 -----------------------------------------------------
     op("gemv_mgpu", "collective", DIST_GEMV, "y = alpha op(A) x + beta y, A distributed; "

@@ -46,9 +46,9 @@
 //   make_reducer(..., Auto)), with an explicit context (A must match it), and with a
 //   Reducer (its context; reuse one reducer across calls to keep its buffers). The last
 //   two are one leading argument of type ReducerOrContext.
-// - Quick returns: an empty y returns at once; alpha == 0 or an empty inner dimension
-//   makes y = beta * y with no reduction; beta == 0 never reads y (NaN in y does not
-//   propagate).
+// - Quick returns: an empty y or an empty inner dimension returns at once with y
+//   untouched (the reference BLAS's quick return); alpha == 0 makes y = beta * y with no
+//   reduction; beta == 0 never reads y (NaN in y does not propagate).
 // - On return y is complete on every rank (the devices are synchronised).
 #pragma once
 

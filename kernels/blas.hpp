@@ -5,9 +5,9 @@
 // Asynchrony: on a GPU the call is queued on q.stream and returns without waiting
 // (as cuBLAS does); pointers are device memory. On a host device the call runs to
 // completion. Errors: BadArgument naming the argument and its value, raised before
-// anything is written. Zero inner dimension: the output is scaled by beta (beta = 0
-// sets it to zero without reading it), as the mathematics says; the reference BLAS
-// returns without touching it in that case.
+// anything is written. Quick returns as the reference BLAS: an empty output, or (gemv)
+// an empty inner dimension, returns without touching the output; gemm with k = 0
+// makes C = beta C, as the reference BLAS does.
 #pragma once
 
 #include <cstdint>

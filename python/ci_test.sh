@@ -53,6 +53,9 @@ cmake --build "$build" --target mgblas_capi mgblas_dist >/dev/null
 cmake --install "$build" --prefix "$prefix" >"$build/python-install.log" 2>&1 ||
   { cat "$build/python-install.log"; exit 1; }
 mgblas_dir=$(dirname "$(find "$prefix" -name mgblasConfig.cmake | head -n1)")
+# The shared C library, for the surface test's C calls (python/tests/test_surface.py).
+capi_lib=$(find "$prefix" -name 'libmgblas_capi.so' | head -n1)
+if [ -n "$capi_lib" ]; then export MGBLAS_CAPI_LIB=$capi_lib; fi
 
 # --- 3. the package ------------------------------------------------------------------
 venv=$build/python-venv

@@ -251,7 +251,8 @@ def _symv1(A, x, uplo, alpha, beta, y, hermitian):
         bu, lda = ("U" if u == "L" else "L"), orders["C"]
     else:
         raise BadArgument("A is not contiguous along either axis")
-    _core.symv(letter, dev, stream, hermitian, bu, n, a, Aa.ptr, lda, xa.ptr, incx, b, ya.ptr, incy)
+    (_core.hemv if hermitian else _core.symv)(letter, dev, stream, bu, n, a, Aa.ptr, lda, xa.ptr,
+                                               incx, b, ya.ptr, incy)
     return y
 
 
@@ -454,7 +455,10 @@ def _gemm_vbatched(A, B, C, transa, transb, alpha, beta, ctx):
             return None, lambda: _sig("gemm_vbatched", letter, opa, opb, ms, ns, ks, a, b, order)
 
         ctx._agree("gemm_batched", check)
-        _core.gemm_vbatched_mgpu(ctx._c, letter, *args)
+        # The sizes, leading dimensions and pointers as host int64 arrays.
+        keep = [np.asarray(v, dtype=np.int64) if isinstance(v, list) else v for v in args]
+        _core.gemm_vbatched_mgpu(ctx._c, letter, *[_addr(v) if isinstance(v, np.ndarray) else v
+                                                   for v in keep], batch)
         return C
     dev, stream = _single(As + Bs + Cs)
     maxima = (max(args[2]), max(args[3]), max(args[4]))
@@ -525,7 +529,7 @@ def tsgemm_mgpu(A: RowTiledMatrix, B: Any, C: Any = None, transa: str = "N", tra
 
         opa, a, b, out, work = ctx._agree("tsgemm_mgpu", check)
         wa = describe(work, "C", writable=True)
-        _core.tsgemm_mgpu_ksplit(ctx._c, A._c, opa, a, B._c, b, wa.ptr,
+        _core.tsgemm_mgpu_ksplit(ctx._c, opa, a, A._c, B._c, b, wa.ptr,
                                  matrix_orders(wa.shape, wa.strides)["F"])
         if work is not out:
             out[...] = work
@@ -560,8 +564,8 @@ def tsgemm_mgpu(A: RowTiledMatrix, B: Any, C: Any = None, transa: str = "N", tra
 
     opb, a, b, out, Bf = ctx._agree("tsgemm_mgpu", check)
     bf = describe(Bf, "B")
-    _core.tsgemm_mgpu_rows(ctx._c, A._c, opb, a, bf.ptr, matrix_orders(bf.shape, bf.strides)["F"],
-                           b, out._c)
+    _core.tsgemm_mgpu(ctx._c, opb, a, A._c, bf.ptr, matrix_orders(bf.shape, bf.strides)["F"], b,
+                      out._c)
     return out
 
 
@@ -591,7 +595,7 @@ def hetrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
     d = np.zeros(n, dtype=real)
     e = np.zeros(max(0, n - 1), dtype=real)
     tau = np.zeros(max(0, n - 1), dtype=A.dtype)
-    _core.hetrd_mgpu(A._c, u, _addr(d), _addr(e), _addr(tau), int(panel))
+    _core.hetrd_mgpu(A.ctx._c, u, A._c, _addr(d), _addr(e), _addr(tau), int(panel), -1)
     return d, e, tau
 
 
@@ -632,7 +636,7 @@ def gebrd(A: DistMatrix, panel: int = 0,
     e = np.zeros(max(0, k - 1), dtype=real)
     tauq = np.zeros(k, dtype=A.dtype)
     taup = np.zeros(k, dtype=A.dtype)
-    _core.gebrd_mgpu(A._c, _addr(d), _addr(e), _addr(tauq), _addr(taup), int(panel),
+    _core.gebrd_mgpu(A.ctx._c, A._c, _addr(d), _addr(e), _addr(tauq), _addr(taup), int(panel),
                      _pass_mode(one_pass))
     return d, e, tauq, taup
 
@@ -689,7 +693,7 @@ def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", panel: int =
         return (op, ta), lambda: _sig("unmtr", A._c.dt, op, A.shape, C.shape, panel)
 
     op, ta = A.ctx._agree("unmtr", check)
-    _core.unmtr_mgpu(A._c, op, ta.ptr, C._c, int(panel))
+    _core.unmtr_mgpu(A.ctx._c, op, A._c, ta.ptr, C._c, int(panel), -1)
     return C
 
 

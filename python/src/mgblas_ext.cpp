@@ -5,7 +5,10 @@
 // dimensions and a precision letter (s, d, c, z), already checked by the Python layer
 // (mgblas/_arrays.py) against the arrays' shapes, strides, dtypes and devices. This file
 // only dispatches on the precision, converts scalars and maps C++ exceptions onto the
-// Python hierarchy of mgblas/_errors.py. Long calls release the GIL.
+// Python hierarchy of mgblas/_errors.py. Long calls release the GIL. The operations'
+// bindings are generated from the manifest (api/operations.py -> py_bindings.inc, one
+// per operation under its C++ name); the context, the matrices and the distributed
+// Level-2 calls (which stage CuPy vectors in DistVectors) are bound here by hand.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/shared_ptr.h>
@@ -375,6 +378,27 @@ std::vector<T*> mut_ptrs(const std::vector<uintptr_t>& v) {
   return out;
 }
 
+// A second matrix of a call must have the first one's precision.
+void same_precision(char first, char other, const char* name) {
+  if (first != other)
+    MGBLAS_THROW(BadArgument, name, " has precision '", other, "' but the call's first matrix has '",
+                 first, "'");
+}
+
+// A reduction's options from the extension's (panel, pass) pair: pass -1 the default
+// (Auto), 0 two GEMVs, 1 one pass (gebrd only; the others take -1).
+template <typename Options>
+Options py_options(int64_t panel, int pass) {
+  Options o;
+  o.panel = panel;
+  if constexpr (std::is_same_v<Options, GebrdOptions>) {
+    o.set_pass(pass < 0 ? GebrdPass::Auto : pass == 1 ? GebrdPass::One : GebrdPass::Two);
+  } else if (pass >= 0) {
+    MGBLAS_THROW(BadArgument, "one_pass applies to gebrd only");
+  }
+  return o;
+}
+
 }  // namespace
 }  // namespace mgblas::python
 
@@ -564,152 +588,6 @@ NB_MODULE(_mgblas, m) {
   m.def("symv_mgpu", &symv_mgpu_any, "ctx"_a, "A"_a, "hermitian"_a, "uplo"_a, "alpha"_a,
         "off"_a, "x"_a, "beta"_a, "y"_a, "offset"_a, "dev_vectors"_a, release_gil);
 
-  // --- single device (CUDA memory, caller's stream) ------------------------------
-  m.def("gemv", [](char dt, int ordinal, uintptr_t stream, char op, int64_t mm, int64_t n,
-                   cplx alpha, uintptr_t A, int64_t lda, uintptr_t x, int64_t incx, cplx beta,
-                   uintptr_t y, int64_t incy) {
-        dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-          gemv<T>(gpu_queue(ordinal, stream), to_op(op), mm, n, scalar<T>(alpha), ptr<const T>(A),
-                  lda, ptr<const T>(x), incx, scalar<T>(beta), ptr<T>(y), incy);
-        });
-      }, release_gil);
-  m.def("symv", [](char dt, int ordinal, uintptr_t stream, bool hermitian, char uplo, int64_t n,
-                   cplx alpha, uintptr_t A, int64_t lda, uintptr_t x, int64_t incx, cplx beta,
-                   uintptr_t y, int64_t incy) {
-        dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-          const Queue q = gpu_queue(ordinal, stream);
-          if (hermitian)
-            hemv<T>(q, to_uplo(uplo), n, scalar<T>(alpha), ptr<const T>(A), lda, ptr<const T>(x),
-                    incx, scalar<T>(beta), ptr<T>(y), incy);
-          else
-            symv<T>(q, to_uplo(uplo), n, scalar<T>(alpha), ptr<const T>(A), lda, ptr<const T>(x),
-                    incx, scalar<T>(beta), ptr<T>(y), incy);
-        });
-      }, release_gil);
-  m.def("tsgemm", [](char dt, int ordinal, uintptr_t stream, char opA, char opB, int64_t mm,
-                     int64_t n, int64_t k, cplx alpha, uintptr_t A, int64_t lda, uintptr_t B,
-                     int64_t ldb, cplx beta, uintptr_t C, int64_t ldc) {
-        dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-          tsgemm<T>(gpu_queue(ordinal, stream), to_op(opA), to_op(opB), mm, n, k, scalar<T>(alpha),
-                    ptr<const T>(A), lda, ptr<const T>(B), ldb, scalar<T>(beta), ptr<T>(C), ldc);
-        });
-      }, release_gil);
-  m.def("gemm_batched_strided",
-        [](char dt, int ordinal, uintptr_t stream, char opA, char opB, int64_t mm, int64_t n,
-           int64_t k, cplx alpha, uintptr_t A, int64_t lda, int64_t sA, uintptr_t B, int64_t ldb,
-           int64_t sB, cplx beta, uintptr_t C, int64_t ldc, int64_t sC, int64_t batch) {
-          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-            gemm_batched_strided<T>(gpu_queue(ordinal, stream), to_op(opA), to_op(opB), mm, n, k,
-                                    scalar<T>(alpha), ptr<const T>(A), lda, sA, ptr<const T>(B),
-                                    ldb, sB, scalar<T>(beta), ptr<T>(C), ldc, sC, batch);
-          });
-        }, release_gil);
-  // Variable sizes on one GPU: every array argument is device memory (int64 sizes and
-  // leading dimensions, pointer arrays), the maxima host values.
-  m.def("gemm_vbatched",
-        [](char dt, int ordinal, uintptr_t stream, char opA, char opB, uintptr_t mm, uintptr_t n,
-           uintptr_t k, cplx alpha, uintptr_t A, uintptr_t lda, uintptr_t B, uintptr_t ldb,
-           cplx beta, uintptr_t C, uintptr_t ldc, int64_t batch, int64_t max_m, int64_t max_n,
-           int64_t max_k) {
-          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-            gemm_vbatched<T>(gpu_queue(ordinal, stream), to_op(opA), to_op(opB),
-                             ptr<const int64_t>(mm), ptr<const int64_t>(n), ptr<const int64_t>(k),
-                             scalar<T>(alpha), ptr<const T* const>(A), ptr<const int64_t>(lda),
-                             ptr<const T* const>(B), ptr<const int64_t>(ldb), scalar<T>(beta),
-                             ptr<T* const>(C), ptr<const int64_t>(ldc), batch, max_m, max_n,
-                             max_k);
-          });
-        }, release_gil);
-
-  // --- distributed batched GEMM (host arrays) -------------------------------------
-  m.def("gemm_batched_strided_mgpu",
-        [](BoundContext& pc, char dt, char opA, char opB, int64_t mm, int64_t n, int64_t k,
-           cplx alpha, uintptr_t A, int64_t lda, int64_t sA, uintptr_t B, int64_t ldb,
-           int64_t sB, cplx beta, uintptr_t C, int64_t ldc, int64_t sC, int64_t batch) {
-          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-            gemm_batched_strided_mgpu<T>(pc.ctx, to_op(opA), to_op(opB), mm, n, k,
-                                         scalar<T>(alpha), ptr<const T>(A), lda, sA,
-                                         ptr<const T>(B), ldb, sB, scalar<T>(beta), ptr<T>(C),
-                                         ldc, sC, batch);
-          });
-        }, release_gil);
-  m.def("gemm_vbatched_mgpu",
-        [](BoundContext& pc, char dt, char opA, char opB, const std::vector<int64_t>& mm,
-           const std::vector<int64_t>& n, const std::vector<int64_t>& k, cplx alpha,
-           const std::vector<uintptr_t>& A, const std::vector<int64_t>& lda,
-           const std::vector<uintptr_t>& B, const std::vector<int64_t>& ldb, cplx beta,
-           const std::vector<uintptr_t>& C, const std::vector<int64_t>& ldc) {
-          const auto batch = static_cast<int64_t>(mm.size());
-          for (const auto* v : {&n, &k, &lda, &ldb, &ldc})
-            if (static_cast<int64_t>(v->size()) != batch)
-              MGBLAS_THROW(DimensionMismatch, "gemm_vbatched_mgpu: size lists differ in length");
-          if (static_cast<int64_t>(A.size()) != batch || static_cast<int64_t>(B.size()) != batch ||
-              static_cast<int64_t>(C.size()) != batch)
-            MGBLAS_THROW(DimensionMismatch, "gemm_vbatched_mgpu: pointer lists differ in length");
-          dispatch(dt, [&]<typename T>(std::type_identity<T>) {
-            const auto a = const_ptrs<T>(A), b = const_ptrs<T>(B);
-            const auto c = mut_ptrs<T>(C);
-            gemm_vbatched_mgpu<T>(pc.ctx, to_op(opA), to_op(opB), mm.data(), n.data(), k.data(),
-                                  scalar<T>(alpha), a.data(), lda.data(), b.data(), ldb.data(),
-                                  scalar<T>(beta), c.data(), ldc.data(), batch);
-          });
-        }, nb::call_guard<nb::gil_scoped_release>());
-
-  // --- distributed tall-and-skinny GEMM --------------------------------------------
-  m.def("tsgemm_mgpu_rows",
-        [](BoundContext& pc, AnyRowTiled& A, char opB, cplx alpha, uintptr_t B, int64_t ldb,
-           cplx beta, AnyRowTiled& C) {
-          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
-            tsgemm_mgpu<T>(pc.red(), to_op(opB), scalar<T>(alpha), A.get<T>(), ptr<const T>(B),
-                           ldb, scalar<T>(beta), C.get<T>());
-          });
-        }, release_gil);
-  m.def("tsgemm_mgpu_ksplit",
-        [](BoundContext& pc, AnyRowTiled& A, char opA, cplx alpha, AnyRowTiled& B, cplx beta,
-           uintptr_t C, int64_t ldc) {
-          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
-            tsgemm_mgpu<T>(pc.red(), to_op(opA), scalar<T>(alpha), A.get<T>(), B.get<T>(),
-                           scalar<T>(beta), ptr<T>(C), ldc);
-          });
-        }, release_gil);
-
-  // --- reductions ----------------------------------------------------------------
-  m.def("hetrd_mgpu",
-        [](AnyDistMatrix& A, char uplo, uintptr_t d, uintptr_t e, uintptr_t tau, int64_t panel) {
-          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
-            using R = real_type_t<T>;
-            HetrdOptions opts;
-            opts.panel = panel;
-            hetrd_mgpu<T>(to_uplo(uplo), A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tau), opts);
-          });
-        }, release_gil);
-  m.def("gebrd_mgpu",
-        [](AnyDistMatrix& A, uintptr_t d, uintptr_t e, uintptr_t tauq, uintptr_t taup,
-           int64_t panel, int one_pass) {  // -1: the default; 0: two GEMVs; 1: one pass always
-          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
-            using R = real_type_t<T>;
-            GebrdOptions opts;
-            opts.panel = panel;
-            opts.set_pass(one_pass < 0    ? GebrdPass::Auto
-                          : one_pass == 1 ? GebrdPass::One
-                                          : GebrdPass::Two);
-            gebrd_mgpu<T>(A.get<T>(), ptr<R>(d), ptr<R>(e), ptr<T>(tauq), ptr<T>(taup), opts);
-          });
-        }, release_gil);
-  m.def("tridiag_eigenvalues_mgpu",
-        [](BoundContext& pc, char dt, int64_t n, uintptr_t d, uintptr_t e, uintptr_t w) {
-          dispatch_real(dt, [&]<typename R>(std::type_identity<R>) {
-            tridiag_eigenvalues_mgpu<R>(*pc.ctx, n, ptr<const R>(d), ptr<const R>(e), ptr<R>(w));
-          });
-        }, release_gil);
-  m.def("unmtr_mgpu",
-        [](AnyDistMatrix& A, char op, uintptr_t tau, AnyDistMatrix& C, int64_t panel) {
-          if (A.dt != C.dt)
-            MGBLAS_THROW(BadArgument, "C has precision '", C.dt, "' but A has '", A.dt, "'");
-          dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
-            UnmtrOptions opts;
-            opts.panel = panel;
-            unmtr_mgpu<T>(to_op(op), A.get<T>(), ptr<const T>(tau), C.get<T>(), opts);
-          });
-        }, release_gil);
+  // --- every other operation: generated from the manifest (api/operations.py) ---
+#include "py_bindings.inc"
 }

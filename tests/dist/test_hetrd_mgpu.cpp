@@ -233,7 +233,7 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
                              "C API sytrd/hetrd residuals"));
   // T's eigenvalues through the C bisection entry, against LAPACK's of T.
   std::vector<double> w(n), ref(d);
-  ASSERT_EQ(mgblas_dstebz_mgpu(cctx, n, d.data(), e.data(), w.data()), MGBLAS_SUCCESS)
+  ASSERT_EQ(mgblas_dtridiag_eigenvalues_mgpu(cctx, n, d.data(), e.data(), w.data()), MGBLAS_SUCCESS)
       << mgblas_last_error();
   tl::sterf<double>(n, ref, e);
   double worst = 0;

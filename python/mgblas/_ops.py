@@ -1,0 +1,336 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The manifest's operations under their C++ and C names (api/operations.py; docs/api.md):
+the submatrix (offset) forms, gemm, the batched forms one name each, grouped GEMM, the
+per-device batched form, the distributed rank-2k updates, and the reductions' _mgpu
+names. The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr, ...) stay as they
+were."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from . import _mgblas as _core
+from ._arrays import Arr, check_dtype, describe, matrix_orders, option, scalar, zeros_like_kind
+from ._blas import (_check_dist, _addr, _sig, _single, _gemm_sizes, _common_order, _ld,
+                    _operand_vectors, gebrd, gemm_batched, hetrd, sytrd, tridiag_eigenvalues,
+                    tsgemm_mgpu, unmtr, ormtr)
+from ._context import Context
+from ._dist import DistMatrix, _check_ctx
+from ._errors import BadArgument, DimensionMismatch
+
+
+def _colmajor(Aa: Arr, name: str = "A") -> int:
+    """The leading dimension of a column-major (Fortran-order) 2-D array."""
+    if Aa.ndim != 2:
+        raise DimensionMismatch(f"{name} must be 2-D, not of shape {Aa.shape}")
+    orders = matrix_orders(Aa.shape, Aa.strides)
+    if "F" not in orders:
+        raise BadArgument(f"{name} must be column-major (Fortran order) for the offset forms")
+    return orders["F"]
+
+
+def _offset(v: Any, name: str, hi: int) -> int:
+    if not isinstance(v, (int, np.integer)) or not 0 <= v <= hi:
+        raise BadArgument(f"{name} = {v!r}: must be an integer in [0, {hi}]")
+    return int(v)
+
+
+# ---- single device: submatrix forms -------------------------------------------------
+
+def gemv_offset(A: Any, row_off: int, col_off: int, m: int, n: int, x: Any, trans: str = "N",
+                alpha: Any = 1.0, beta: Any = 0.0, y: Any = None) -> Any:
+    """gemv on the m x n submatrix of the column-major A at (row_off, col_off), read
+    aligned to A itself (faster than a slice at an unaligned offset). Returns y."""
+    Aa = describe(A, "A")
+    lda = _colmajor(Aa)
+    r0 = _offset(row_off, "row_off", Aa.shape[0])
+    c0 = _offset(col_off, "col_off", Aa.shape[1])
+    m = _offset(m, "m", Aa.shape[0] - r0)
+    n = _offset(n, "n", Aa.shape[1] - c0)
+    letter = Aa.letter
+    op = option(trans, "trans", "NTC")
+    a, b = scalar(alpha, letter, "alpha"), scalar(beta, letter, "beta")
+    xlen, ylen = (n, m) if op == "N" else (m, n)
+    xa, incx, y, ya, incy = _operand_vectors(Aa, Aa.dtype, x, xlen, y, ylen, b)
+    dev, stream = _single([Aa, xa, ya])
+    _core.gemv_offset(letter, dev, stream, op, m, n, a, Aa.ptr, lda, r0, c0, xa.ptr, incx, b,
+                      ya.ptr, incy)
+    return y
+
+
+def _symv_offset(core, A, off, n, x, uplo, alpha, beta, y):
+    Aa = describe(A, "A")
+    lda = _colmajor(Aa)
+    o = _offset(off, "off", min(Aa.shape))
+    n = _offset(n, "n", min(Aa.shape) - o)
+    letter = Aa.letter
+    u = option(uplo, "uplo", "LU")
+    a, b = scalar(alpha, letter, "alpha"), scalar(beta, letter, "beta")
+    xa, incx, y, ya, incy = _operand_vectors(Aa, Aa.dtype, x, n, y, n, b)
+    dev, stream = _single([Aa, xa, ya])
+    core(letter, dev, stream, u, n, a, Aa.ptr, lda, o, xa.ptr, incx, b, ya.ptr, incy)
+    return y
+
+
+def symv_offset(A: Any, off: int, n: int, x: Any, uplo: str = "L", alpha: Any = 1.0,
+                beta: Any = 0.0, y: Any = None) -> Any:
+    """symv on the n x n diagonal submatrix of the column-major A at (off, off)."""
+    return _symv_offset(_core.symv_offset, A, off, n, x, uplo, alpha, beta, y)
+
+
+def hemv_offset(A: Any, off: int, n: int, x: Any, uplo: str = "L", alpha: Any = 1.0,
+                beta: Any = 0.0, y: Any = None) -> Any:
+    """hemv on the n x n diagonal submatrix of the column-major A at (off, off)."""
+    return _symv_offset(_core.hemv_offset, A, off, n, x, uplo, alpha, beta, y)
+
+
+# ---- single device: GEMM ------------------------------------------------------------
+
+def gemm(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
+         alpha: Any = 1.0, beta: Any = 0.0) -> Any:
+    """C = alpha * op(A) @ op(B) + beta * C on one device (the engine's choice of
+    kernel; see tsgemm for where it runs). All three matrices column-major or all
+    row-major. Returns C."""
+    Aa, Ba = describe(A, "A"), describe(B, "B")
+    for X in (Aa, Ba):
+        if X.ndim != 2:
+            raise DimensionMismatch(f"{X.name} must be 2-D, not of shape {X.shape}")
+    check_dtype(Ba, Aa.dtype, "A's dtype")
+    letter = Aa.letter
+    opa, opb = option(transa, "transa", "NTC"), option(transb, "transb", "NTC")
+    a, b = scalar(alpha, letter, "alpha"), scalar(beta, letter, "beta")
+    m, n, k = _gemm_sizes(Aa.shape, Ba.shape, None, opa, opb)
+    if C is None:
+        if b != 0:
+            raise BadArgument("beta != 0 needs C (the matrix it scales)")
+        order = _common_order([("A", Aa.shape, Aa.strides), ("B", Ba.shape, Ba.strides)])
+        C = zeros_like_kind(Aa, (m, n), Aa.dtype, order=order)
+    Ca = describe(C, "C", writable=True)
+    check_dtype(Ca, Aa.dtype, "A's dtype")
+    _gemm_sizes(Aa.shape, Ba.shape, Ca.shape, opa, opb)
+    dev, stream = _single([Aa, Ba, Ca])
+    order = _common_order([(X.name, X.shape, X.strides) for X in (Aa, Ba, Ca)])
+    lda, ldb, ldc = (_ld(X.shape, X.strides, order) for X in (Aa, Ba, Ca))
+    if order == "F":
+        _core.gemm(letter, dev, stream, opa, opb, m, n, k, a, Aa.ptr, lda, Ba.ptr, ldb, b, Ca.ptr, ldc)
+    else:  # row-major: C^T = op(B)^T op(A)^T
+        _core.gemm(letter, dev, stream, opb, opa, n, m, k, a, Ba.ptr, ldb, Aa.ptr, lda, b, Ca.ptr, ldc)
+    return C
+
+
+def gemm_batched_strided(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
+                         alpha: Any = 1.0, beta: Any = 0.0) -> Any:
+    """gemm_batched on 3-D arrays (batch, rows, cols) on one device."""
+    if isinstance(A, (list, tuple)):
+        raise BadArgument("gemm_batched_strided takes 3-D arrays; lists go to gemm_vbatched")
+    return gemm_batched(A, B, C, transa, transb, alpha, beta)
+
+
+def gemm_vbatched(A: Sequence[Any], B: Sequence[Any], C: Optional[Sequence[Any]] = None,
+                  transa: str = "N", transb: str = "N", alpha: Any = 1.0,
+                  beta: Any = 0.0) -> Any:
+    """gemm_batched on lists of 2-D arrays of their own sizes, on one device."""
+    if not isinstance(A, (list, tuple)):
+        raise BadArgument("gemm_vbatched takes lists of 2-D arrays")
+    return gemm_batched(A, B, C, transa, transb, alpha, beta)
+
+
+def gemm_batched_strided_mgpu(ctx: Context, A: Any, B: Any, C: Any = None, transa: str = "N",
+                              transb: str = "N", alpha: Any = 1.0, beta: Any = 0.0) -> Any:
+    """gemm_batched_strided split over every device of every rank of ctx; NumPy arrays,
+    the whole batch on every rank, all of C on every rank. Collective."""
+    _check_ctx(ctx)
+    if isinstance(A, (list, tuple)):
+        raise BadArgument("the strided forms take 3-D arrays; lists go to the vbatched forms")
+    return gemm_batched(A, B, C, transa, transb, alpha, beta, ctx)
+
+
+def gemm_vbatched_mgpu(ctx: Context, A: Sequence[Any], B: Sequence[Any],
+                       C: Optional[Sequence[Any]] = None, transa: str = "N", transb: str = "N",
+                       alpha: Any = 1.0, beta: Any = 0.0) -> Any:
+    """gemm_vbatched split over every device of every rank of ctx (NumPy arrays, the
+    whole batch on every rank). Collective."""
+    _check_ctx(ctx)
+    if not isinstance(A, (list, tuple)):
+        raise BadArgument("gemm_vbatched_mgpu takes lists of 2-D arrays")
+    return gemm_batched(A, B, C, transa, transb, alpha, beta, ctx)
+
+
+def _pointer_array(values: Sequence[int], like: Arr):
+    """An int64 array of `values` in the memory of `like`'s device (kept alive by the
+    caller until the call is queued)."""
+    host = np.asarray(values, dtype=np.int64)
+    if not like.on_gpu:
+        return host, _addr(host)
+    import cupy
+    with cupy.cuda.Device(like.device):
+        dev = cupy.asarray(host)
+    return dev, dev.data.ptr
+
+
+def _scalars(values: Sequence[complex], dtype: np.dtype) -> np.ndarray:
+    return np.asarray([v if dtype.kind == "c" else v.real for v in values], dtype=dtype)
+
+
+def gemm_grouped(A: Sequence[Sequence[Any]], B: Sequence[Sequence[Any]],
+                 C: Sequence[Sequence[Any]], transa: Sequence[str], transb: Sequence[str],
+                 alpha: Sequence[Any], beta: Sequence[Any]) -> Sequence[Sequence[Any]]:
+    """Groups of GEMMs on one device: group g multiplies the column-major matrices
+    A[g][i], B[g][i] into C[g][i] (all of one shape within the group) with its own
+    transa[g], transb[g], alpha[g], beta[g]. Returns C."""
+    ng = len(A)
+    for name, v in (("B", B), ("C", C), ("transa", transa), ("transb", transb),
+                    ("alpha", alpha), ("beta", beta)):
+        if len(v) != ng:
+            raise DimensionMismatch(f"{name} holds {len(v)} groups but A holds {ng}")
+    arrs, sizes, lds, ptrs, ops, scal = [], [], [], ([], [], []), ([], []), ([], [])
+    letter = None
+    for g in range(ng):
+        if not (len(A[g]) == len(B[g]) == len(C[g])):
+            raise DimensionMismatch(f"group {g}: A, B and C hold different entry counts")
+        opa = option(transa[g], f"transa[{g}]", "NTC")
+        opb = option(transb[g], f"transb[{g}]", "NTC")
+        shape = None
+        for i, (a_, b_, c_) in enumerate(zip(A[g], B[g], C[g])):
+            Xa = describe(a_, f"A[{g}][{i}]")
+            Xb = describe(b_, f"B[{g}][{i}]")
+            Xc = describe(c_, f"C[{g}][{i}]", writable=True)
+            if letter is None:
+                letter, dtype = Xa.letter, Xa.dtype
+            for X in (Xa, Xb, Xc):
+                check_dtype(X, dtype, "A[0][0]'s dtype")
+            mnk = _gemm_sizes(Xa.shape, Xb.shape, Xc.shape, opa, opb)
+            ld = tuple(_colmajor(X, X.name) for X in (Xa, Xb, Xc))
+            if shape is not None and (mnk, ld) != shape:
+                raise DimensionMismatch(f"group {g}: entry {i} has another shape or leading "
+                                        "dimension than entry 0")
+            shape = (mnk, ld)
+            arrs += [Xa, Xb, Xc]
+            for p, X in zip(ptrs, (Xa, Xb, Xc)):
+                p.append(X.ptr)
+        (m, n, k), (lda, ldb, ldc) = shape if shape else ((0, 0, 0), (1, 1, 1))
+        sizes.append((m, n, k, len(A[g])))
+        lds.append((lda, ldb, ldc))
+        ops[0].append(ord(opa))
+        ops[1].append(ord(opb))
+        if letter is not None:
+            scal[0].append(scalar(alpha[g], letter, f"alpha[{g}]"))
+            scal[1].append(scalar(beta[g], letter, f"beta[{g}]"))
+    if not arrs:
+        return C
+    dev, stream = _single(arrs)
+    host = lambda v, t=np.int64: np.asarray(v, dtype=t)  # noqa: E731
+    dtype = arrs[0].dtype
+    keep = [host([s[0] for s in sizes]), host([s[1] for s in sizes]), host([s[2] for s in sizes]),
+            host([s[3] for s in sizes]), host([x[0] for x in lds]), host([x[1] for x in lds]),
+            host([x[2] for x in lds]), host(ops[0], np.uint8), host(ops[1], np.uint8),
+            _scalars(scal[0], dtype), _scalars(scal[1], dtype)]
+    pa, pb, pc = (_pointer_array(p, arrs[0]) for p in ptrs)
+    ms, ns, ks, gs, la, lb, lc, oa, ob, al, be = (_addr(v) for v in keep)
+    _core.gemm_grouped(letter, dev, stream, ng, oa, ob, ms, ns, ks, al, pa[1], la, pb[1], lb,
+                       be, pc[1], lc, gs)
+    return C
+
+
+def gemm_batched_strided_mgpu_local(ctx: Context, A: Sequence[Any], B: Sequence[Any],
+                                    C: Sequence[Any], m: int, n: int, k: int,
+                                    transa: str = "N", transb: str = "N", alpha: Any = 1.0,
+                                    beta: Any = 0.0, lda: int = 0, ldb: int = 0, ldc: int = 0,
+                                    strideA: int = 0, strideB: int = 0, strideC: int = 0,
+                                    batch: int = 0) -> Sequence[Any]:
+    """Strided batched GEMM on data already split over ctx's local devices: A[d], B[d],
+    C[d] are arrays in local device d's memory (CuPy on its GPU, NumPy for a host
+    device) holding entry 0 of that device's share, column-major entries of sizes
+    m x k, k x n, m x n (op N) at the given leading dimensions and strides (0: packed).
+    `batch` is the whole batch over every device of every rank. Collective."""
+    _check_ctx(ctx)
+    nd = ctx.num_devices
+    for name, v in (("A", A), ("B", B), ("C", C)):
+        if len(v) != nd:
+            raise DimensionMismatch(f"{name} holds {len(v)} arrays but ctx has {nd} local devices")
+    opa, opb = option(transa, "transa", "NTC"), option(transb, "transb", "NTC")
+    Xs = [[describe(X, f"{nm}[{d}]", writable=(nm == "C")) for d, X in enumerate(v)]
+          for nm, v in (("A", A), ("B", B), ("C", C))]
+    letter = Xs[0][0].letter
+    a, b = scalar(alpha, letter, "alpha"), scalar(beta, letter, "beta")
+    ra, ca = (m, k) if opa == "N" else (k, m)
+    rb, cb = (k, n) if opb == "N" else (n, k)
+    lda, ldb, ldc = lda or max(1, ra), ldb or max(1, rb), ldc or max(1, m)
+    strideA, strideB, strideC = strideA or lda * ca, strideB or ldb * cb, strideC or ldc * n
+    _core.gemm_batched_strided_mgpu_local(
+        ctx._c, letter, opa, opb, m, n, k, a, [X.ptr for X in Xs[0]], lda, strideA,
+        [X.ptr for X in Xs[1]], ldb, strideB, b, [X.ptr for X in Xs[2]], ldc, strideC, batch)
+    return C
+
+
+# ---- distributed rank-2k updates ----------------------------------------------------
+
+def _rank2k(name, core, C, A, B, uplo, alpha, beta, real_beta):
+    _check_dist(C, "C")
+
+    def check():
+        u = option(uplo, "uplo", "LU")
+        n = C.shape[0]
+        if C.shape[1] != n:
+            raise DimensionMismatch(f"{name}: C is {C.shape} but must be square")
+        letter = C._c.dt
+        Aa, Ba = describe(A, "A"), describe(B, "B")
+        for X in (Aa, Ba):
+            check_dtype(X, C.dtype, "C's dtype")
+            if X.on_gpu:
+                raise BadArgument(f"{X.name} is a NumPy array (the same on every rank)")
+            if X.ndim != 2 or X.shape[0] != n:
+                raise DimensionMismatch(f"{X.name} has shape {X.shape} but must be {n} x k")
+        if Aa.shape != Ba.shape:
+            raise DimensionMismatch(f"A is {Aa.shape} but B is {Ba.shape}")
+        k = Aa.shape[1]
+        a = scalar(alpha, letter, "alpha")
+        b = scalar(beta, letter, "beta")
+        if real_beta and b.imag != 0:
+            raise BadArgument(f"beta = {beta!r}: {name} takes a real beta")
+        Af = Aa.obj if "F" in matrix_orders(Aa.shape, Aa.strides) else np.asfortranarray(Aa.obj)
+        Bf = Ba.obj if "F" in matrix_orders(Ba.shape, Ba.strides) else np.asfortranarray(Ba.obj)
+        return (u, k, a, b, Af, Bf), lambda: _sig(name, letter, u, n, k, a, b)
+
+    u, k, a, b, Af, Bf = C.ctx._agree(name, check)
+    n = C.shape[0]
+    core(C.ctx._c, u, k, a, _addr(Af), max(1, n), _addr(Bf), max(1, n),
+         b.real if real_beta else b, C._c)
+    return C
+
+
+def her2k_mgpu(C: DistMatrix, A: Any, B: Any, uplo: str = "L", alpha: Any = 1.0,
+               beta: Any = 1.0) -> DistMatrix:
+    """C = alpha A B^H + conj(alpha) B A^H + beta C on the uplo triangle of the n x n
+    DistMatrix C; A, B n x k NumPy arrays, the same on every rank; beta real. Returns C.
+    Collective."""
+    return _rank2k("her2k_mgpu", _core.her2k_mgpu, C, A, B, uplo, alpha, beta, True)
+
+
+def syr2k_mgpu(C: DistMatrix, A: Any, B: Any, uplo: str = "L", alpha: Any = 1.0,
+               beta: Any = 1.0) -> DistMatrix:
+    """C = alpha A B^T + alpha B A^T + beta C on the uplo triangle of C (complex
+    symmetric for complex dtypes). Returns C. Collective."""
+    return _rank2k("syr2k_mgpu", _core.syr2k_mgpu, C, A, B, uplo, alpha, beta, False)
+
+
+# ---- the reductions under their _mgpu names -----------------------------------------
+
+hetrd_mgpu = hetrd
+sytrd_mgpu = sytrd
+gebrd_mgpu = gebrd
+unmtr_mgpu = unmtr
+ormtr_mgpu = ormtr
+tridiag_eigenvalues_mgpu = tridiag_eigenvalues
+
+
+def tsgemm_mgpu_ksplit(A: Any, B: Any, C: Any = None, transa: str = "T", alpha: Any = 1.0,
+                       beta: Any = 0.0) -> Any:
+    """The k-split form of tsgemm_mgpu: C = alpha op(A) @ B + beta C, A and B
+    RowTiledMatrix tiled alike along k, C a NumPy array on every rank. Collective."""
+    from ._dist import RowTiledMatrix
+    if not isinstance(B, RowTiledMatrix):
+        raise BadArgument(f"B must be an mgblas.RowTiledMatrix, not {type(B).__name__}")
+    return tsgemm_mgpu(A, B, C, transa=transa, alpha=alpha, beta=beta)
