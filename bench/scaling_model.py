@@ -11,7 +11,10 @@
 #   python3 bench/scaling_model.py bench/results ALLREDUCE_CSV
 # ALLREDUCE_CSV: mgblas-tester allreduce's rows (bench/device.sh scaling, part nccl, writes them to
 # OUT_DIR/allreduce.csv), default RESULTS/h200x4-allreduce.csv; required.
+# The figures are drawn by bench/plots.py's functions (without matplotlib: the tables only).
 import csv, math, os, sys
+
+from plots import placement_name
 
 res = sys.argv[1] if len(sys.argv) > 1 else "bench/results"
 allreduce_csv = sys.argv[2] if len(sys.argv) > 2 else os.path.join(res, "h200x4-allreduce.csv")
@@ -29,10 +32,6 @@ rows = [r for r in csv.DictReader(open(os.path.join(res, "h200x4-mgpu.csv")))
 # uses the synchronised fit. 'one column' is the fit at hetrd's mean payload at n =
 # 32768, (n / 2) x 8 bytes, beside the per-column cost c_P of the projection (section 3).
 # On one GPU the library skips the collective: alpha is the call's overhead, no beta.
-def placement_name(ranks, gpus):
-    return f"{ranks} rank{'s' if ranks > 1 else ''} x {gpus // ranks}"
-
-
 def fit_alpha_beta(pts):
     """(bytes, us) points -> (alpha us, beta GB/s, max |fit / t - 1|), None below 2 points."""
     pts = [(x, t) for x, t in pts if t > 0 and math.isfinite(t)]
@@ -320,83 +319,20 @@ if ar_fits:
               f"{num(col, '.1f')} | {num(cp, '.0f')} |")
 
 try:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(1, 2, figsize=(11, 5))
-    Ps = [p[0] for p in proj]
-    ax[0].loglog(Ps, [symv1 / p[1] for p in proj], "o-", label="SYMV d 65536 (model)")
-    ax[0].loglog(Ps, [hetrd_one(65536) / p[3] for p in proj], "s-", label="hetrd d 65536 (model)")
-    ax[0].loglog(Ps, Ps, ":", color="gray", label="ideal")
-    for (pl, t, op, var, n), r in best.items():
-        if n == 65536 and op == "symv" and t == "d":
-            ax[0].plot(int(r["gpus"]), float(r["speedup"]), "k*")
-    ax[0].set_xlabel("GPUs"); ax[0].set_ylabel("speedup over 1 GPU"); ax[0].legend(fontsize=7)
-    ax[0].set_title("projection (stars: measured SYMV)")
-    labels = [f"{x[0]} {x[1]}, {x[3].replace(' rank', 'r').replace('s x', ' x')}" for x in red_cases]
-    ax[1].bar(range(len(red_err)), [100 * e for e in red_err])
-    ax[1].set_xticks(range(len(labels)), labels, rotation=70, ha="right", fontsize=6)
-    ax[1].axhline(15, color="red", ls="--", lw=0.8, label="issue 15: 15 %")
-    ax[1].legend(fontsize=7)
-    ax[1].set_ylabel("|model / measured - 1| (%)"); ax[1].set_title("reductions on 2 and 4 GPUs: model error")
-    fig.tight_layout()
-    fig.savefig(os.path.join(res, "scaling-model.png"), dpi=110)
-    # h200x4-reductions.png: time per phase, 1 GPU / 1 rank x 4 / 4 ranks x 1, cuSOLVER
-    # on one GPU as a line.
+    import plots
+    plots.scaling_model_figure(
+        os.path.join(res, "scaling-model.png"),
+        [(p[0], symv1 / p[1], hetrd_one(65536) / p[3]) for p in proj],
+        [(int(r["gpus"]), float(r["speedup"])) for (pl, t, op, var, n), r in best.items()
+         if n == 65536 and op == "symv" and t == "d"],
+        [(x[0], x[1], x[3], e) for x, e in zip(red_cases, red_err)])
+    # h200x4-reductions.png: time per phase, 1 GPU / 1 rank x 4 / 4 ranks x 1, first and
+    # warm calls, cuSOLVER on one GPU as a line.
     if red_cases:
-        panels = []
-        for fname, first, label in (("h200x4-hetrd.csv", "phase_symv_s", "symv"),
-                                    ("h200x4-gebrd.csv", "phase_products_s", "products")):
-            rs = list(csv.DictReader(open(os.path.join(res, fname))))
-            for n in sorted({int(r["n"]) for r in rs}):
-                panels.append((fname, first, label, [r for r in rs if int(r["n"]) == n]))
-        fig, ax = plt.subplots(1, len(panels), figsize=(5.5 * len(panels), 4), squeeze=False)
-        for a, (fname, first, label, rs) in zip(ax[0], panels):
-            # Per placement: the profiled call's phases as bars, and the unprofiled times:
-            # the process's first call and a warm one (first_call 0) where measured.
-            names = []
-            for r in rs:
-                nm = placement_name(int(r["ranks"]), int(r["gpus"]))
-                if nm not in names:
-                    names.append(nm)
-            of = lambda nm: [r for r in rs if placement_name(int(r["ranks"]), int(r["gpus"])) == nm]
-            prof = [next((r for r in of(nm) if float(r["phase_panel_s"]) > 0), None) for nm in names]
-            bottom = [0.0] * len(names)
-            for col, lab in ((first, label), ("phase_panel_s", "panel"), ("phase_comm_s", "comm"),
-                             ("phase_update_s", "update")):
-                h = [float(r[col]) if r else 0.0 for r in prof]
-                a.bar(names, h, bottom=bottom, label=lab + " (profiled call)" if col == first else lab)
-                bottom = [b + x for b, x in zip(bottom, h)]
-            for flag, mark, lab in (("1", "k*", "first call of the process"), ("0", "wD", "warm call")):
-                xs = [nm for nm in names for r in of(nm) if r.get("first_call") == flag]
-                ys = [float(r["time_s"]) for nm in names for r in of(nm) if r.get("first_call") == flag]
-                if xs:
-                    a.plot(xs, ys, mark, mec="k", label=lab)
-            cus = [float(r["cusolver_s"]) for r in rs if float(r["cusolver_s"]) > 0]
-            if cus:
-                a.axhline(cus[-1], color="red", ls="--", label="cuSOLVER, 1 GPU")
-            a.set_ylabel("s"); a.set_title(f"{fname[7:12]} d n = {rs[0]['n']}, 4 x H200")
-            a.tick_params(axis="x", labelsize=8)
-            a.legend(fontsize=6)
-        fig.tight_layout()
-        fig.savefig(os.path.join(res, "h200x4-reductions.png"), dpi=110)
-    # <csv>.png: the all-reduce's synchronised time per message size and its fit, per
-    # transport (one panel each), a line per GPU count and placement.
+        plots.x4_reductions([os.path.join(res, f) for f in ("h200x4-hetrd.csv", "h200x4-gebrd.csv")],
+                            os.path.join(res, "h200x4-reductions.png"))
+    # <csv>.png: the all-reduce's time per message size and its fit, per transport.
     if ar_fits:
-        transports = sorted({k[2] for k in ar_fits})
-        fig, ax = plt.subplots(1, len(transports), figsize=(5.5 * len(transports), 4), squeeze=False)
-        for a, tr in zip(ax[0], transports):
-            for (gpus, pl, t, ty), (pts, ft, _) in ar_fits.items():
-                if t != tr:
-                    continue
-                xs = [p[0] for p in pts]
-                line, = a.loglog(xs, [p[1] for p in pts], "o", ms=3, label=f"{ty} {pl}")
-                if ft:
-                    a.loglog(xs, [ft[0] + x / (ft[1] * 1e3) for x in xs], "-", lw=0.8,
-                             color=line.get_color())
-            a.set_xlabel("bytes per device"); a.set_ylabel("us per call")
-            a.set_title(f"all-reduce ({tr}): measured, alpha + bytes / beta"); a.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.splitext(allreduce_csv)[0] + ".png", dpi=110)
+        plots.allreduce_figure(os.path.splitext(allreduce_csv)[0] + ".png", ar_fits)
 except ImportError:
     pass

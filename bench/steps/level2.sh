@@ -101,9 +101,10 @@ case $mode in
     ;;
 esac
 
-python3 "$root/bench/plot_level2.py" "$out" >"$out/plot.log" 2>&1 || tail -3 "$out/plot.log"
+python3 "$root/bench/plots.py" level2 "$out" "$out/level2.png" >"$out/plot.log" 2>&1 ||
+  tail -3 "$out/plot.log"
 stamp "summary"
-python3 "$root/bench/summarize_level2.py" "$out"/*.csv | tee "$out/summary.txt"
+python3 "$root/bench/plots.py" level2-summary "$out"/*.csv | tee "$out/summary.txt"
 if [ -n "${OUT:-}" ]; then
   cp "$out/summary.txt" "$OUT/"
   [ -f "$out/level2.png" ] && cp "$out/level2.png" "$OUT/"
