@@ -43,6 +43,8 @@ def main():
     ap.add_argument("before")
     ap.add_argument("after")
     ap.add_argument("--md", help="also write the table as markdown here")
+    ap.add_argument("--csv", help="also write the cases as CSV here (case, before_ms, "
+                    "after_ms, ratio, kernel_before, kernel_after)")
     ap.add_argument("--tol", type=float, default=0.03)
     a = ap.parse_args()
     key_cols, before = read(a.before)
@@ -50,6 +52,7 @@ def main():
     lines = ["| " + " ".join(key_cols) + " | before (ms) | after (ms) | after/before | kernel before | kernel after |",
              "|---|---|---|---|---|---|"]
     ratios, moved, changed, relabelled = [], 0, 0, 0
+    csv_rows = []
     for key, (tb, kb) in before.items():
         if key not in after:
             lines.append(f"| {key} | {tb:.4f} | missing | | {kb} | |")
@@ -65,10 +68,16 @@ def main():
         relabelled += choice(ka) == choice(kb) and ka != kb
         flag = " **" if abs(r - 1) > a.tol or choice(ka) != choice(kb) else ""
         lines.append(f"| {key} | {tb:.4f} | {ta:.4f} | {r:.3f}{flag} | {kb} | {ka} |")
+        csv_rows.append([key, f"{tb:.6g}", f"{ta:.6g}", f"{r:.4f}", kb, ka])
     summary = (f"{len(ratios)} cases: median after/before {statistics.median(ratios):.3f}, "
                f"{moved} beyond {a.tol:.0%}, {changed} with another kernel, {relabelled} relabelled") if ratios else "no cases"
     print("\n".join(lines))
     print(summary)
+    if a.csv:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["case", "before_ms", "after_ms", "ratio", "kernel_before", "kernel_after"])
+            w.writerows(csv_rows)
     if a.md:
         with open(a.md, "w") as f:
             f.write("\n".join(lines) + "\n\n" + summary + "\n")

@@ -707,6 +707,26 @@ def reductions_profile(paths, out):
 
 
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
+@topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
+       "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "
+       "(step ab-testers; <gpu>-redesign)")
+def ab_testers(paths, out):
+    fig, ax = figure(1, (7, 4))
+    names = []
+    for i, p in enumerate(paths):
+        ratios = [float(r["ratio"]) for r in read(p)]
+        xs = [i + 0.25 * ((j % 9) - 4) / 4 for j in range(len(ratios))]
+        ax.plot(xs, ratios, "o", ms=4, alpha=0.7)
+        names.append(os.path.basename(p).split("-compare")[0].split(".")[0])
+    ax.axhspan(0.97, 1.03, color="0.9", zorder=0)
+    ax.axhline(1.0, color="0.5", lw=0.8)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names)
+    finish(ax, title="after / before, same GPU, same call (shaded: within 3%)",
+           ylabel="time after / time before")
+    save(fig, out)
+
+
 def scaling_model_figure(out, projection, measured, cases):
     """projection: (GPUs, SYMV speedup, hetrd speedup) of the model, d 65536; measured:
     (GPUs, speedup) of the distributed SYMV; cases: (reduction, n, placement, |error|)."""
