@@ -39,14 +39,17 @@ struct LabrdSums {
   MGBLAS_HD int64_t z() const { return 0; }                    ///< A u's share (written by the gemv)
   MGBLAS_HD int64_t q1() const { return m1; }                  ///< Y^H r (jy)
   MGBLAS_HD int64_t q2() const { return m1 + jy; }             ///< U r (ju)
-  MGBLAS_HD int64_t ss() const { return q2() + ju; }           ///< |r|^2 (real part)
-  MGBLAS_HD int64_t alpha() const { return ss() + 1; }         ///< the head entry (its owner only)
+  /// |r|^2 as the three sums of kernels/detail/safe_reflector.hpp (small, medium, big
+  /// entries; real parts of kSumSquares entries), added over the devices like the rest.
+  MGBLAS_HD int64_t ss() const { return q2() + ju; }
+  MGBLAS_HD int64_t alpha() const { return ss() + kSumSquares; }  ///< the head entry (its owner only)
   MGBLAS_HD int64_t a1() const { return alpha() + 1; }         ///< the head column below the row (m1)
   MGBLAS_HD int64_t y1() const { return a1() + m1; }           ///< conj(Y(head, 0:jy))
   MGBLAS_HD int64_t u1() const { return y1() + jy; }           ///< U(0:ju, head)
   MGBLAS_HD int64_t size() const { return u1() + ju; }
   /// Largest size() for m rows and panels of kb columns.
-  static int64_t capacity(int64_t m, int64_t kb) { return 2 * m + 4 * kb + 2; }
+  static int64_t capacity(int64_t m, int64_t kb) { return 2 * m + 4 * kb + 1 + kSumSquares; }
+  static constexpr int64_t kSumSquares = 3;
 };
 }  // namespace mgblas::kernels
 
@@ -54,7 +57,7 @@ struct LabrdSums {
 //   a -= P(:, 0:j) ycoef[0:j] + X(:, 0:jx) ucoef[0:jx]       (the panel's earlier steps)
 //   H = I - tau v v^H with H^H a = (beta, 0): *beta_out, *tau_out, a = v (a(0) = 1)
 //   s[0:j] = P(:, 0:j)^H v, s[j:j+jx] = X(:, 0:jx)^H v        (Y's corrections)
-// (LAPACK ?larfg's formulas without its rescaling of norms below the safe minimum.)
+// (LAPACK ?larfg's scalars with its safeguards: kernels/detail/safe_reflector.hpp.)
 #define MGBLAS_DECLARE_LABRD_COLUMN_KERNEL(T)                                                   \
   void labrd_column(const Device& dev, cudaStream_t stream, int64_t mr, int64_t j, int64_t jx,  \
                     T* P, int64_t ldp, const T* X, int64_t ldx, const T* ycoef,                 \

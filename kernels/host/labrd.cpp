@@ -6,6 +6,7 @@
 #include <complex>
 #include <vector>
 
+#include "kernels/detail/safe_reflector.hpp"
 #include "kernels/host/detail/cblas.hpp"
 #include "kernels/labrd_kernels.hpp"
 
@@ -18,21 +19,31 @@ T cj(T a) {
   else return a;
 }
 
-// beta, tau and 1 / (alpha - beta) of ?larfg from alpha and s = ||x||^2.
+template <typename R> using SumSq = ::mgblas::kernels::detail::SumSquares<R>;
+
+// |v|^2 into the three sums of kernels/detail/safe_reflector.hpp.
 template <Scalar T>
-void reflector_scalars(T alpha, real_type_t<T> s, real_type_t<T>& beta, T& tau, T& scale) {
+void add_squares(SumSq<real_type_t<T>>& s, T v) {
+  if constexpr (is_complex_v<T>) s.add(v.real(), v.imag());
+  else s.add(v);
+}
+
+// beta, tau and 1 / (alpha - beta) of ?larfg from alpha and ||x||^2 as three sums, without
+// overflow or underflow (kernels/detail/safe_reflector.hpp, the CUDA engine's arithmetic);
+// H = I when x = 0 and alpha is real.
+template <Scalar T>
+void reflector_scalars(T alpha, const SumSq<real_type_t<T>>& s, real_type_t<T>& beta, T& tau,
+                       T& scale) {
   using R = real_type_t<T>;
-  const R ar = std::real(alpha), ai = std::imag(alpha);
-  if (s == R(0) && ai == R(0)) {  // H = I
-    beta = ar;
-    tau = T(0);
-    scale = T(1);
-    return;
+  R tr, ti, sr, si;
+  ::mgblas::kernels::detail::reflector_scalars<R>(std::real(alpha), std::imag(alpha), s.norm(), beta, tr, ti, sr, si);
+  if constexpr (is_complex_v<T>) {
+    tau = T(tr, ti);
+    scale = T(sr, si);
+  } else {
+    tau = tr;
+    scale = sr;
   }
-  beta = -std::copysign(std::sqrt(ar * ar + ai * ai + s), ar);
-  if constexpr (is_complex_v<T>) tau = T((beta - ar) / beta, -ai / beta);
-  else tau = (beta - ar) / beta;
-  scale = T(1) / (alpha - T(beta));
 }
 
 template <Scalar T>
@@ -46,8 +57,8 @@ void column_step(int64_t mr, int64_t j, int64_t jx, T* P, int64_t ldp, const T* 
     for (int64_t l = 0; l < jx; ++l) u += X[r + l * ldx] * ucoef[l];
     a[r] -= u;
   }
-  R ss = 0;
-  for (int64_t r = 1; r < mr; ++r) ss += std::norm(a[r]);
+  SumSq<R> ss = SumSq<R>::zero();
+  for (int64_t r = 1; r < mr; ++r) add_squares(ss, a[r]);
   R beta;
   T tau, scale;
   reflector_scalars<T>(a[0], ss, beta, tau, scale);
@@ -79,9 +90,11 @@ void row_sums(int64_t nq, const T* Y, const T* Ut, int64_t ldy, LabrdSums S, con
     for (int64_t q = q0; q < nq; ++q) t += cj(Ut[q + l * ldy]) * rw[q * lda];
     sums[S.q2() + l] = t;
   }
-  R ss = 0;
-  for (int64_t q = q0; q < nq; ++q) ss += std::norm(rw[q * lda]);
-  sums[S.ss()] = T(ss);
+  SumSq<R> ss = SumSq<R>::zero();
+  for (int64_t q = q0; q < nq; ++q) add_squares(ss, rw[q * lda]);
+  sums[S.ss()] = T(ss.sml);
+  sums[S.ss() + 1] = T(ss.med);
+  sums[S.ss() + 2] = T(ss.big);
   sums[S.alpha()] = owns_head ? rw[0] : T(0);
   for (int64_t i = 0; i < S.m1; ++i) sums[S.a1() + i] = owns_head ? a1[i] : T(0);
   for (int64_t l = 0; l < S.jy; ++l) sums[S.y1() + l] = owns_head ? cj(Y[l * ldy]) : T(0);
@@ -142,7 +155,9 @@ void finish_step(LabrdSums S, const T* sums, real_type_t<T>* beta_out, T* tau_ou
             bool owns_head, T* rw, int64_t lda, T* ut_col) {
   real_type_t<T> beta;
   T tau, sc;
-  reflector_scalars<T>(sums[S.alpha()], std::real(sums[S.ss()]), beta, tau, sc);
+  const SumSq<real_type_t<T>> ss{std::real(sums[S.ss()]), std::real(sums[S.ss() + 1]),
+                                 std::real(sums[S.ss() + 2])};
+  reflector_scalars<T>(sums[S.alpha()], ss, beta, tau, sc);
   *beta_out = beta;
   *tau_out = tau;
   std::vector<T> yu(static_cast<std::size_t>(S.jy)), uu(static_cast<std::size_t>(S.ju));

@@ -15,6 +15,7 @@
 #include "core/context.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/scaled_matrices.hpp"
 #include "tests/lapack/bidiag_check.hpp"
 
 namespace mgblas::testing::dist {
@@ -24,8 +25,9 @@ namespace mgblas::testing::dist {
 template <Scalar T>
 bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& A, int64_t m,
                      int64_t n, int64_t nb, int64_t panel, bool device_outputs,
-                     double tol = 30, bool one_pass = false) {
+                     double tol = 30, bool one_pass = false, const std::string& what = "") {
   using R = real_type_t<T>;
+  if (skipped_in_small_mode(m, n)) return true;  // MGBLAS_TEST_SMALL (scaled_matrices.hpp)
   if (std::getenv("MGBLAS_TEST_VERBOSE"))  // which case a crash happened in
     std::fprintf(stderr, "[rank %d] gebrd case m %lld n %lld nb %lld panel %lld one pass %d\n",
                  ctx->rank(), static_cast<long long>(m), static_cast<long long>(n),
@@ -60,18 +62,23 @@ bool gebrd_and_check(const std::shared_ptr<Context>& ctx, const std::vector<T>& 
                         err.orth_q, err.orth_p, err.singular, double(err.lapack_ok)}) +
                         " (m, n, nb, panel, residual, orth Q, orth P, singular values, lapack "
                         "ok) on " + std::to_string(ctx->num_devices()) + " devices per rank, " +
-                        (one_pass ? "one pass" : "two passes"));
+                        (one_pass ? "one pass" : "two passes") + (what.empty() ? "" : ", " + what));
 }
 
-// The same on a fresh random matrix, drawn from the test's seed and the case.
+// The same on a fresh random matrix, drawn from the test's seed and the case, scaled as
+// `scale` says.
 template <Scalar T>
 bool gebrd_random_case(const std::shared_ptr<Context>& ctx, int64_t m, int64_t n, int64_t nb,
-                       int64_t panel, bool device_outputs, bool one_pass = false) {
+                       int64_t panel, bool device_outputs, bool one_pass = false,
+                       const MatrixScale& scale = {}) {
+  if (skipped_in_small_mode(m, n)) return true;
   std::mt19937_64 rng(::mgblas::testing::test_seed() +
                       static_cast<uint64_t>(m * 1000003 + n * 7919 + nb * 101 + panel));
   std::vector<T> A = lapack::random_general<T>(m, n, rng);
+  apply_scale<T>(A, m, n, scale, /*hermitian=*/false);
   ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
-  return gebrd_and_check<T>(ctx, A, m, n, nb, panel, device_outputs, 30, one_pass);
+  return gebrd_and_check<T>(ctx, A, m, n, nb, panel, device_outputs, 30, one_pass,
+                            "matrix " + scale.name);
 }
 
 }  // namespace mgblas::testing::dist

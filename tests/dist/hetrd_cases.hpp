@@ -15,24 +15,28 @@
 #include "core/context.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/scaled_matrices.hpp"
 #include "tests/lapack/tridiag_check.hpp"
 
 namespace mgblas::testing::dist {
 
-// Reduces a fresh random matrix on ctx and checks the factorization; the verdict is
-// reduced over the ranks.
+// Reduces a fresh random matrix (scaled as `scale` says) on ctx and checks the
+// factorization; the verdict is reduced over the ranks. MGBLAS_TEST_SMALL: cases with
+// n > 64 pass without running (scaled_matrices.hpp).
 template <Scalar T>
 bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, int64_t panel,
                       bool device_outputs, ReducerKind transport = ReducerKind::Auto,
-                      Uplo uplo = Uplo::Lower) {
+                      Uplo uplo = Uplo::Lower, const MatrixScale& scale = {}) {
   using R = real_type_t<T>;
+  if (skipped_in_small_mode(n, n)) return true;
   if (std::getenv("MGBLAS_TEST_VERBOSE"))  // which case a crash happened in
-    std::fprintf(stderr, "[rank %d] hetrd case n %lld nb %lld panel %lld uplo %s\n", ctx->rank(),
-                 static_cast<long long>(n), static_cast<long long>(nb),
-                 static_cast<long long>(panel), to_string(uplo));
+    std::fprintf(stderr, "[rank %d] hetrd case n %lld nb %lld panel %lld uplo %s scale %s\n",
+                 ctx->rank(), static_cast<long long>(n), static_cast<long long>(nb),
+                 static_cast<long long>(panel), to_string(uplo), scale.name.c_str());
   // The test's seed, varied per case so that every size draws its own matrix.
   std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(n * 1000003 + nb * 101 + panel));
   std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison=*/true, uplo);
+  apply_scale<T>(A, n, n, scale, /*hermitian=*/true);
   ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);  // every rank the same matrix
   DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
   dA.distribute(A.data(), std::max<int64_t>(1, n), 0);
@@ -70,7 +74,8 @@ bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb
                             err.eigenvalues, double(untouched), double(err.lapack_ok)}) +
                             " (n, nb, panel, residual, orthogonality, eigenvalues, upper "
                             "untouched, lapack ok) on " +
-                            std::to_string(ctx->num_devices()) + " devices per rank, uplo " + to_string(uplo));
+                            std::to_string(ctx->num_devices()) + " devices per rank, uplo " +
+                            to_string(uplo) + ", matrix " + scale.name);
 }
 
 }  // namespace mgblas::testing::dist

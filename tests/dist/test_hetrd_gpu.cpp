@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <utility>
 
 #include "core/context.hpp"
 #include "tests/dist/gpu_context.hpp"
@@ -63,6 +64,47 @@ TYPED_TEST(Hetrd_Gpu, StepGridShapes) {
     Env separate("MGBLAS_LATRD_NO_COOP", "1");
     EXPECT_TRUE(td::reduce_and_check<T>(ctx, 517, 64, 32, false));
     EXPECT_TRUE(td::reduce_and_check<T>(ctx, 300, 64, 0, true, ReducerKind::Auto, Uplo::Upper));
+  }
+  // The same shapes at the small-size mode's sizes (MGBLAS_TEST_SMALL, compute-sanitizer):
+  // one block looping over both 32-row tiles, and the separate launches.
+  {
+    Env one("MGBLAS_LATRD_STEP_BLOCKS", "1");
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 64, 16, 0, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 61, 32, 0, true, ReducerKind::Auto, Uplo::Upper));
+  }
+  {
+    Env separate("MGBLAS_LATRD_NO_COOP", "1");
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 64, 16, 0, false));
+    EXPECT_TRUE(td::reduce_and_check<T>(ctx, 45, 16, 0, true, ReducerKind::Auto, Uplo::Upper));
+  }
+}
+
+// Matrices at the ends of the range (issue 32): scaled by 1e+-300 and 1e+-150 (float:
+// 1e+-30 and 1e+-15) and mixed (one column and row huge, the rest tiny), on the
+// cooperative step, on a grid of 3 blocks and on the separate launches; eigenvalues and Q
+// against LAPACK as on the host (tests/dist/test_hetrd_mgpu.cpp ExtremeScales).
+TYPED_TEST(Hetrd_Gpu, ExtremeScales) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  struct Env {
+    const char* name;
+    Env(const char* n, const char* v) : name(n) { ::setenv(n, v, 1); }
+    ~Env() { ::unsetenv(name); }
+  };
+  for (int64_t n : {17, 60, 129, 300})
+    for (const td::MatrixScale& s : td::extreme_scales<T>(n / 3))
+      for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, n > 64 ? 64 : 16, 0, n % 2 == 0,
+                                            ReducerKind::Auto, uplo, s));
+  const std::pair<const char*, const char*> shapes[] = {{"MGBLAS_LATRD_STEP_BLOCKS", "3"},
+                                                       {"MGBLAS_LATRD_NO_COOP", "1"}};
+  for (const auto& [name, value] : shapes) {
+    Env e(name, value);
+    for (const td::MatrixScale& s : td::extreme_scales<T>(7))
+      for (int64_t n : {60, 200}) {
+        EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, 16, 0, false, ReducerKind::Auto, Uplo::Lower, s));
+        EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, 32, 0, true, ReducerKind::Auto, Uplo::Upper, s));
+      }
   }
 }
 

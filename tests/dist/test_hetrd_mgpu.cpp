@@ -54,6 +54,20 @@ TYPED_TEST(Hetrd_Host, PanelNarrowerThanBlock) {
   }
 }
 
+// Matrices at the ends of the range (issue 32): scaled by 1e+-300 and 1e+-150 (float:
+// 1e+-30 and 1e+-15) and mixed (one column and row huge, the rest tiny); the reflectors'
+// norms must neither overflow nor underflow, and the eigenvalues and Q must match LAPACK
+// as closely as on an unscaled matrix.
+TYPED_TEST(Hetrd_Host, ExtremeScales) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (int64_t n : {17, 129})
+      for (const td::MatrixScale& s : td::extreme_scales<T>(n / 3))
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+          EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, 16, 0, n % 2 == 0, ReducerKind::Auto,
+                                              uplo, s));
+}
+
 //  +-------------------------------------------------------------------------------+
 //  |  A bad argument raises on every rank (the others: RemoteError or the same      |
 //  |  error) and leaves A and the outputs as they were.                             |

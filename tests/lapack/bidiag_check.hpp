@@ -9,6 +9,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -161,6 +162,10 @@ BidiagErrors check_bidiagonal(int64_t m, int64_t n, const std::vector<T>& A,
   std::vector<R> sb(d), sa;
   out.lapack_ok = out.lapack_ok && bdsqr<R>(upper, k, sb, e) == 0 &&
                   singular_values<T>(m, n, A, sa) == 0;
+  if (sa.size() != static_cast<std::size_t>(k)) {  // a LAPACK call failed (NaN or Inf in B)
+    out.singular = std::numeric_limits<double>::infinity();
+    return out;
+  }
   for (int64_t i = 0; i < k; ++i)
     out.singular = std::max(out.singular, std::abs(double(sb[i]) - double(sa[i])) /
                                               (double(big) * nrm * ep));

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/detail/safe_reflector.hpp"
 
 namespace mgblas::kernels::cuda::common {
 
@@ -97,6 +98,22 @@ __device__ __forceinline__ void write_warp_sums(D (&v)[kQ], int64_t first, int64
                                                 int64_t count, Write&& write) {
   const int64_t q = first + int64_t{transposed_warp_sums(v)} * stride;
   if ((lane_of_warp() & (32 / kQ - 1)) == 0 && q < count) write(q, v[0]);
+}
+
+/// The three sums of squares of a reflector's norm (kernels/detail/safe_reflector.hpp):
+/// plain sums, added by block_sum and across blocks and devices like any other sum.
+template <typename R> using SumSq = ::mgblas::kernels::detail::SumSquares<R>;
+
+/// |v|^2 into s (the real and imaginary parts each into its range's sum).
+template <typename D>
+__device__ __forceinline__ void add_squares(SumSq<device_real_t<D>>& s, D v) {
+  if constexpr (std::is_same_v<D, device_real_t<D>>) s.add(v);
+  else s.add(real_part(v), imag_part(v));
+}
+
+/// Another block's sums, read past the (incoherent) L1.
+template <typename R> __device__ __forceinline__ SumSq<R> load_cg(const SumSq<R>* p) {
+  return {__ldcg(&p->sml), __ldcg(&p->med), __ldcg(&p->big)};
 }
 
 /// Whether this block is the last of the grid to reach this point; the other blocks'

@@ -35,23 +35,17 @@ template <typename S> __device__ S* partials(void* work) {
   return reinterpret_cast<S*>(static_cast<unsigned char*>(work) + kPartials);
 }
 
-// beta, tau and 1 / (alpha - beta) of ?larfg from alpha and s = ||x||^2.
+// beta, tau and 1 / (alpha - beta) of ?larfg from alpha and ||x||^2 as three sums, without
+// overflow or underflow (kernels/detail/safe_reflector.hpp); H = I when x = 0, alpha real.
 template <typename D>
-__device__ void reflector_scalars(D alpha, device_real_t<D> s, device_real_t<D>& beta, D& tau,
-                                  D& scale) {
+__device__ void reflector_scalars(D alpha, const SumSq<device_real_t<D>>& s,
+                                  device_real_t<D>& beta, D& tau, D& scale) {
   using R = device_real_t<D>;
-  const R ar = real_part(alpha), ai = imag_part(alpha);
-  if (s == R(0) && ai == R(0)) {  // H = I
-    beta = ar;
-    tau = make_scalar<D>(0);
-    scale = make_scalar<D>(1);
-    return;
-  }
-  beta = -copysign(sqrt(ar * ar + ai * ai + s), ar);
-  tau = make_scalar<D>((beta - ar) / beta, -ai / beta);
-  // 1 / (alpha - beta) = conj(z) / |z|^2 with z = alpha - beta.
-  const R zr = ar - beta, zi = ai, z2 = zr * zr + zi * zi;
-  scale = make_scalar<D>(zr / z2, -zi / z2);
+  R tr, ti, sr, si;
+  ::mgblas::kernels::detail::reflector_scalars<R>(real_part(alpha), imag_part(alpha), s.norm(),
+                                                  beta, tr, ti, sr, si);
+  tau = make_scalar<D>(tr, ti);
+  scale = make_scalar<D>(sr, si);
 }
 
 // ---- column: update, norm, reflector -------------------------------------------------
@@ -70,7 +64,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const int64_t chunk = (nc + kWarps - 1) / kWarps, l0 = threadIdx.y * chunk;
   const int64_t l1 = l0 + chunk < nc ? l0 + chunk : nc;
   D* a = P + j * ldp;
-  R sumsq = 0;
+  SumSq<R> sumsq = SumSq<R>::zero();
   for (int64_t t = blockIdx.x; t * kLanes < mr; t += gridDim.x) {
     const int64_t r = t * kLanes + threadIdx.x;
     D part = make_scalar<D>(0);
@@ -81,14 +75,15 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (threadIdx.y == 0 && r < mr) {
       const D v = sub(a[r], part);
       a[r] = v;
-      if (r >= 1) sumsq += abs_sq(v);
+      if (r >= 1) add_squares(sumsq, v);
     }
   }
-  const R total = block_sum(sumsq);
-  if (flat_thread() == 0) partials<R>(work)[blockIdx.x] = total;
+  const SumSq<R> total = block_sum(sumsq);
+  if (flat_thread() == 0) partials<SumSq<R>>(work)[blockIdx.x] = total;
   if (!last_block(counter(work, kColumnCounter))) return;
-  R s = 0;
-  for (int64_t b = flat_thread(); b < gridDim.x; b += kBlockThreads) s += __ldcg(partials<R>(work) + b);
+  SumSq<R> s = SumSq<R>::zero();
+  for (int64_t b = flat_thread(); b < gridDim.x; b += kBlockThreads)
+    s = s + load_cg(partials<SumSq<R>>(work) + b);
   s = block_sum(s);
   if (flat_thread() != 0) return;
   R beta;
@@ -200,7 +195,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   D acc[kMaxPerWarp];
 #pragma unroll
   for (int k = 0; k < kMaxPerWarp; ++k) acc[k] = make_scalar<D>(0);
-  R ss = 0;
+  SumSq<R> ss = SumSq<R>::zero();
   for (int64_t t = blockIdx.x; t * kLanes < nq; t += gridDim.x) {
     const int64_t q = t * kLanes + threadIdx.x;
     const bool in = q < nq;
@@ -222,7 +217,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     }
     __syncthreads();
     const D rq = rbuf[threadIdx.x];
-    if (threadIdx.y == 0) ss += abs_sq(rq);
+    if (threadIdx.y == 0) add_squares(ss, rq);
 #pragma unroll
     for (int k = 0; k < kMaxPerWarp; ++k) {
       const int64_t l = threadIdx.y + int64_t{kWarps} * k;
@@ -244,15 +239,20 @@ __global__ void __launch_bounds__(kBlockThreads)
     if (flat == 0 && !owns_head) sums[S.alpha()] = make_scalar<D>(0);
   }
   D* part = partials<D>(work);
-  const int64_t np = nl + 1;  // the sums of the block: [Y^H r | Ut^H r | |r|^2]
+  // The sums of the block: [Y^H r | Ut^H r | |r|^2 as three sums].
+  const int64_t np = nl + LabrdSums::kSumSquares;
   warp_sums_out(acc, nl, [&](int64_t l, D v) { part[blockIdx.x * np + l] = v; });
-  const R bss = block_sum(ss);
-  if (flat == 0) part[blockIdx.x * np + nl] = make_scalar<D>(bss);
+  const SumSq<R> bss = block_sum(ss);
+  if (flat == 0) {
+    part[blockIdx.x * np + nl] = make_scalar<D>(bss.sml);
+    part[blockIdx.x * np + nl + 1] = make_scalar<D>(bss.med);
+    part[blockIdx.x * np + nl + 2] = make_scalar<D>(bss.big);
+  }
   if (!last_block(counter(work, kRowCounter))) return;
   sum_block_partials(part, np, np, [&](int64_t l, D v) {
     if (l < S.jy) sums[S.q1() + l] = v;
     else if (l < nl) sums[S.q2() + l - S.jy] = v;
-    else sums[S.ss()] = make_scalar<D>(real_part(v));
+    else sums[S.ss() + l - nl] = make_scalar<D>(real_part(v));
   });
 }
 
@@ -273,7 +273,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   if (flat == 0) {
     R beta;
     D tau, sc;
-    reflector_scalars<D>(sums[S.alpha()], real_part(sums[S.ss()]), beta, tau, sc);
+    const SumSq<R> ss{real_part(sums[S.ss()]), real_part(sums[S.ss() + 1]),
+                      real_part(sums[S.ss() + 2])};
+    reflector_scalars<D>(sums[S.alpha()], ss, beta, tau, sc);
     scal[0] = tau;
     scal[1] = sc;
     beta_s = beta;

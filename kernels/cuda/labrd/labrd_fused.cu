@@ -99,7 +99,8 @@ struct FusedArgs {
   const D* vrow;    // the panel's row c of V (stride ldv) and of X (stride ldxr)
   const D* xrow;
   D* zshare;        // [cluster][md - 1]: each cluster's share of A r (ld ldz)
-  D* qshare;        // [cluster][jy + ju + 1]: its share of Y^H r, Ut^H r and |r|^2
+  D* qshare;        // [cluster][jy + ju + 3]: its share of Y^H r, Ut^H r and |r|^2 (three
+                    // sums: kernels/detail/safe_reflector.hpp)
 };
 
 // Waits for the phase of `parity` of an mbarrier in this block's shared memory; a copy or
@@ -197,7 +198,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
     z[k] = make_scalar<D>(0);
   }
   D qacc = make_scalar<D>(0);  // this pair's share of Y^H r or Ut^H r
-  R ssacc = 0;                 // |r|^2 (rank 0, threads < BC)
+  SumSq<R> ssacc = SumSq<R>::zero();  // |r|^2 (rank 0, threads < BC)
   const int64_t ntiles = a.nq <= g * BC ? 0 : ceil_div(ceil_div(a.nq, BC) - g, G);
 
   // Tile i of this cluster (columns (g + i G) BC ...), this block's rows, into stage
@@ -299,7 +300,7 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
       if (rank == 0 && in) {
         a.Y[q + a.fix * a.ldy] = yq;
         a.A[q * a.lda] = r;  // its old value was copied into the stage
-        if (q >= a.q0) ssacc += abs_sq(r);
+        if (q >= a.q0) add_squares(ssacc, r);
       }
     }
     __syncthreads();
@@ -352,15 +353,20 @@ __global__ void __launch_bounds__(kThreads, 2) fused_kernel(const __grid_constan
     const int64_t r = r0 + int64_t{k} * kThreads;
     if (r >= 1 && r < a.md) zs[r - 1] = z[k];  // row c itself is not part of A r
   }
-  D* qs = a.qshare + g * (L + 1);
+  D* qs = a.qshare + g * (L + LabrdSums::kSumSquares);
   if (warp * 32 < BC * Lk) {  // warps holding pairs: sum each entry over its BC columns
     D w = qacc;
     if constexpr (BC > 1) w = lane_group_sum<BC>(qacc);
     if (pair && pc == 0) qs[pl] = w;
   }
   if (rank == 0 && warp == 0) {
-    const R w = lane_group_sum<32>(ssacc);
-    if (lane == 0) qs[L] = make_scalar<D>(w);
+    const R w0 = lane_group_sum<32>(ssacc.sml), w1 = lane_group_sum<32>(ssacc.med);
+    const R w2 = lane_group_sum<32>(ssacc.big);
+    if (lane == 0) {
+      qs[L] = make_scalar<D>(w0);
+      qs[L + 1] = make_scalar<D>(w1);
+      qs[L + 2] = make_scalar<D>(w2);
+    }
   }
 #else
   __trap();  // launched only on sm_90 and later (resident_clusters is 0 elsewhere)
@@ -383,12 +389,13 @@ __global__ void __launch_bounds__(kThreads)
     sums[S.a1() + i] = owns_head ? A[1 + i] : make_scalar<D>(0);
   }
   if (blockIdx.x != 0) return;
-  for (int64_t l = threadIdx.x; l <= L; l += kThreads) {
+  const int64_t np = L + LabrdSums::kSumSquares;
+  for (int64_t l = threadIdx.x; l < np; l += kThreads) {
     D acc = make_scalar<D>(0);
-    for (int64_t g = 0; g < G; ++g) acc = add(acc, qshare[g * (L + 1) + l]);
+    for (int64_t g = 0; g < G; ++g) acc = add(acc, qshare[g * np + l]);
     if (l < S.jy) sums[S.q1() + l] = acc;
     else if (l < L) sums[S.q2() + l - S.jy] = acc;
-    else sums[S.ss()] = make_scalar<D>(real_part(acc));
+    else sums[S.ss() + l - L] = make_scalar<D>(real_part(acc));
     if (l < S.jy) sums[S.y1() + l] = owns_head ? conj(Y[l * ldy]) : make_scalar<D>(0);
     else if (l < L) sums[S.u1() + l - S.jy] = owns_head ? conj(Ut[(l - S.jy) * ldy]) : make_scalar<D>(0);
   }
@@ -498,7 +505,8 @@ bool try_fused(cudaStream_t stream, FusedArgs<D> a, LabrdSums S, void* work, int
   constexpr int BC = kCols<D, Rows>;
   const int64_t resident = resident_clusters<D, Rows>();
   if (resident <= 0 || !encode_columns<D, BC>(a)) return false;
-  const int64_t per_cluster = (a.md - 1 + (S.jy + S.ju + 1)) * static_cast<int64_t>(sizeof(D));
+  const int64_t per_cluster =
+      (a.md - 1 + (S.jy + S.ju + LabrdSums::kSumSquares)) * static_cast<int64_t>(sizeof(D));
   const int64_t room = static_cast<int64_t>(kLabrdWorkBytes - kShares) / per_cluster;
   G = std::min({resident, ceil_div(a.nq, BC), room});
   if (G <= 0) return false;

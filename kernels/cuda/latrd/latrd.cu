@@ -21,6 +21,7 @@
 #include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/debug_env.hpp"
 #include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/detail/safe_reflector.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
 
@@ -34,6 +35,18 @@ constexpr int kThreads = 256;
 // products (m = 2^18 rows, j = 128: 2048 blocks * 256 * 16 B = 8 MiB).
 constexpr int kMaxBlocks = 65535;
 constexpr std::size_t kScalars = 64, kPartials = 4096;
+// A block's column sums in step_kernel: the three sums of squares of the column's norm
+// (safe_reflector.hpp) and a flag (1: one of the block's dot products for t overflowed).
+template <typename R> struct ColumnSums {
+  SumSq<R> sq;
+  R bad;
+  __device__ ColumnSums operator+(const ColumnSums& o) const { return {sq + o.sq, bad + o.bad}; }
+};
+template <typename R> __device__ __forceinline__ ColumnSums<R> load_column_sums(const ColumnSums<R>* p) {
+  return {common::load_cg(&p->sq), __ldcg(&p->bad)};
+}
+constexpr std::size_t kSumSqBytes = 32;
+static_assert(sizeof(ColumnSums<double>) <= kSumSqBytes);
 
 // The kernels' blocks are kLanes x kWarps threads: the lanes of a warp take consecutive
 // rows (coalesced loads of a column), the warps split the other dimension (the panel's
@@ -76,20 +89,20 @@ __global__ void __launch_bounds__(kThreads)
   D* a = Pn + j * ldp;
   const int64_t r = j + int64_t{blockIdx.x} * kLanes + threadIdx.x;
   const D upd = across_warps(r < m ? panel_row_sum(r, j, Pn, ldp, W, ldw, row) : make_scalar<D>(0));
-  R sumsq = 0;
+  SumSq<R> sumsq = SumSq<R>::zero();
   if (threadIdx.y == 0 && r < m) {
     D v = sub(a[r], upd);
     if (herm && r == j) v = make_scalar<D>(real_part(v));
     a[r] = v;
-    if (r >= j + 2) sumsq = abs_sq(v);
+    if (r >= j + 2) add_squares(sumsq, v);
   }
-  const R block_total = block_sum(sumsq);
-  R* partial = reinterpret_cast<R*>(work + kPartials);
+  const SumSq<R> block_total = block_sum(sumsq);
+  SumSq<R>* partial = reinterpret_cast<SumSq<R>*>(work + kPartials);
   if (flat_thread() == 0) partial[blockIdx.x] = block_total;
   if (!last_block(reinterpret_cast<unsigned*>(work))) return;
 
-  R s = 0;
-  for (int b = flat_thread(); b < gridDim.x; b += kThreads) s += __ldcg(partial + b);
+  SumSq<R> s = SumSq<R>::zero();
+  for (int b = flat_thread(); b < gridDim.x; b += kThreads) s = s + load_cg(partial + b);
   s = block_sum(s);
   if (flat_thread() != 0) return;
   // Values other blocks wrote: read past the (incoherent) L1.
@@ -98,18 +111,13 @@ __global__ void __launch_bounds__(kThreads)
   const D alpha = __ldcg(a + j + 1);
   const R ar = real_part(alpha), ai = imag_part(alpha);
   D* scale = reinterpret_cast<D*>(work + kScalars);
-  if (s == R(0) && ai == R(0)) {  // H = I
-    tau[j] = make_scalar<D>(0);
-    e[j] = ar;
-    *scale = make_scalar<D>(1);
-  } else {
-    const R beta = -copysign(sqrt(ar * ar + ai * ai + s), ar);
-    tau[j] = make_scalar<D>((beta - ar) / beta, -ai / beta);
-    e[j] = beta;
-    // 1 / (alpha - beta) = conj(z) / |z|^2 with z = alpha - beta.
-    const R zr = ar - beta, zi = ai, z2 = zr * zr + zi * zi;
-    *scale = make_scalar<D>(zr / z2, -zi / z2);
-  }
+  // beta, tau and 1 / (alpha - beta) without overflow or underflow (safe_reflector.hpp);
+  // H = I when x = 0 and alpha is real.
+  R beta, tr, ti, sr, si;
+  ::mgblas::kernels::detail::reflector_scalars<R>(ar, ai, s.norm(), beta, tr, ti, sr, si);
+  tau[j] = make_scalar<D>(tr, ti);
+  e[j] = beta;
+  *scale = make_scalar<D>(sr, si);
   a[j + 1] = make_scalar<D>(1);
 }
 
@@ -288,8 +296,9 @@ __global__ void __launch_bounds__(kThreads)
   D* rv = rw + j;
   __shared__ D bcast;
   D* partA = reinterpret_cast<D*>(work + kPartials);
-  R* partB = reinterpret_cast<R*>(work + kPartials + std::size_t{G} * sizeof(D));
-  D* partC = reinterpret_cast<D*>(work + kPartials + std::size_t{G} * (sizeof(D) + 16));
+  ColumnSums<R>* partB =
+      reinterpret_cast<ColumnSums<R>*>(work + kPartials + std::size_t{G} * sizeof(D));
+  D* partC = reinterpret_cast<D*>(work + kPartials + std::size_t{G} * (sizeof(D) + kSumSqBytes));
   const auto tiles = [&](int64_t first_row, auto&& body) {
     for (int64_t r0 = first_row + int64_t{blockIdx.x} * kLanes; r0 < m; r0 += int64_t{G} * kLanes)
       body(r0 + threadIdx.x);
@@ -361,7 +370,7 @@ __global__ void __launch_bounds__(kThreads)
   // column j, then the sums for its norm.
   D* col = Pn + j * ldp;
   D* alpha_copy = reinterpret_cast<D*>(work + kScalars + 16);  // a(j+1) for every block
-  R sumsq = 0;
+  SumSq<R> sumsq = SumSq<R>::zero();
   for (int64_t r = j + int64_t{blockIdx.x} * kLanes + threadIdx.x; r - threadIdx.x < m;
        r += int64_t{G} * kLanes) {
     D s[2];
@@ -379,11 +388,10 @@ __global__ void __launch_bounds__(kThreads)
     if (a.herm && r == j) v = make_scalar<D>(real_part(v));
     col[r] = v;
     if (r == j + 1) *alpha_copy = v;
-    if (r >= j + 2) sumsq += abs_sq(v);
+    if (r >= j + 2) add_squares(sumsq, v);
   }
   if (!reflect) return;
-  const R bs = block_sum(sumsq);  // its barrier also shows warp 0's rows to the block
-  if (flat_thread() == 0) partB[blockIdx.x] = bs;
+  const SumSq<R> bs = block_sum(sumsq);  // its barrier also shows warp 0's rows to the block
 
   // The block's sums of [W V]^H a over its rows r >= j + 2 (the tiles above): warp y
   // takes the columns q = y + 8 i, kQ of them at a time, its lanes over the rows; the kQ
@@ -392,29 +400,48 @@ __global__ void __launch_bounds__(kThreads)
   //   t[q] = conj(c_q(j+1)) + scale * sum_{r >= j+2} conj(c_q(r)) a(r),
   // so the blocks sum over the unscaled column before scale is known. Every entry read
   // here is in the block's own rows, loaded or written above (plain loads: L1 hits).
+  // Returns whether a sum this thread wrote is not finite.
   const int64_t nq = j + 1 < m ? 2 * j : 0;
-  for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
-    const D* c[kQ];
+  const auto block_dots = [&]() {
+    bool bad = false;
+    for (int64_t q0 = threadIdx.y; q0 < nq; q0 += kWarps * kQ) {
+      const D* c[kQ];
 #pragma unroll
-    for (int i = 0; i < kQ; ++i) {
-      const int64_t q = q0 + int64_t{i} * kWarps;
-      c[i] = q >= nq ? nullptr : q < j ? W + q * ldw : Pn + (q - j) * ldp;
+      for (int i = 0; i < kQ; ++i) {
+        const int64_t q = q0 + int64_t{i} * kWarps;
+        c[i] = q >= nq ? nullptr : q < j ? W + q * ldw : Pn + (q - j) * ldp;
+      }
+      D s[kQ];
+#pragma unroll
+      for (int i = 0; i < kQ; ++i) s[i] = make_scalar<D>(0);
+      tiles(j, [&](int64_t r) {
+        if (r < j + 2 || r >= m) return;
+        const D ar = col[r];
+#pragma unroll
+        for (int i = 0; i < kQ; ++i)
+          if (c[i]) s[i] = mul_add(conj(c[i][r]), ar, s[i]);
+      });
+      write_warp_sums(s, q0, kWarps, nq, [&](int64_t q, D v) {
+        partC[int64_t{blockIdx.x} * nq + q] = v;
+        bad = bad || !isfinite(real_part(v)) || !isfinite(imag_part(v));
+      });
     }
-    D s[kQ];
-#pragma unroll
-    for (int i = 0; i < kQ; ++i) s[i] = make_scalar<D>(0);
-    tiles(j, [&](int64_t r) {
-      if (r < j + 2 || r >= m) return;
-      const D ar = col[r];
-#pragma unroll
-      for (int i = 0; i < kQ; ++i)
-        if (c[i]) s[i] = mul_add(conj(c[i][r]), ar, s[i]);
-    });
-    write_warp_sums(s, q0, kWarps, nq,
-                    [&](int64_t q, D v) { partC[int64_t{blockIdx.x} * nq + q] = v; });
-  }
+    return bad;
+  };
+  // The block's sums of squares and whether its dot products overflowed, for every block.
+  const bool dots_bad = __syncthreads_or(block_dots());
+  if (flat_thread() == 0) partB[blockIdx.x] = ColumnSums<R>{bs, dots_bad ? R(1) : R(0)};
   grid.sync();
-  const R ss = real_part(all_blocks_sum(partB));
+  // The sums of squares over the blocks, in block order, in every block.
+  __shared__ ColumnSums<R> col_shared;
+  {
+    ColumnSums<R> acc{SumSq<R>::zero(), R(0)};
+    for (unsigned b = flat_thread(); b < G; b += kThreads) acc = acc + load_column_sums(partB + b);
+    acc = block_sum(acc);
+    if (flat_thread() == 0) col_shared = acc;
+    __syncthreads();
+  }
+  const SumSq<R> ss = col_shared.sq;
   if (j + 1 >= m) {
     if (blockIdx.x == 0 && flat_thread() == 0) d[j] = real_part(__ldcg(col + j));
     return;
@@ -422,29 +449,37 @@ __global__ void __launch_bounds__(kThreads)
   // beta, tau and the scale of v, the same in every block.
   const D alpha = __ldcg(alpha_copy);
   const R ar = real_part(alpha), ai = imag_part(alpha);
-  D scale = make_scalar<D>(1), tj = make_scalar<D>(0);
-  R beta = ar;
-  if (!(ss == R(0) && ai == R(0))) {
-    beta = -copysign(sqrt(ar * ar + ai * ai + ss), ar);
-    tj = make_scalar<D>((beta - ar) / beta, -ai / beta);
-    const R zr = ar - beta, zi = ai, z2 = zr * zr + zi * zi;
-    scale = make_scalar<D>(zr / z2, -zi / z2);
-  }
+  // Without overflow or underflow (safe_reflector.hpp); H = I when x = 0, alpha real.
+  R beta, tr, ti, sr, si;
+  ::mgblas::kernels::detail::reflector_scalars<R>(ar, ai, ss.norm(), beta, tr, ti, sr, si);
+  const D scale = make_scalar<D>(sr, si), tj = make_scalar<D>(tr, ti);
   if (blockIdx.x == 0 && flat_thread() == 0) {
     d[j] = real_part(__ldcg(col + j));
     e[j] = beta;
     tau[j] = tj;
     col[j + 1] = make_scalar<D>(1);  // the other blocks read alpha from the copy
   }
-  // v scaled in place in the block's own rows; the accumulator zeroed.
+  // v scaled in place in the block's own rows.
   tiles(j, [&](int64_t r) {
     if (threadIdx.y == 0 && r >= j + 2 && r < m) col[r] = mul(col[r], scale);
   });
+  // The sums over the unscaled column are exact up to rounding only where its products
+  // neither overflow nor underflow: where the column has entries outside the unscaled
+  // range of its norm's sums (below ~sqrt(tiny) or above ~sqrt(huge)) or a block's sum
+  // overflowed, the blocks sum again over the scaled v (one more grid-wide barrier; the
+  // decision is the same in every block). Ordinary matrices never take this path.
+  const bool rescaled = nq > 0 && (ss.sml > R(0) || ss.big > R(0) || col_shared.bad > R(0));
+  if (rescaled) {
+    __syncthreads();  // warp 0's scaled rows visible to the block
+    (void)block_dots();
+    grid.sync();
+  }
   for (int64_t i = int64_t{blockIdx.x} * kThreads + flat_thread(); i < a.acc_len;
        i += int64_t{G} * kThreads)
     acc[i] = make_scalar<D>(0);
-  // t[q] = row j+1's term + scale * the blocks' sums in order; block b takes the columns
-  // q = b, b + G, ... (W(j+1, j-1) came from the finish above, in another block).
+  // t[q] = row j+1's term + scale * the blocks' sums in order (the sums over the scaled v
+  // as they are, when rescaled); block b takes the columns q = b, b + G, ...
+  // (W(j+1, j-1) came from the finish above, in another block).
   for (int64_t q = blockIdx.x; q < nq; q += G) {
     Sum<D> s{make_scalar<D>(0)};
     for (unsigned b = flat_thread(); b < G; b += kThreads)
@@ -452,7 +487,8 @@ __global__ void __launch_bounds__(kThreads)
     s = block_sum(s);
     if (flat_thread() == 0) {
       const D* cq = q < j ? W + q * ldw : Pn + (q - j) * ldp;
-      t[q] = mul_add(scale, s.v, conj(__ldcg(cq + j + 1)));
+      const D head = conj(__ldcg(cq + j + 1));
+      t[q] = rescaled ? add(s.v, head) : mul_add(scale, s.v, head);
     }
   }
 }
@@ -567,7 +603,7 @@ void step(const Device& dev, cudaStream_t stream, bool herm, int64_t m, int64_t 
     limit = std::clamp(*cap, 1, limit);
   const int64_t rows = m - j;  // the longest row range of the phases
   const unsigned G = static_cast<unsigned>(std::min<int64_t>(limit, ceil_div(rows, kLanes)));
-  const std::size_t need = kPartials + std::size_t{G} * (2 * sizeof(D) + 16) +
+  const std::size_t need = kPartials + std::size_t{G} * (2 * sizeof(D) + kSumSqBytes) +
                            std::size_t{G} * 2 * j * sizeof(D);
   if (G == 0 || need > kLatrdWorkBytes || common::latrd_no_coop_override()) {
     // The separate launches (no co-residency guarantee, or forced for comparison).
