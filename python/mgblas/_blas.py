@@ -301,6 +301,11 @@ def tsgemm(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
     """C = alpha * op(A) @ op(B) + beta * C on one device with the tall-and-skinny
     kernels (CuPy arrays on their GPU, CuPy's current stream; NumPy on the host).
     All three matrices column-major, or all row-major. Returns C."""
+    return _gemm2d(_core.tsgemm, A, B, C, transa, transb, alpha, beta)
+
+
+def _gemm2d(core, A, B, C, transa, transb, alpha, beta):
+    """A single-device GEMM entry of the extension (tsgemm, gemm) on 2-D arrays."""
     Aa, Ba = describe(A, "A"), describe(B, "B")
     for X in (Aa, Ba):
         if X.ndim != 2:
@@ -322,9 +327,9 @@ def tsgemm(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
     order = _common_order([(X.name, X.shape, X.strides) for X in (Aa, Ba, Ca)])
     lda, ldb, ldc = (_ld(X.shape, X.strides, order) for X in (Aa, Ba, Ca))
     if order == "F":
-        _core.tsgemm(letter, dev, stream, opa, opb, m, n, k, a, Aa.ptr, lda, Ba.ptr, ldb, b, Ca.ptr, ldc)
-    else:
-        _core.tsgemm(letter, dev, stream, opb, opa, n, m, k, a, Ba.ptr, ldb, Aa.ptr, lda, b, Ca.ptr, ldc)
+        core(letter, dev, stream, opa, opb, m, n, k, a, Aa.ptr, lda, Ba.ptr, ldb, b, Ca.ptr, ldc)
+    else:  # row-major: C^T = op(B)^T op(A)^T
+        core(letter, dev, stream, opb, opa, n, m, k, a, Ba.ptr, ldb, Aa.ptr, lda, b, Ca.ptr, ldc)
     return C
 
 

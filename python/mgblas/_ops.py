@@ -12,8 +12,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from . import _mgblas as _core
-from ._arrays import Arr, check_dtype, describe, matrix_orders, option, scalar, zeros_like_kind
-from ._blas import (_check_dist, _addr, _sig, _single, _gemm_sizes, _common_order, _ld,
+from ._arrays import Arr, check_dtype, describe, matrix_orders, option, scalar
+from ._blas import (_check_dist, _addr, _sig, _single, _gemm_sizes, _gemm2d,
                     _operand_vectors, gebrd, gemm_batched, hetrd, sytrd, tridiag_eigenvalues,
                     tsgemm_mgpu, unmtr, ormtr)
 from ._context import Context
@@ -93,31 +93,7 @@ def gemm(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
     """C = alpha * op(A) @ op(B) + beta * C on one device (the engine's choice of
     kernel; see tsgemm for where it runs). All three matrices column-major or all
     row-major. Returns C."""
-    Aa, Ba = describe(A, "A"), describe(B, "B")
-    for X in (Aa, Ba):
-        if X.ndim != 2:
-            raise DimensionMismatch(f"{X.name} must be 2-D, not of shape {X.shape}")
-    check_dtype(Ba, Aa.dtype, "A's dtype")
-    letter = Aa.letter
-    opa, opb = option(transa, "transa", "NTC"), option(transb, "transb", "NTC")
-    a, b = scalar(alpha, letter, "alpha"), scalar(beta, letter, "beta")
-    m, n, k = _gemm_sizes(Aa.shape, Ba.shape, None, opa, opb)
-    if C is None:
-        if b != 0:
-            raise BadArgument("beta != 0 needs C (the matrix it scales)")
-        order = _common_order([("A", Aa.shape, Aa.strides), ("B", Ba.shape, Ba.strides)])
-        C = zeros_like_kind(Aa, (m, n), Aa.dtype, order=order)
-    Ca = describe(C, "C", writable=True)
-    check_dtype(Ca, Aa.dtype, "A's dtype")
-    _gemm_sizes(Aa.shape, Ba.shape, Ca.shape, opa, opb)
-    dev, stream = _single([Aa, Ba, Ca])
-    order = _common_order([(X.name, X.shape, X.strides) for X in (Aa, Ba, Ca)])
-    lda, ldb, ldc = (_ld(X.shape, X.strides, order) for X in (Aa, Ba, Ca))
-    if order == "F":
-        _core.gemm(letter, dev, stream, opa, opb, m, n, k, a, Aa.ptr, lda, Ba.ptr, ldb, b, Ca.ptr, ldc)
-    else:  # row-major: C^T = op(B)^T op(A)^T
-        _core.gemm(letter, dev, stream, opb, opa, n, m, k, a, Ba.ptr, ldb, Aa.ptr, lda, b, Ca.ptr, ldc)
-    return C
+    return _gemm2d(_core.gemm, A, B, C, transa, transb, alpha, beta)
 
 
 def gemm_batched_strided(A: Any, B: Any, C: Any = None, transa: str = "N", transb: str = "N",
