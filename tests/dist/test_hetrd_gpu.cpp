@@ -33,6 +33,14 @@ TYPED_TEST(Hetrd_Gpu, SizesAndBlockings) {
         EXPECT_TRUE(td::reduce_and_check<T>(ctx, n, nb, 0, n % 2 == 0, ReducerKind::Auto, uplo));
 }
 
+// An environment variable set for one scope (the kernels read their debug overrides at
+// every call: kernels/cuda/common/debug_env.hpp).
+struct Env {
+  const char* name;
+  Env(const char* n, const char* v) : name(n) { ::setenv(n, v, 1); }
+  ~Env() { ::unsetenv(name); }
+};
+
 TYPED_TEST(Hetrd_Gpu, PanelsAndTransports) {
   using T = TypeParam;
   auto& ctx = GpuContext::get();
@@ -50,11 +58,6 @@ TYPED_TEST(Hetrd_Gpu, PanelsAndTransports) {
 TYPED_TEST(Hetrd_Gpu, StepGridShapes) {
   using T = TypeParam;
   auto& ctx = GpuContext::get();
-  struct Env {
-    const char* name;
-    Env(const char* n, const char* v) : name(n) { ::setenv(n, v, 1); }
-    ~Env() { ::unsetenv(name); }
-  };
   {
     Env few("MGBLAS_LATRD_STEP_BLOCKS", "3");
     EXPECT_TRUE(td::reduce_and_check<T>(ctx, 1000, 64, 0, false));
@@ -86,11 +89,6 @@ TYPED_TEST(Hetrd_Gpu, StepGridShapes) {
 TYPED_TEST(Hetrd_Gpu, ExtremeScales) {
   using T = TypeParam;
   auto& ctx = GpuContext::get();
-  struct Env {
-    const char* name;
-    Env(const char* n, const char* v) : name(n) { ::setenv(n, v, 1); }
-    ~Env() { ::unsetenv(name); }
-  };
   for (int64_t n : {17, 60, 129, 300})
     for (const td::MatrixScale& s : td::extreme_scales<T>(n / 3))
       for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
