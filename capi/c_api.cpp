@@ -35,26 +35,31 @@ const char* mgblas_version(void) { return MGBLAS_VERSION_STRING; }
 mgblas_status_t mgblas_context_create_comm(const void* comm, mgblas_backend_t backend,
                                            int host_devices, mgblas_context_t* ctx) {
   return guard([&] {
-    MGBLAS_CHECK_PTR(ctx, "ctx", true);
-    mgblas::ContextOptions opts;
-    if (backend == MGBLAS_BACKEND_HOST) opts.backend = mgblas::BackendChoice::Host;
-    else if (backend == MGBLAS_BACKEND_CUDA) opts.backend = mgblas::BackendChoice::Cuda;
-    else if (backend != MGBLAS_BACKEND_AUTO)
-      MGBLAS_THROW(mgblas::BadArgument, "argument 'backend' = ", static_cast<int>(backend),
-                   ": must be MGBLAS_BACKEND_AUTO, _HOST or _CUDA");
-    opts.host_devices = host_devices > 0 ? host_devices : 0;
-    auto handle = std::make_unique<mgblas_context_s>();
-    if (!comm) {
-      handle->ctx = mgblas::Context::create(opts);
-    } else {
+    // Collective from the start: the communicator (its duplication has the deadline),
+    // then this entry's arguments checked inside an agreement, so that one rank's bad
+    // argument raises on every rank instead of leaving the others in Context::create.
+    mgblas::Communicator ranks = [&] {
+      if (!comm) return mgblas::Communicator::world();
 #if MGBLAS_HAVE_MPI
-      handle->ctx = mgblas::Context::create(
-          mgblas::Communicator(*static_cast<const MPI_Comm*>(comm)), opts);
+      return mgblas::Communicator(*static_cast<const MPI_Comm*>(comm));
 #else
       MGBLAS_THROW(mgblas::NotCompiled, "argument 'comm' is not NULL but this build of "
                    "mgblas has no MPI (MGBLAS_ENABLE_MPI=OFF)");
 #endif
-    }
+    }();
+    mgblas::ContextOptions opts;
+    opts.host_devices = host_devices > 0 ? host_devices : 0;
+    mgblas::CallRecord rec("mgblas_context_create");
+    mgblas::agree(ranks, rec, [&] {
+      MGBLAS_CHECK_PTR(ctx, "ctx", true);
+      if (backend == MGBLAS_BACKEND_HOST) opts.backend = mgblas::BackendChoice::Host;
+      else if (backend == MGBLAS_BACKEND_CUDA) opts.backend = mgblas::BackendChoice::Cuda;
+      else if (backend != MGBLAS_BACKEND_AUTO)
+        MGBLAS_THROW(mgblas::BadArgument, "argument 'backend' = ", static_cast<int>(backend),
+                     ": must be MGBLAS_BACKEND_AUTO, _HOST or _CUDA");
+    });
+    auto handle = std::make_unique<mgblas_context_s>();
+    handle->ctx = mgblas::Context::create(std::move(ranks), opts);
     for (int d = 0; d < handle->ctx->num_devices(); ++d)
       handle->devices.push_back(std::make_unique<mgblas_device_s>(&handle->ctx->device(d)));
     std::lock_guard lock(registry().mutex);

@@ -95,6 +95,47 @@ std::string message_of(const std::exception_ptr& failure) {
                messages[failed.front()]);
 }
 
+// Raises on every rank when the ranks are in different calls (`all` holds every rank's
+// header, the same on every rank). Before raising, the ranks exchange how many calls of
+// each kind involved they have begun: the calls themselves are numbered in step by
+// construction, so it is those counts that show which rank skipped a call or made an
+// extra one ("gemv_mgpu: 3 on rank 0, 2 on rank 1").
+[[noreturn]] void raise_different_calls(const Communicator& comm, const std::vector<int64_t>& all,
+                                        const char* what, const std::exception_ptr& failure) {
+  const int n = comm.size();
+  const auto header = [&](int r) { return all.data() + static_cast<std::size_t>(r) * kSlots; };
+  std::vector<int64_t> kinds;  // name hashes, in order of first appearance
+  std::vector<int> named_by;   // a rank in each kind's call, for its name
+  for (int r = 0; r < n; ++r) {
+    if (std::find(kinds.begin(), kinds.end(), header(r)[2]) != kinds.end()) continue;
+    kinds.push_back(header(r)[2]);
+    named_by.push_back(r);
+  }
+  const int k = static_cast<int>(kinds.size());
+  std::vector<int64_t> mine(kinds.size());
+  for (int i = 0; i < k; ++i) mine[i] = comm.calls_of_kind(static_cast<uint64_t>(kinds[i]));
+  const std::vector<int64_t> counts = comm.allgather(mine.data(), k);
+  if (failure) std::rethrow_exception(failure);
+
+  const auto count = [&](int r, int64_t kind) {
+    const auto i = std::find(kinds.begin(), kinds.end(), kind) - kinds.begin();
+    return counts[static_cast<std::size_t>(r) * k + i];
+  };
+  std::ostringstream os;
+  os << "the ranks are in different collective calls:";
+  for (int r = 0; r < n; ++r)
+    os << (r ? ";" : "") << " rank " << r << " in its call #" << header(r)[1] << ", '"
+       << name_of(header(r)) << "' #" << count(r, header(r)[2]);
+  os << ". Calls begun so far, this one included:";
+  for (int i = 0; i < k; ++i) {
+    os << (i ? ";" : "") << " '" << name_of(header(named_by[i])) << "'";
+    for (int r = 0; r < n; ++r) os << (r ? ", " : " ") << count(r, kinds[i]) << " on rank " << r;
+  }
+  os << ". A rank skipped a call, made an extra one, or called another operation (every rank "
+        "must make the same collective calls in the same order)";
+  MGBLAS_THROW(DimensionMismatch, what, ": ", os.str());
+}
+
 }  // namespace
 
 namespace detail {
@@ -122,14 +163,7 @@ void agree_on_call(const Communicator& comm, const CallRecord& record,
   // the same further collective, if any).
   for (int r = 0; r < comm.size(); ++r) {
     const int64_t* theirs = all.data() + static_cast<std::size_t>(r) * kSlots;
-    if (theirs[1] != call || theirs[2] != mine[2]) {
-      if (failure) std::rethrow_exception(failure);
-      MGBLAS_THROW(DimensionMismatch, what, ": rank ", r, " is in its collective call #",
-                   theirs[1], " '", name_of(theirs), "' while rank ", me, " is in its call #",
-                   call, " '", what, "': a rank skipped a call, made an extra one, or called "
-                   "another operation (every rank must make the same collective calls in the "
-                   "same order)");
-    }
+    if (theirs[1] != call || theirs[2] != mine[2]) raise_different_calls(comm, all, what, failure);
   }
   for (int r = 0; r < comm.size(); ++r)
     if (all[static_cast<std::size_t>(r) * kSlots] == 0) raise_failure(comm, what, failure);

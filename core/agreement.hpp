@@ -5,8 +5,13 @@
 //   - whether any rank failed: then every rank raises (the failing ranks their own
 //     error, the others RemoteError quoting the first failing rank's message);
 //   - whether every rank is in the same call: the call's name and its sequence number
-//     on this communicator, so a skipped or extra call is caught at the next one
-//     instead of pairing silently with it;
+//     on this communicator (always, whatever verify_inputs says). When they differ,
+//     every rank raises DimensionMismatch naming each rank's call and how many calls of
+//     each kind involved each rank has begun, so that a skipped or extra call is
+//     reported at the next call of another kind ("'gemv_mgpu' 3 on rank 0, 2 on rank 1")
+//     instead of pairing silently with it. A skipped call followed only by calls of the
+//     same kind pairs those calls one apart; only their inputs can tell them apart (the
+//     digests below), and the last call then finds no partner (Timeout);
 //   - whether every field matches: sizes, options, layouts, the exact bits of alpha
 //     and beta, digests of replicated inputs. A difference raises DimensionMismatch on
 //     every rank, naming the field and the ranks' values.

@@ -6,12 +6,15 @@
 #include <algorithm>
 #include <chrono>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <thread>
 
 #include "core/agreement.hpp"
 #include "core/error.hpp"
+#include "core/hash.hpp"
 #if MGBLAS_HAVE_MPI
 #include "core/detail/mpi_check.hpp"
 #endif
@@ -30,6 +33,16 @@ double timeout_from_env() {
                  "': must be a positive number of seconds");
   return s;
 }
+
+// MGBLAS_ABORT_ON_TIMEOUT: whether a timeout ends the job (MPI_Abort) instead of raising.
+bool abort_on_timeout_from_env() {
+  const char* v = std::getenv("MGBLAS_ABORT_ON_TIMEOUT");
+  if (!v || !*v) return false;
+  const std::string s = v;
+  if (s != "0" && s != "1")
+    MGBLAS_THROW(BadArgument, "environment MGBLAS_ABORT_ON_TIMEOUT = '", s, "': must be 0 or 1");
+  return s == "1";
+}
 }  // namespace
 
 struct Communicator::State {
@@ -38,9 +51,18 @@ struct Communicator::State {
   int local_rank = 0;
   int local_size = 1;
   double timeout_s = 300.0;
+  bool abort_on_timeout = false;  // a timeout ends the job instead of raising
   int64_t calls = 0;          // collective library calls begun on this communicator
   const char* call = "";      // the current one's name
+  std::map<uint64_t, int64_t> calls_of_kind;  // by hash of the call's name
   std::string broken;         // why this communicator is unusable (after a timeout)
+
+  std::string current_call() const {
+    if (calls == 0) return "before the first library call on it";
+    const auto it = calls_of_kind.find(hash_bytes(call, std::strlen(call)));
+    return detail::concat("during call #", calls, " '", call, "' (its ", call, " #",
+                          it == calls_of_kind.end() ? 0 : it->second, ")");
+  }
 #if MGBLAS_HAVE_MPI
   MPI_Comm comm = MPI_COMM_NULL;
   MPI_Comm node = MPI_COMM_NULL;
@@ -64,11 +86,26 @@ struct Communicator::State {
       if (clock::now() > deadline) break;
       std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
-    broken = detail::concat("rank ", rank, " waited ", timeout_s, " s in ", op, " during call #",
-                            calls, " '", call, "'");
-    MGBLAS_THROW(Timeout, broken, ": another of the ", size,
-                 " ranks did not join (it skipped this call, made a different one, or failed). "
-                 "MGBLAS_COMM_TIMEOUT sets the limit; this communicator can no longer be used");
+    broken = detail::concat("rank ", rank, " waited ", timeout_s, " s in ", op, " ",
+                            current_call());
+    const std::string message = detail::concat(
+        broken, ": another of the ", size,
+        " ranks did not join (it skipped this call, made a different one, failed, or stalled). "
+        "MGBLAS_COMM_TIMEOUT sets the limit; this communicator can no longer be used");
+    if (abort_on_timeout) abort_job(message);
+    MGBLAS_THROW(Timeout, message);
+  }
+
+  // The one place the library ends the process, and only when asked to: MPI cannot
+  // cancel the collective a peer never joined, so MPI_Finalize would wait for it.
+  [[noreturn]] static void abort_job(const std::string& message) {
+    std::fprintf(stderr,
+                 "mgblas: Timeout: %s\nmgblas: MGBLAS_ABORT_ON_TIMEOUT is set: calling MPI_Abort "
+                 "(error code %d)\n",
+                 message.c_str(), kTimeoutAbortCode);
+    std::fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, kTimeoutAbortCode);
+    std::abort();  // MPI_Abort does not return; if it did, still end the process
   }
   ~State() {
     // Freeing after MPI_Finalize is erroneous; then the handles just die with MPI.
@@ -83,6 +120,7 @@ struct Communicator::State {
 
 Communicator::Communicator() : state_(std::make_shared<State>()) {
   state_->timeout_s = timeout_from_env();
+  state_->abort_on_timeout = abort_on_timeout_from_env();
 }
 
 #if MGBLAS_HAVE_MPI
@@ -106,11 +144,25 @@ constexpr int64_t kMaxChunk = INT_MAX / 2;
 
 Communicator::Communicator(MPI_Comm comm) : state_(std::make_shared<State>()) {
   if (!mpi_active()) MGBLAS_THROW(MpiError, "MPI is not initialised (call MPI_Init first)");
-  state_->timeout_s = timeout_from_env();
-  MGBLAS_CHECK_MPI(MPI_Comm_dup(comm, &state_->comm));
+  // A bad environment on one rank is raised only once the ranks have met, and then on
+  // every rank: raising here at once would leave the others in the duplication.
+  std::exception_ptr env_error = detail::capture([&] {
+    state_->timeout_s = timeout_from_env();
+    state_->abort_on_timeout = abort_on_timeout_from_env();
+  });
+  MGBLAS_CHECK_MPI(MPI_Comm_rank(comm, &state_->rank));
+  MGBLAS_CHECK_MPI(MPI_Comm_size(comm, &state_->size));
+  // Non-blocking, so that a rank that never joins is a Timeout, not a hang.
+  MPI_Request req;
+  MGBLAS_CHECK_MPI(MPI_Comm_idup(comm, &state_->comm, &req));
+  try {
+    state_->wait(&req, "MPI_Comm_idup (duplicating the communicator)");
+  } catch (...) {
+    state_->comm = MPI_COMM_NULL;  // never complete: freeing it could wait for the others
+    throw;
+  }
   MGBLAS_CHECK_MPI(MPI_Comm_set_errhandler(state_->comm, MPI_ERRORS_RETURN));
-  MGBLAS_CHECK_MPI(MPI_Comm_rank(state_->comm, &state_->rank));
-  MGBLAS_CHECK_MPI(MPI_Comm_size(state_->comm, &state_->size));
+  detail::agree_on_outcome(*this, "creating a communicator", env_error);
   MGBLAS_CHECK_MPI(MPI_Comm_split_type(state_->comm, MPI_COMM_TYPE_SHARED, state_->rank,
                                        MPI_INFO_NULL, &state_->node));
   MGBLAS_CHECK_MPI(MPI_Comm_set_errhandler(state_->node, MPI_ERRORS_RETURN));
@@ -136,8 +188,16 @@ double Communicator::timeout() const noexcept { return state_->timeout_s; }
 
 int64_t Communicator::begin_call(const char* what) const {
   state_->call = what;
+  ++state_->calls_of_kind[hash_bytes(what, std::strlen(what))];
   return ++state_->calls;
 }
+int64_t Communicator::calls_of_kind(uint64_t kind) const noexcept {
+  const auto it = state_->calls_of_kind.find(kind);
+  return it == state_->calls_of_kind.end() ? 0 : it->second;
+}
+
+bool Communicator::abort_on_timeout() const noexcept { return state_->abort_on_timeout; }
+void Communicator::set_abort_on_timeout(bool on) const noexcept { state_->abort_on_timeout = on; }
 int64_t Communicator::call_number() const noexcept { return state_->calls; }
 const char* Communicator::call_name() const noexcept { return state_->call; }
 

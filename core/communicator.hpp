@@ -9,7 +9,13 @@
 // MGBLAS_COMM_TIMEOUT seconds, default 300): a rank whose peers never join raises
 // Timeout naming the operation and the library call it belongs to, instead of hanging.
 // After a timeout the communicator is unusable (MPI cannot cancel a collective), and
-// every later operation raises at once.
+// every later operation raises at once. Since MPI_Finalize would still wait for that
+// collective, a job can ask to end instead (env MGBLAS_ABORT_ON_TIMEOUT=1, or
+// ContextOptions::abort_on_timeout): the timeout's message goes to stderr and the rank
+// calls MPI_Abort(MPI_COMM_WORLD, kTimeoutAbortCode), which ends every rank.
+//
+// Creating a communicator is itself a collective with the same deadline, and a bad
+// MGBLAS_COMM_TIMEOUT or MGBLAS_ABORT_ON_TIMEOUT on one rank raises on every rank.
 #pragma once
 
 #include <cstddef>
@@ -29,12 +35,18 @@
 
 namespace mgblas {
 
+/// The error code a timeout passes to MPI_Abort when aborting is asked for (that of
+/// timeout(1)); mpiexec usually exits with it.
+inline constexpr int kTimeoutAbortCode = 124;
+
 class Communicator {
  public:
   /// A single-rank communicator (no MPI).
   Communicator();
 #if MGBLAS_HAVE_MPI
-  /// Duplicates `comm` (collective over comm). MPI must be initialised.
+  /// Duplicates `comm` (collective over comm, with the deadline of timeout()). MPI must
+  /// be initialised. A bad environment on one rank raises on every rank (RemoteError on
+  /// the others).
   explicit Communicator(MPI_Comm comm);
   /// The duplicated communicator, for callers that need raw MPI.
   MPI_Comm native() const;
@@ -53,6 +65,11 @@ class Communicator {
 
   /// Seconds an operation may wait for the other ranks (MGBLAS_COMM_TIMEOUT).
   double timeout() const noexcept;
+  /// Whether a timeout ends the job (MPI_Abort) instead of raising Timeout; from env
+  /// MGBLAS_ABORT_ON_TIMEOUT=0|1 (default 0), changed by Context::create when its
+  /// options say so. Shared by every copy of this communicator.
+  bool abort_on_timeout() const noexcept;
+  void set_abort_on_timeout(bool on) const noexcept;
 
   /// Counts this rank's collective library calls on this communicator and remembers
   /// the current one (for agreement and timeout messages). Returns the call's number.
@@ -60,6 +77,9 @@ class Communicator {
   /// Number and name of the current call (0 and "" before the first).
   int64_t call_number() const noexcept;
   const char* call_name() const noexcept;
+  /// How many calls of one kind this rank has begun, the kind named by the hash of its
+  /// name (hash_bytes of what): the agreement's messages say which rank made fewer.
+  int64_t calls_of_kind(uint64_t kind) const noexcept;
 
   void barrier() const;
   /// In-place sum over ranks of `count` elements (chunked past INT_MAX).

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/agreement.hpp"
 #include "core/detail/cuda_runtime.hpp"
 #include "core/error.hpp"
 #include "core/topology.hpp"
@@ -75,28 +76,36 @@ std::shared_ptr<Context> Context::create(const ContextOptions& opts) {
 
 std::shared_ptr<Context> Context::create(Communicator comm, const ContextOptions& opts) {
   std::shared_ptr<Context> ctx(new Context(std::move(comm)));
-  // Every rank must learn about a failure on any rank, or the others would wait
-  // forever in the collectives that follow.
-  all_or_nothing(ctx->comm_, "Context::create", [&] { ctx->init(opts); });
+  // Two steps, each agreed over the ranks so that one rank's bad options or environment
+  // raise on every rank within the deadline: the settings (local checks only), then
+  // the devices, whose CUDA path has collectives of its own that every rank must reach.
+  CallRecord rec("Context::create");
+  agree(ctx->comm_, rec, [&] {
+    ctx->choose_settings(opts);
+    rec.add("backend (0 host, 1 cuda; MGBLAS_BACKEND)", static_cast<int64_t>(ctx->backend_))
+        .add("verify_inputs (MGBLAS_VERIFY_INPUTS)", int64_t{ctx->verify_inputs_})
+        .add("abort_on_timeout (MGBLAS_ABORT_ON_TIMEOUT)", int64_t{ctx->abort_on_timeout_});
+  });
+  ctx->comm_.set_abort_on_timeout(ctx->abort_on_timeout_);
+  all_or_nothing(ctx->comm_, "Context::create", [&] { ctx->make_devices(opts); });
 
   const auto counts = ctx->comm_.allgather(static_cast<int64_t>(ctx->devices_.size()));
   ctx->offsets_.assign(counts.size() + 1, 0);
   for (std::size_t r = 0; r < counts.size(); ++r)
     ctx->offsets_[r + 1] = ctx->offsets_[r] + static_cast<int>(counts[r]);
   for (auto& d : ctx->devices_) d->set_global_index(ctx->device_offset() + d->local_index());
-  const auto backends = ctx->comm_.allgather(static_cast<int64_t>(ctx->backend_));
-  if (std::any_of(backends.begin(), backends.end(),
-                  [&](int64_t b) { return b != static_cast<int64_t>(ctx->backend_); }))
-    MGBLAS_THROW(DimensionMismatch, "Context::create: ranks chose different back-ends; set "
-                                    "MGBLAS_BACKEND the same on every rank");
-  const auto verify = ctx->comm_.allgather(int64_t{ctx->verify_inputs_});
-  if (std::any_of(verify.begin(), verify.end(), [&](int64_t v) { return v != verify.front(); }))
-    MGBLAS_THROW(DimensionMismatch, "Context::create: ranks chose different verify_inputs; set "
-                                    "MGBLAS_VERIFY_INPUTS the same on every rank");
   return ctx;
 }
 
-void Context::init(const ContextOptions& opts) {
+void Context::choose_settings(const ContextOptions& opts) {
+  MGBLAS_CHECK_ARG(opts.host_devices >= 0, "opts.host_devices", opts.host_devices,
+                   ">= 0 (0: MGBLAS_HOST_DEVICES, else 1)");
+  MGBLAS_CHECK_ARG(opts.gpus_per_rank >= 0, "opts.gpus_per_rank", opts.gpus_per_rank,
+                   ">= 0 (0: the node's GPUs split evenly over its ranks)");
+  MGBLAS_CHECK_ARG(opts.verify_inputs >= -1 && opts.verify_inputs <= 1, "opts.verify_inputs",
+                   opts.verify_inputs, "-1 (environment), 0 or 1");
+  MGBLAS_CHECK_ARG(opts.abort_on_timeout >= -1 && opts.abort_on_timeout <= 1,
+                   "opts.abort_on_timeout", opts.abort_on_timeout, "-1 (environment), 0 or 1");
   backend_ = choose_backend(opts.backend);
 #ifdef NDEBUG
   constexpr bool kDebugBuild = false;
@@ -111,9 +120,19 @@ void Context::init(const ContextOptions& opts) {
       MGBLAS_THROW(BadArgument, "environment MGBLAS_VERIFY_INPUTS = '", v, "': must be 0 or 1");
     verify_inputs_ = v.empty() ? kDebugBuild : v == "1";
   }
+  // The communicator read MGBLAS_ABORT_ON_TIMEOUT when it was made.
+  abort_on_timeout_ =
+      opts.abort_on_timeout >= 0 ? opts.abort_on_timeout == 1 : comm_.abort_on_timeout();
+  if (backend_ == Backend::Host && opts.host_devices == 0)
+    host_devices_ = positive_env("MGBLAS_HOST_DEVICES", 1);
+  else
+    host_devices_ = opts.host_devices;
+}
+
+void Context::make_devices(const ContextOptions& opts) {
   const std::string host = comm_.hostname();
   if (backend_ == Backend::Host) {
-    const int n = opts.host_devices > 0 ? opts.host_devices : positive_env("MGBLAS_HOST_DEVICES", 1);
+    const int n = host_devices_;
     const std::string cpus = current_cpuset();
     const char* bound_by = cpus != machine_cpuset() ? "launcher" : "none";
     for (int d = 0; d < n; ++d) {
@@ -126,13 +145,15 @@ void Context::init(const ContextOptions& opts) {
 
   const int visible = detail::cuda_count();
   std::vector<int> gpus = opts.gpus;
+  // Every rank of the node joins this gather, whether it needs it or not: one whose
+  // device list is given must not leave the others waiting in it.
+  const auto rank_sets = comm_.allgather_local(current_cpuset());
   const std::string env = env_or("MGBLAS_DEVICES", "");
   if (gpus.empty() && !env.empty()) gpus = parse_device_list(env, visible);
   if (gpus.empty()) {
     // This rank's share of the node's GPUs, chosen by locality to its CPU set.
     std::vector<std::string> gpu_sets;
     for (int g = 0; g < visible; ++g) gpu_sets.push_back(pci_device_cpuset(detail::cuda_pci_bus_id(g)));
-    const auto rank_sets = comm_.allgather_local(current_cpuset());
     const int per_rank = opts.gpus_per_rank > 0
                              ? opts.gpus_per_rank
                              : std::max(1, visible / std::max(1, comm_.local_size()));

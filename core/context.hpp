@@ -38,6 +38,12 @@ struct ContextOptions {
   /// work, and a copy to the host for GPU-resident vectors. -1: env
   /// MGBLAS_VERIFY_INPUTS=0|1, else on in debug builds (NDEBUG undefined), off otherwise.
   int verify_inputs = -1;
+  /// Whether a collective that times out (Communicator::timeout()) ends the job instead
+  /// of raising Timeout: the message goes to stderr, then MPI_Abort(MPI_COMM_WORLD,
+  /// kTimeoutAbortCode) ends every rank. Use it where no one would handle the error, or
+  /// the job would then hang in MPI_Finalize. -1: env MGBLAS_ABORT_ON_TIMEOUT=0|1, else
+  /// off. Applies to the context's communicator (and its copies).
+  int abort_on_timeout = -1;
 };
 
 /// How this rank was placed: one entry per local device.
@@ -57,7 +63,10 @@ struct BindingInfo {
 class Context {
  public:
   /// Context over MPI_COMM_WORLD when MPI is initialised, else a single rank.
-  /// Collective over the ranks; a failure on any rank raises on every rank.
+  /// Collective over the ranks, within the deadline of MGBLAS_COMM_TIMEOUT: a bad
+  /// option, environment or device list on any rank raises on every rank (that rank's
+  /// own error; RemoteError naming it on the others); ranks whose settings (back-end,
+  /// verify_inputs, abort_on_timeout) differ all raise DimensionMismatch.
   static std::shared_ptr<Context> create(const ContextOptions& opts = {});
   /// Context over the given ranks (duplicated). Collective over `comm`.
   static std::shared_ptr<Context> create(Communicator comm, const ContextOptions& opts = {});
@@ -96,6 +105,8 @@ class Context {
 
   /// Whether collective calls compare digests of replicated inputs (ContextOptions).
   bool verify_inputs() const noexcept { return verify_inputs_; }
+  /// Whether a collective timeout ends the job (ContextOptions::abort_on_timeout).
+  bool abort_on_timeout() const noexcept { return abort_on_timeout_; }
 
   /// Per-context state of higher layers, by key (dist keeps its NCCL communicators
   /// here): empty until set, destroyed with the context and before its devices, so
@@ -104,7 +115,9 @@ class Context {
 
  private:
   Context(Communicator comm) : comm_(std::move(comm)) {}
-  void init(const ContextOptions& opts);
+  // Creation's two steps: the settings (local checks), then the devices.
+  void choose_settings(const ContextOptions& opts);
+  void make_devices(const ContextOptions& opts);
 
   Communicator comm_;
   Backend backend_ = Backend::Host;
@@ -112,6 +125,8 @@ class Context {
   std::vector<int> offsets_{0, 0};  // offsets_[r] = first global device of rank r
   std::vector<BindingInfo> binding_;
   bool verify_inputs_ = false;
+  bool abort_on_timeout_ = false;
+  int host_devices_ = 0;
   // Last member: destroyed first, while the devices and the communicator still exist.
   std::map<std::string, std::shared_ptr<void>> attachments_;
 };

@@ -257,6 +257,57 @@ TEST(Context, EnvBackend) {
   }
 }
 
+TEST(Context, AbortOnTimeoutFromOptionsOrEnvironment) {
+  {
+    EnvGuard g("MGBLAS_ABORT_ON_TIMEOUT", nullptr);
+    EXPECT_FALSE(Context::create(host_options(1))->abort_on_timeout());
+    ContextOptions o = host_options(1);
+    o.abort_on_timeout = 1;
+    const auto ctx = Context::create(o);
+    EXPECT_TRUE(ctx->abort_on_timeout());
+    EXPECT_TRUE(ctx->comm().abort_on_timeout());
+  }
+  {
+    EnvGuard g("MGBLAS_ABORT_ON_TIMEOUT", "1");
+    EXPECT_TRUE(Context::create(host_options(1))->abort_on_timeout());
+    ContextOptions o = host_options(1);
+    o.abort_on_timeout = 0;  // an explicit choice wins over the environment
+    EXPECT_FALSE(Context::create(o)->abort_on_timeout());
+  }
+  for (const char* bad : {"yes", "2", "-1"}) {
+    EnvGuard g("MGBLAS_ABORT_ON_TIMEOUT", bad);
+    try {
+      Context::create(host_options(1));
+      ADD_FAILURE() << "no exception for MGBLAS_ABORT_ON_TIMEOUT=" << bad;
+    } catch (const BadArgument& e) {
+      EXPECT_TRUE(contains(e.what(), "MGBLAS_ABORT_ON_TIMEOUT")) << e.what();
+      EXPECT_TRUE(contains(e.what(), std::string("'") + bad + "'")) << e.what();
+    }
+  }
+}
+
+TEST(Context, BadOptionsAreNamed) {
+  const auto expect_named = [](ContextOptions o, const std::string& field) {
+    try {
+      Context::create(o);
+      ADD_FAILURE() << "no exception for " << field;
+    } catch (const BadArgument& e) {
+      EXPECT_TRUE(contains(e.what(), "'" + field + "'")) << e.what();
+    }
+  };
+  ContextOptions o = host_options(-1);
+  expect_named(o, "opts.host_devices");
+  o = host_options(1);
+  o.gpus_per_rank = -2;
+  expect_named(o, "opts.gpus_per_rank");
+  o = host_options(1);
+  o.verify_inputs = 3;
+  expect_named(o, "opts.verify_inputs");
+  o = host_options(1);
+  o.abort_on_timeout = -7;
+  expect_named(o, "opts.abort_on_timeout");
+}
+
 TEST(Context, EnvIsRestoredByGuard) {
   const char* before = std::getenv("MGBLAS_BACKEND");
   const std::optional<std::string> saved =

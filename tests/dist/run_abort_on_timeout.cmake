@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Runs abort_on_timeout (2 ranks, one stalls) and checks that the job ended quickly with
+# mgblas's timeout abort code, the timeout's message printed first.
+#   cmake -DMPIEXEC=... -DNP_FLAG=-n -DPREFLAGS="..." -DPROGRAM=... -DMODE=env|option
+#         -DCODE=124 -P run_abort_on_timeout.cmake
+separate_arguments(_pre UNIX_COMMAND "${PREFLAGS}")
+string(TIMESTAMP _start "%s")
+execute_process(
+  COMMAND ${MPIEXEC} ${NP_FLAG} 2 ${_pre} ${PROGRAM} ${MODE}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 45)
+string(TIMESTAMP _end "%s")
+math(EXPR _seconds "${_end} - ${_start}")
+message(STATUS "exit status '${rc}' after ${_seconds} s\nstdout:\n${out}\nstderr:\n${err}")
+if(NOT rc STREQUAL "${CODE}")
+  message(FATAL_ERROR "expected exit status ${CODE} (MPI_Abort after the timeout), got '${rc}'")
+endif()
+if(_seconds GREATER 30)
+  message(FATAL_ERROR "the job took ${_seconds} s to end; the stalled rank was not ended")
+endif()
+foreach(_part "mgblas: Timeout:" "MGBLAS_COMM_TIMEOUT" "MGBLAS_ABORT_ON_TIMEOUT is set: calling MPI_Abort" "'barrier'")
+  string(FIND "${err}" "${_part}" _at)
+  if(_at EQUAL -1)
+    message(FATAL_ERROR "stderr does not say '${_part}'")
+  endif()
+endforeach()
+string(FIND "${err}" "FAIL:" _fail)
+if(NOT _fail EQUAL -1)
+  message(FATAL_ERROR "the program reported a failure")
+endif()
