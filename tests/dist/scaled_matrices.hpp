@@ -2,8 +2,9 @@
 // Test matrices at the ends of the floating-point range for the reductions (issue 32):
 // the random matrix scaled as a whole by a huge or tiny factor, or mixed (one column, and
 // for a Hermitian matrix its mirror row, huge, the rest tiny), and the small-size mode
-// of the GPU tests (MGBLAS_TEST_SMALL=1: only cases of at most 64 rows and columns, so
-// that the binaries finish under compute-sanitizer; .ci/sanitize_gpu.sh).
+// of the reduction tests (MGBLAS_TEST_SMALL=1: only cases of at most 64 rows and
+// columns, so that the binaries finish under compute-sanitizer, .ci/sanitize_gpu.sh, and
+// under ASan, .ci/sanitize.sh).
 #pragma once
 
 #include <cstdint>
@@ -52,7 +53,8 @@ void apply_scale(std::vector<T>& A, int64_t m, int64_t n, const MatrixScale& s, 
     }
 }
 
-/// MGBLAS_TEST_SMALL=1: the GPU tests run only their cases of at most 64 rows and columns.
+/// MGBLAS_TEST_SMALL=1: the reduction tests run only their cases of at most 64 rows and
+/// columns (compute-sanitizer on the GPU tests, the ASan/UBSan run on the host tests).
 inline bool small_mode() {
   const char* v = std::getenv("MGBLAS_TEST_SMALL");
   return v && v[0] != '\0' && v[0] != '0';
