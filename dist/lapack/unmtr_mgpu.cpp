@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// unmtr_mgpu: Q of hetrd_mgpu (lower) applied to a block-cyclic C, one block of
-// reflectors at a time (see the header). Per block: one explicit-V kernel on the owner,
-// one broadcast, and on every device holding columns of C one larft and three gemms.
+// unmtr_mgpu: Q of hetrd_mgpu (either triangle) applied to a block-cyclic C, one block
+// of reflectors at a time (see the header). Per block: one explicit-V kernel on the
+// owner, one broadcast, and on every device holding columns of C one larft and three
+// gemms.
 #include "dist/lapack/unmtr_mgpu.hpp"
 
 #include <algorithm>
@@ -58,29 +59,47 @@ class Unmtr {
   }
 
   /// C := op(Q) C with tau[dd]: n - 1 entries in memory of local device dd.
-  void run(Op op, const std::vector<const T*>& tau, ReducerKind transport) {
+  ///
+  /// Reflector i lives in A's column i (Lower) or i + 1 (Upper). The blocks of reflectors
+  /// follow A's columns in runs of kb (a divisor of nb), so that one device holds each
+  /// block: run c holds the reflectors of columns c kb .. c kb + kb - 1 (Upper: its first
+  /// run one fewer, column 0 holds none).
+  void run(Uplo uplo, Op op, const std::vector<const T*>& tau, ReducerKind transport) {
     detail::DeviceCollectives coll(ctx_, transport);
     std::vector<T*> V;
     for (auto& s : space_) V.push_back(s.V.data());
-    const int64_t nref = n_ - 1, blocks = (nref + kb_ - 1) / kb_, lda = A_.ld(), ldc = C_.ld();
-    // Q = B(0) B(1) ... with B(k) = I - V_k T_k V_k^H: Q C takes the last block first,
-    // Q^H C = ... B(1)^H B(0)^H C the first.
+    const bool lower = uplo == Uplo::Lower;
+    const int64_t shift = lower ? 0 : 1, nref = n_ - 1, runs = (nref + shift + kb_ - 1) / kb_;
+    const int64_t lda = A_.ld(), ldc = C_.ld();
+    // Lower: Q = B(0) B(1) ..., B(r) = H(r0) ... H(r0 + b - 1) = I - V T V^H (T upper,
+    // forward): Q C takes the last block first, Q^H C the first. Upper: Q = ... B(1) B(0),
+    // B(r) = H(r0 + b - 1) ... H(r0) (T lower, backward): Q C takes the first block first.
+    const bool last_first = (op == Op::N) == lower;
+    const kernels::Direction dir = lower ? kernels::Direction::Forward : kernels::Direction::Backward;
     const Op opt = op == Op::N ? Op::N : Op::C;
-    for (int64_t s = 0; s < blocks; ++s) {
-      const int64_t blk = op == Op::N ? blocks - 1 - s : s;
-      const int64_t k0 = blk * kb_, b = std::min(kb_, nref - k0), m = n_ - 1 - k0;
-      const int owner = L_.owner(k0), ol = ctx_.local_index_of(owner);
-      if (ol >= 0)  // reflector k0 + j starts at row k0 + j + 1: V(j, j) = 1 replaces e
-        kernels::larfb_form_v<T>(ctx_.device(ol), m, b,
-                                 A_.local(ol) + L_.local_col(k0) * lda + k0 + 1, lda, V[ol], m);
+    for (int64_t s = 0; s < runs; ++s) {
+      const int64_t run = last_first ? runs - 1 - s : s;
+      const int64_t r0 = std::max<int64_t>(0, run * kb_ - shift);
+      const int64_t r1 = std::min(nref, (run + 1) * kb_ - shift);
+      const int64_t b = r1 - r0;
+      if (b <= 0) continue;  // Upper, kb = 1: column 0 holds no reflector
+      // Lower: reflector r0 + j has its unit at row r0 + j + 1 (where e lies) and its
+      // entries below, so the block spans rows r0 + 1 .. n - 1. Upper: its unit at row
+      // r0 + j and its entries above, rows 0 .. r1 - 1.
+      const int64_t row0 = lower ? r0 + 1 : 0, m = lower ? n_ - 1 - r0 : r1;
+      const int owner = L_.owner(r0 + shift), ol = ctx_.local_index_of(owner);
+      if (ol >= 0)
+        kernels::larfb_form_v<T>(ctx_.device(ol), dir, m, b,
+                                 A_.local(ol) + L_.local_col(r0 + shift) * lda + row0, lda,
+                                 V[ol], m);
       coll.broadcast<T>(V, m * b, owner);
       for (int dd = 0; dd < ctx_.num_devices(); ++dd) {
         const int64_t cols = C_.local_n(dd);
         if (cols == 0) continue;
         const Device& dev = ctx_.device(dd);
         BlockSpace<T>& w = space_[dd];
-        T* Cr = C_.local(dd) + k0 + 1;  // rows k0 + 1 .. n - 1 of the device's columns
-        kernels::larft<T>(dev, m, b, V[dd], m, tau[dd] + k0, w.Tm.data(), kb_);
+        T* Cr = C_.local(dd) + row0;  // the block's rows of the device's columns
+        kernels::larft<T>(dev, dir, m, b, V[dd], m, tau[dd] + r0, w.Tm.data(), kb_);
         gemm<T>(dev, Op::C, Op::N, b, cols, m, T(1), V[dd], m, Cr, ldc, T(0), w.W.data(), b);
         gemm<T>(dev, opt, Op::N, b, cols, b, T(1), w.Tm.data(), kb_, w.W.data(), b, T(0),
                 w.TW.data(), b);
@@ -101,9 +120,11 @@ class Unmtr {
 
 // Checks every argument but tau on this rank; the caller agrees on the outcome.
 template <Scalar T>
-void check_unmtr(const Context& ctx, Op op, const DistMatrix<T>& A, const DistMatrix<T>& C,
-                 int64_t kb) {
+void check_unmtr(const Context& ctx, Uplo uplo, Op op, const DistMatrix<T>& A,
+                 const DistMatrix<T>& C, int64_t kb) {
   const BlockCyclic1D& L = A.layout();
+  MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo", static_cast<char>(uplo),
+                   "Uplo::Lower or Uplo::Upper");
   const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
   MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
                    is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
@@ -125,12 +146,13 @@ void check_unmtr(const Context& ctx, Op op, const DistMatrix<T>& A, const DistMa
 }
 
 template <Scalar T>
-CallRecord unmtr_record(Op op, const DistMatrix<T>& A, const DistMatrix<T>& C, int64_t kb,
-                        ReducerKind transport, int64_t form) {
+CallRecord unmtr_record(Uplo uplo, Op op, const DistMatrix<T>& A, const DistMatrix<T>& C,
+                        int64_t kb, ReducerKind transport, int64_t form) {
   CallRecord rec("unmtr_mgpu");
   detail::add_matrix_fields(rec, A);
   const BlockCyclic1D& LC = C.layout();
-  rec.add("op", static_cast<char>(op))
+  rec.add("uplo", static_cast<char>(uplo))
+      .add("op", static_cast<char>(op))
       .add("C.m", LC.m())
       .add("C.n", LC.n())
       .add("C.nb", LC.nb())
@@ -144,48 +166,48 @@ CallRecord unmtr_record(Op op, const DistMatrix<T>& A, const DistMatrix<T>& C, i
 }  // namespace
 
 template <Scalar T>
-void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMatrix<T>& C,
-                const UnmtrOptions& opts) {
+void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const DistVector<T>& tau,
+                DistMatrix<T>& C, const UnmtrOptions& opts) {
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
   // The buffers are made inside the agreement, so a failed allocation on one rank raises
   // on every rank.
-  CallRecord rec = unmtr_record(op, A, C, kb, opts.transport, 1);
+  CallRecord rec = unmtr_record(uplo, op, A, C, kb, opts.transport, 1);
   agree(ctx.comm(), rec, [&] {
-        check_unmtr(ctx, op, A, C, kb);
+        check_unmtr(ctx, uplo, op, A, C, kb);
         detail::check_dist_vector(ctx, tau, "tau", std::max<int64_t>(0, L.n() - 1), nullptr);
         if (L.n() > 1 && C.n() > 0) job = std::make_unique<Unmtr<T>>(A, C, kb, false);
       });
   if (!job) return;  // n <= 1 (Q = I) or K = 0, alike on every rank
   std::vector<const T*> tv;
   for (int dd = 0; dd < ctx.num_devices(); ++dd) tv.push_back(tau.local(dd));
-  job->run(op, tv, opts.transport);
+  job->run(uplo, op, tv, opts.transport);
 }
 
 template <Scalar T>
-void unmtr_mgpu(Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
+void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
                 const UnmtrOptions& opts) {
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
   const int64_t kb = detail::panel_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
-  CallRecord rec = unmtr_record(op, A, C, kb, opts.transport, 0);
+  CallRecord rec = unmtr_record(uplo, op, A, C, kb, opts.transport, 0);
   agree(ctx.comm(), rec, [&] {
-        check_unmtr(ctx, op, A, C, kb);
+        check_unmtr(ctx, uplo, op, A, C, kb);
         const bool work = L.n() > 1 && C.n() > 0;
         MGBLAS_CHECK_PTR(tau, "tau", work);
         if (work) job = std::make_unique<Unmtr<T>>(A, C, kb, true);
       });
   if (!job) return;
-  job->run(op, job->stage_tau(tau), opts.transport);
+  job->run(uplo, op, job->stage_tau(tau), opts.transport);
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                                \
-  template void unmtr_mgpu<T>(Op, const DistMatrix<T>&, const DistVector<T>&, DistMatrix<T>&, \
-                              const UnmtrOptions&);                                          \
-  template void unmtr_mgpu<T>(Op, const DistMatrix<T>&, const T*, DistMatrix<T>&,           \
+  template void unmtr_mgpu<T>(Uplo, Op, const DistMatrix<T>&, const DistVector<T>&,         \
+                              DistMatrix<T>&, const UnmtrOptions&);                          \
+  template void unmtr_mgpu<T>(Uplo, Op, const DistMatrix<T>&, const T*, DistMatrix<T>&,     \
                               const UnmtrOptions&);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE

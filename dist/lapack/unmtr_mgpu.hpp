@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Application of the unitary (real: orthogonal) Q of a tridiagonal reduction to a block of
-// vectors, LAPACK's ?unmtr / ?ormtr with side Left and uplo Lower, over every device of
-// every rank: the step that turns the eigenvectors of T into those of A.
+// vectors, LAPACK's ?unmtr / ?ormtr with side Left and either triangle, over every device
+// of every rank: the step that turns the eigenvectors of T into those of A.
 //
-// Q = H(0) H(1) ... H(n-2) is taken as hetrd_mgpu leaves it in A. The reflectors are
-// applied in blocks of `panel` (compact WY, I - V T V^H): per block, its owner makes V
-// explicit and broadcasts it (NCCL on GPUs, host + MPI otherwise), every device forms T
-// and updates its own columns of C with three gemms. C's columns are never moved.
+// Q is taken as hetrd_mgpu leaves it in A and tau. The reflectors are applied in blocks
+// of `panel` (compact WY, I - V T V^H): per block, its owner makes V explicit and
+// broadcasts it (NCCL on GPUs, host + MPI otherwise), every device forms T and updates
+// its own columns of C with three gemms. C's columns are never moved. Side Right (C Q)
+// is not offered: it would mix C's columns, which live on different devices.
 #pragma once
 
 #include <cstdint>
@@ -29,19 +30,23 @@ struct UnmtrOptions {
   ReducerKind transport = ReducerKind::Auto;
 };
 
-/// C := op(Q) C, with Q = H(0) H(1) ... H(n-2), H(i) = I - tau[i] v_i v_i^H, the Q of
-/// hetrd_mgpu(Uplo::Lower, A, ...): v_i(0:i+1) = 0, v_i(i+1) = 1 (not stored), v_i(i+2:n)
-/// in A(i+2:n, i).
+/// C := op(Q) C with the Q of hetrd_mgpu(uplo, A, ...), H(i) = I - tau[i] v_i v_i^H
+/// (LAPACK's storage):
+///   Lower: Q = H(0) H(1) ... H(n-2); v_i(0:i+1) = 0, v_i(i+1) = 1 (not stored),
+///          v_i(i+2:n) in A(i+2:n, i).
+///   Upper: Q = H(n-2) ... H(1) H(0); v_i(i+1:n) = 0, v_i(i) = 1 (not stored),
+///          v_i(0:i) in A(0:i, i + 1).
 ///
-/// op N applies the blocks of reflectors last to first (Q C = H(0) (H(1) (... C))), op C
-/// first to last; a block of reflectors k0 .. k0+b-1 is I - V T V^H (op C: I - V T^H V^H)
-/// on rows k0+1 .. n-1 of C: W = V^H C, W = T W (T^H W), C -= V W.
+/// A block of reflectors is I - V T V^H (op C: I - V T^H V^H) on the rows its vectors
+/// span: W = V^H C, W = T W (T^H W), C -= V W; op N applies the blocks in the order that
+/// makes Q C (Lower: last block first), op C the other.
 ///
+/// @param[in] uplo     the triangle hetrd_mgpu reduced (Uplo::Lower or Uplo::Upper).
 /// @param[in] op       Op::N: C = Q C; Op::C: C = Q^H C (real T: Op::T is accepted as
 ///                     Op::C).
 /// @param[in] A        n x n, BlockCyclic1D over every device of its context, as
-///                     hetrd_mgpu(Lower) left it. Only its strict lower triangle below the
-///                     subdiagonal is read (d, e and the upper triangle are not).
+///                     hetrd_mgpu(uplo) left it. Only the reflectors' part is read (Lower:
+///                     below the subdiagonal; Upper: above the superdiagonal).
 /// @param[in] tau      replicated DistVector of length max(0, n - 1) on A's context (as
 ///                     hetrd_mgpu returns it).
 /// @param[in,out] C    n x K on A's context, with its own BlockCyclic1D over the K
@@ -51,34 +56,34 @@ struct UnmtrOptions {
 ///
 /// Collective over the ranks of A's context; every rank passes the same arguments.
 /// Errors, raised on every rank (the others RemoteError) before C is written:
-/// BadArgument for op, a C or tau on another context, a block-cyclic tau or a panel
+/// BadArgument for uplo, op, a C or tau on another context, a block-cyclic tau or a panel
 /// that is not a divisor of nb in [1, 128]; DimensionMismatch for a non-square A, C with
 /// other than n rows, a layout over other devices, or tau of other than n - 1 entries.
 /// On GPUs nothing in the loop waits for the host; the call returns when C is complete.
 /// Flops: about 2 n^2 K (real), 4x that for complex, plus about b n^2 (b the panel) for
 /// the blocks' T on every device that holds columns of C.
 template <Scalar T>
-void unmtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMatrix<T>& C,
-                const UnmtrOptions& opts = {});
+void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const DistVector<T>& tau,
+                DistMatrix<T>& C, const UnmtrOptions& opts = {});
 
 /// unmtr_mgpu with tau in host memory: max(0, n - 1) entries, the same on every rank (as
 /// the host-output hetrd_mgpu returns them); may be null when n <= 1 or K = 0.
 template <Scalar T>
-void unmtr_mgpu(Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
+void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
                 const UnmtrOptions& opts = {});
 
 /// The real names of unmtr_mgpu (LAPACK ?ormtr), for float and double.
 template <Scalar T>
   requires(!is_complex_v<T>)
-void ormtr_mgpu(Op op, const DistMatrix<T>& A, const DistVector<T>& tau, DistMatrix<T>& C,
-                const UnmtrOptions& opts = {}) {
-  unmtr_mgpu<T>(op, A, tau, C, opts);
+void ormtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const DistVector<T>& tau,
+                DistMatrix<T>& C, const UnmtrOptions& opts = {}) {
+  unmtr_mgpu<T>(uplo, op, A, tau, C, opts);
 }
 template <Scalar T>
   requires(!is_complex_v<T>)
-void ormtr_mgpu(Op op, const DistMatrix<T>& A, const std::type_identity_t<T>* tau,
+void ormtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const std::type_identity_t<T>* tau,
                 DistMatrix<T>& C, const UnmtrOptions& opts = {}) {
-  unmtr_mgpu<T>(op, A, tau, C, opts);
+  unmtr_mgpu<T>(uplo, op, A, tau, C, opts);
 }
 
 }  // namespace mgblas

@@ -26,9 +26,8 @@
 //      split over every device of every rank).
 //   4. --vectors K: the eigenvectors of T for the K smallest eigenvalues (LAPACKE ?stedc,
 //      compz 'I', on rank 0, first K columns) go into an n x K DistMatrix Z (its own
-//      BlockCyclic1D over the K columns) and unmtr_mgpu(Op::N, A, tau, Z) turns them into
-//      eigenvectors of A. unmtr_mgpu applies the Q of the lower reduction only, so
-//      --vectors needs --uplo L.
+//      BlockCyclic1D over the K columns) and unmtr_mgpu(uplo, Op::N, A, tau, Z) turns
+//      them into eigenvectors of A.
 //   5. The check (rank 0, in double precision; the verdict is broadcast).
 //
 // How to run
@@ -375,7 +374,7 @@ Result run_case(const std::shared_ptr<Context>& ctx_ptr, const Options& o,
                 Z.distribute(root ? zk.data() : nullptr, n, 0);
                 stedc_s = seconds_since(t0);
                 t0 = std::chrono::steady_clock::now();
-                unmtr_mgpu<T>(Op::N, A, tau.data(), Z);
+                unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), Z);
                 ctx.synchronize();
                 unmtr_s = seconds_since(t0);
               });
@@ -554,12 +553,6 @@ int run(int argc, char** argv, int world_rank) {
       ->check(CLI::PositiveNumber);
   app.add_option("--seed", o.seed, "seed of the generated matrix")->capture_default_str();
   if (const auto status = examples::parse_all_ranks(app, argc, argv, world_rank)) return *status;
-  if (o.vectors > 0 && o.uplo != "L") {
-    if (world_rank == 0)
-      std::fprintf(stderr, "mgblas_eigensolver: --vectors needs --uplo L (unmtr_mgpu applies "
-                           "the Q of the lower reduction only)\n");
-    return 2;
-  }
 
   const auto ctx = Context::create();
   FileMatrix file;

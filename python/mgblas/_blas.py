@@ -678,15 +678,17 @@ def eigvalsh(A: DistMatrix, uplo: str = "L", panel: int = 0) -> np.ndarray:
     return tridiag_eigenvalues(A.ctx, d, e)
 
 
-def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", panel: int = 0) -> DistMatrix:
-    """C := op(Q) C in place, Q = H(0) ... H(n-2) as hetrd(A, uplo='L') left it in A
-    and tau: the step from eigenvectors of T to those of A. trans 'N' (Q C) or 'C'
-    (Q^H C; 'T' for real types). C is n x K, its own DistMatrix on A's context.
-    Returns C. Collective."""
+def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = "L",
+          panel: int = 0) -> DistMatrix:
+    """C := op(Q) C in place, Q as hetrd(A, uplo) left it in A and tau (uplo 'L': Q =
+    H(0) ... H(n-2); 'U': Q = H(n-2) ... H(0)): the step from eigenvectors of T to
+    those of A. trans 'N' (Q C) or 'C' (Q^H C; 'T' for real types). C is n x K, its own
+    DistMatrix on A's context. Returns C. Collective."""
     _check_dist(A)
     _check_dist(C, "C")
 
     def check():
+        u = option(uplo, "uplo", "LU")
         op = option(trans, "trans", "NTC")
         ta = describe(tau, "tau")
         check_dtype(ta, A.dtype, "A's dtype")
@@ -695,19 +697,20 @@ def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", panel: int =
             raise BadArgument("tau is a NumPy array (as hetrd returns it)")
         if C.ctx is not A.ctx:
             raise BadArgument("C must live on A's context")
-        return (op, ta), lambda: _sig("unmtr", A._c.dt, op, A.shape, C.shape, panel)
+        return (u, op, ta), lambda: _sig("unmtr", A._c.dt, u, op, A.shape, C.shape, panel)
 
-    op, ta = A.ctx._agree("unmtr", check)
-    _core.unmtr_mgpu(A.ctx._c, op, A._c, ta.ptr, C._c, int(panel), -1)
+    u, op, ta = A.ctx._agree("unmtr", check)
+    _core.unmtr_mgpu(A.ctx._c, u, op, A._c, ta.ptr, C._c, int(panel), -1)
     return C
 
 
-def ormtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", panel: int = 0) -> DistMatrix:
+def ormtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = "L",
+          panel: int = 0) -> DistMatrix:
     """unmtr for real types."""
     _check_dist(A)
     if A.dtype.kind == "c":
         raise BadArgument("ormtr takes a real A; use unmtr for complex matrices")
-    return unmtr(A, tau, C, trans, panel)
+    return unmtr(A, tau, C, trans, uplo, panel)
 
 
 def _addr(a: np.ndarray) -> int:

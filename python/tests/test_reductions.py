@@ -39,15 +39,16 @@ def test_hetrd_eigenvalues(ctx, rng, dtype, uplo, n, nb):
     same_on_every_rank(ctx, w)
 
 
+@pytest.mark.parametrize("uplo", ["L", "U"])
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_unmtr_gives_the_similarity(ctx, rng, dtype):
+def test_unmtr_gives_the_similarity(ctx, rng, dtype, uplo):
     n = 60
     A = symmetric(rng, n, dtype, hermitian=True)
     M = mgblas.DistMatrix.from_array(ctx, A, nb=8)
-    d, e, tau = mgblas.hetrd(M, uplo="L")
+    d, e, tau = mgblas.hetrd(M, uplo=uplo)
     Q = mgblas.DistMatrix.from_array(ctx, np.eye(n, dtype=dtype), nb=16)
     f = mgblas.ormtr if np.dtype(dtype).kind == "f" else mgblas.unmtr
-    assert f(M, tau, Q, trans="N") is Q
+    assert f(M, tau, Q, trans="N", uplo=uplo) is Q
     Qh = hi(Q.to_array(root=None))
     T = np.diag(hi(d)) + np.diag(hi(e), -1) + np.diag(hi(e), 1)
     norm = np.linalg.norm(hi(A), 2)

@@ -32,16 +32,20 @@ TYPED_TEST(Unmtr_Gpu, SizesAndBlockings) {
   auto& ctx = GpuContext::get();
   for (int64_t nb : {1, 16, 64})
     for (int64_t n : {1, 2, 17, 64, 65, 200})
-      EXPECT_TRUE(td::unmtr_and_check<T>(ctx, n, nb, kLayouts, n % 2 == 1));
+      for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+        EXPECT_TRUE(td::unmtr_and_check<T>(ctx, uplo, n, nb, kLayouts, n % 2 == 1));
 }
 
 TYPED_TEST(Unmtr_Gpu, PanelsAndTransports) {
   using T = TypeParam;
   auto& ctx = GpuContext::get();
-  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 517, 64, {{32, 37}}, false, 32));
-  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 517, 128, {{7, 5}}, true, 128));
-  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 260, 64, kLayouts, false, 0, ReducerKind::Host));
-  EXPECT_TRUE(td::unmtr_and_check<T>(ctx, 600, 256, {{64, 600}}, true));
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    EXPECT_TRUE(td::unmtr_and_check<T>(ctx, uplo, 517, 64, {{32, 37}}, false, 32));
+    EXPECT_TRUE(td::unmtr_and_check<T>(ctx, uplo, 517, 128, {{7, 5}}, true, 128));
+    EXPECT_TRUE(
+        td::unmtr_and_check<T>(ctx, uplo, 260, 64, kLayouts, false, 0, ReducerKind::Host));
+    EXPECT_TRUE(td::unmtr_and_check<T>(ctx, uplo, 600, 256, {{64, 600}}, true));
+  }
 }
 
 }  // namespace

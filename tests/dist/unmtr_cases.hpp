@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Checked runs of unmtr_mgpu on a context, shared by the host (test_unmtr_mgpu) and GPU
-// (test_unmtr_gpu) tests: a random Hermitian matrix reduced by hetrd_mgpu (lower), then
-// Q, Q^H and the eigenvectors of A through Q applied to C's of several block-cyclic
-// layouts.
+// (test_unmtr_gpu) tests: a random Hermitian matrix reduced by hetrd_mgpu (either
+// triangle), then Q, Q^H and the eigenvectors of A through Q applied to C's of several
+// block-cyclic layouts.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -19,6 +19,7 @@
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/unmtr_mgpu.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
+#include "tests/dist/scaled_matrices.hpp"
 #include "tests/lapack/tridiag_check.hpp"
 
 namespace mgblas::testing::dist {
@@ -28,6 +29,7 @@ template <Scalar T>
 struct Reduced {
   using R = real_type_t<T>;
   int64_t n = 0;
+  Uplo uplo = Uplo::Lower;
   std::vector<T> full;         // the input, both triangles
   std::vector<T> q;            // Q from LAPACKE ?orgtr/?ungtr of the reflectors left in A
   std::vector<R> d, e;         // T
@@ -37,17 +39,20 @@ struct Reduced {
   bool lapack_ok = true;
 };
 
-/// Reduces a fresh random Hermitian matrix (its upper triangle NaN: unmtr must not read
-/// it) with hetrd_mgpu; dist_tau: tau as hetrd's replicated DistVector, else host.
+/// Reduces a fresh random Hermitian matrix (its other triangle NaN: unmtr must not read
+/// it) with hetrd_mgpu(uplo); dist_tau: tau as hetrd's replicated DistVector, else host.
 template <Scalar T>
-Reduced<T> reduce(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, bool dist_tau) {
+Reduced<T> reduce(const std::shared_ptr<Context>& ctx, Uplo uplo, int64_t n, int64_t nb,
+                  bool dist_tau) {
   using R = real_type_t<T>;
   Reduced<T> r;
   r.n = n;
-  std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(n * 1000003 + nb));
-  std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison=*/true, Uplo::Lower);
+  r.uplo = uplo;
+  std::mt19937_64 rng(::mgblas::testing::test_seed() +
+                      static_cast<uint64_t>(n * 1000003 + nb + (uplo == Uplo::Upper ? 77 : 0)));
+  std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison=*/true, uplo);
   ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
-  r.full = lapack::full_from(Uplo::Lower, n, A);
+  r.full = lapack::full_from(uplo, n, A);
   r.A = std::make_unique<DistMatrix<T>>(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
   r.A->distribute(A.data(), std::max<int64_t>(1, n), 0);
   const int64_t n1 = std::max<int64_t>(0, n - 1);
@@ -57,18 +62,19 @@ Reduced<T> reduce(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, bo
   if (dist_tau) {
     DistVector<R> dd(ctx, n), ed(ctx, n1);
     r.tau_dist = std::make_unique<DistVector<T>>(ctx, n1);
-    hetrd_mgpu<T>(Uplo::Lower, *r.A, dd, ed, *r.tau_dist);
+    hetrd_mgpu<T>(uplo, *r.A, dd, ed, *r.tau_dist);
     dd.collect(r.d.data(), -1);
     ed.collect(r.e.data(), -1);
     r.tau_dist->collect(r.tau.data(), -1);
   } else {
-    hetrd_mgpu<T>(Uplo::Lower, *r.A, r.d.data(), r.e.data(), r.tau.data());
+    hetrd_mgpu<T>(uplo, *r.A, r.d.data(), r.e.data(), r.tau.data());
   }
   r.q.resize(A.size());
   r.A->collect(r.q.data(), std::max<int64_t>(1, n), -1);
   for (int64_t j = 0; j < n; ++j)  // the poison, for LAPACK
-    for (int64_t i = 0; i < j; ++i) r.q[i + j * n] = T(0);
-  r.lapack_ok = lapack::form_q<T>(Uplo::Lower, n, r.q, r.tau) == 0;
+    for (int64_t i = 0; i < n; ++i)
+      if (uplo == Uplo::Lower ? i < j : i > j) r.q[i + j * n] = T(0);
+  r.lapack_ok = lapack::form_q<T>(uplo, n, r.q, r.tau) == 0;
   return r;
 }
 
@@ -76,9 +82,9 @@ Reduced<T> reduce(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb, bo
 template <Scalar T>
 void apply_q(Op op, const Reduced<T>& r, DistMatrix<T>& C, const UnmtrOptions& opts) {
   if (r.tau_dist)
-    unmtr_mgpu<T>(op, *r.A, *r.tau_dist, C, opts);
+    unmtr_mgpu<T>(r.uplo, op, *r.A, *r.tau_dist, C, opts);
   else
-    unmtr_mgpu<T>(op, *r.A, r.tau.data(), C, opts);
+    unmtr_mgpu<T>(r.uplo, op, *r.A, r.tau.data(), C, opts);
 }
 
 /// Y = X with X a host n x k matrix, on ctx in a block-cyclic layout of nb columns.
@@ -145,7 +151,7 @@ struct UnmtrErrors {
 ///  |      roundtrip = || unmtr(C, unmtr(N, C0)) - C0 ||_F / (n ||C0||_F eps)         |
 ///  |  (c) eigen     = || A X - X Lambda ||_1 / (n ||A||_1 eps),                      |
 ///  |                  X = unmtr(N, Z), T Z = Z Lambda (LAPACKE ?stedc)               |
-///  |  Q_lapack = ?orgtr/?ungtr(L) of the reflectors; C0: n x K uniform on [-1, 1];   |
+///  |  Q_lapack = ?orgtr/?ungtr(uplo) of the reflectors; C0: n x K uniform [-1, 1];   |
 ///  |  C laid out over its K columns with nb = cnb, first device `first`.            |
 ///  +-------------------------------------------------------------------------------+
 template <Scalar T>
@@ -191,17 +197,19 @@ UnmtrErrors check_layout(const std::shared_ptr<Context>& ctx, const Reduced<T>& 
   return err;
 }
 
-/// Reduces one matrix and checks unmtr_mgpu on it for each (C's nb, K) of `layouts`; the
-/// verdict is reduced over the ranks.
+/// Reduces one matrix (triangle uplo) and checks unmtr_mgpu on it for each (C's nb, K)
+/// of `layouts`; the verdict is reduced over the ranks. MGBLAS_TEST_SMALL: cases with
+/// n > 64 pass without running (scaled_matrices.hpp).
 template <Scalar T>
-bool unmtr_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb,
+bool unmtr_and_check(const std::shared_ptr<Context>& ctx, Uplo uplo, int64_t n, int64_t nb,
                      const std::vector<std::pair<int64_t, int64_t>>& layouts, bool dist_tau,
                      int64_t panel = 0, ReducerKind transport = ReducerKind::Auto) {
+  if (skipped_in_small_mode(n, n)) return true;
   if (std::getenv("MGBLAS_TEST_VERBOSE"))  // which case a crash happened in
-    std::fprintf(stderr, "[rank %d] unmtr case n %lld nb %lld panel %lld\n", ctx->rank(),
-                 static_cast<long long>(n), static_cast<long long>(nb),
-                 static_cast<long long>(panel));
-  const Reduced<T> r = reduce<T>(ctx, n, nb, dist_tau);
+    std::fprintf(stderr, "[rank %d] unmtr case uplo %s n %lld nb %lld panel %lld\n",
+                 ctx->rank(), to_string(uplo), static_cast<long long>(n),
+                 static_cast<long long>(nb), static_cast<long long>(panel));
+  const Reduced<T> r = reduce<T>(ctx, uplo, n, nb, dist_tau);
   UnmtrOptions opts;
   opts.panel = panel;
   opts.transport = transport;
@@ -224,7 +232,7 @@ bool unmtr_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb,
   }
   return everywhere(*ctx, ok,
                     why + "(n, nb, panel, C's nb, K, first, q, product, roundtrip, eigen, "
-                          "nonzero) on " +
+                          "nonzero) for uplo " + to_string(uplo) + " on " +
                         std::to_string(ctx->num_devices()) + " devices per rank, tau " +
                         (dist_tau ? "DistVector" : "host"));
 }

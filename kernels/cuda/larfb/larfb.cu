@@ -2,8 +2,9 @@
 // CUDA engine of the block-reflector steps (kernels/larfb_kernels.hpp).
 //
 // larft is G = V^H V on cuBLAS (the O(m b^2) part, a gemm) followed by the O(b^3)
-// recurrence Tm(0:j, j) = -tau[j] Tm(0:j, 0:j) G(0:j, j) in one thread block: b <= 128
-// makes it microseconds, and nothing waits for the host.
+// recurrence in one thread block (forward: Tm(0:j, j) = -tau[j] Tm(0:j, 0:j) G(0:j, j);
+// backward the mirror image, from the last column): b <= 128 makes it microseconds, and
+// nothing waits for the host.
 #include <cstdint>
 #include <type_traits>
 
@@ -23,26 +24,34 @@ constexpr int64_t kMaxBlocks = 65535;
 constexpr int kLarftThreads = 128;
 static_assert(kLarftThreads >= kLarftMaxBlock, "larft_kernel: one thread per row of Tm");
 
-// ---- form_v: the explicit unit lower trapezoid ----------------------------------------
+// ---- form_v: the explicit V (units and zeros written, A read on its stored side) -------
 // Threads over rows (grid-stride in x), blockIdx.y over columns (grid-stride in y).
 template <typename D>
 __global__ void __launch_bounds__(kThreads)
-    form_v_kernel(int64_t m, int64_t b, const D* A, int64_t lda, D* V, int64_t ldv) {
-  for (int64_t j = blockIdx.y; j < b; j += gridDim.y)
+    form_v_kernel(bool backward, int64_t m, int64_t b, const D* A, int64_t lda, D* V,
+                  int64_t ldv) {
+  for (int64_t j = blockIdx.y; j < b; j += gridDim.y) {
+    const int64_t u = backward ? m - b + j : j;  // the row of column j's unit
     for (int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < m;
-         i += int64_t{gridDim.x} * blockDim.x)
-      V[i + j * ldv] = i > j ? A[i + j * lda] : (i == j ? make_scalar<D>(1) : make_scalar<D>(0));
+         i += int64_t{gridDim.x} * blockDim.x) {
+      const bool stored = backward ? i < u : i > u;
+      V[i + j * ldv] =
+          stored ? A[i + j * lda] : (i == u ? make_scalar<D>(1) : make_scalar<D>(0));
+    }
+  }
 }
 
 // ---- larft: the triangular recurrence --------------------------------------------------
-// One block of kLarftThreads threads; thread i owns row i of Tm. On entry the strict
-// upper triangle of Tm holds G = V^H V. Column j needs columns 0..j-1 finished, so the
-// columns go in order, two barriers each; G(0:j, j) is staged in shared memory (g)
-// because the column is overwritten in place. kShared: Tm is worked on in shared memory
-// (b x b, leading dimension b), which takes the global-memory latency out of the
-// O(b) dependent steps; without it (b^2 elements past the device's shared memory) the
-// recurrence reads Tm where it lies.
-template <typename D, bool kShared>
+// One block of kLarftThreads threads; thread i owns row i of Tm. On entry Tm holds
+// G = V^H V; the recurrence reads its strict upper triangle (forward) or strict lower
+// (backward), the side Tm fills. Column j needs the columns before it in the recurrence's
+// order finished (forward 0..j-1, backward j+1..b-1), so the columns go in that order,
+// two barriers each; G's part of column j is staged in shared memory (g) because the
+// column is overwritten in place. kShared: Tm is worked on in shared memory (b x b,
+// leading dimension b), which takes the global-memory latency out of the O(b) dependent
+// steps; without it (b^2 elements past the device's shared memory) the recurrence reads
+// Tm where it lies.
+template <typename D, bool kShared, bool kBackward>
 __global__ void __launch_bounds__(kLarftThreads)
     larft_kernel(int b, const D* tau, D* Tm, int64_t ldt) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -50,19 +59,25 @@ __global__ void __launch_bounds__(kLarftThreads)
   D* Ts = kShared ? g + kLarftThreads : Tm;
   const int64_t ld = kShared ? b : ldt;
   const int i = threadIdx.x;
-  if (kShared)
+  // Row i's entries of column j that the recurrence fills: below j (backward) or above.
+  auto filled = [i](int j) { return kBackward ? i > j : i < j; };
+  if (kShared && i < b)
     for (int j = 0; j < b; ++j)
-      if (i < j) Ts[i + j * ld] = Tm[i + j * ldt];
+      if (filled(j)) Ts[i + j * ld] = Tm[i + j * ldt];
   __syncthreads();
-  for (int j = 0; j < b; ++j) {
-    if (i < j) g[i] = Ts[i + j * ld];
+  for (int step = 0; step < b; ++step) {
+    const int j = kBackward ? b - 1 - step : step;
+    if (i < b && filled(j)) g[i] = Ts[i + j * ld];
     __syncthreads();
     if (i < b) {
       D v = make_scalar<D>(0);
-      if (i < j) {
-        D s = make_scalar<D>(0);  // (Tm(0:j, 0:j) g)(i): Tm is upper triangular, l >= i
+      if (filled(j)) {
+        // Row i of the finished triangle times g: forward Tm(i, i:j) g(i:j), backward
+        // Tm(i, j+1:i+1) g(j+1:i+1) (both triangular, so the sums stop at the diagonal).
+        D s = make_scalar<D>(0);
+        const int l0 = kBackward ? j + 1 : i, l1 = kBackward ? i + 1 : j;
 #pragma unroll 4
-        for (int l = i; l < j; ++l) s = mul_add(Ts[i + l * ld], g[l], s);
+        for (int l = l0; l < l1; ++l) s = mul_add(Ts[i + l * ld], g[l], s);
         v = neg(mul(tau[j], s));
       } else if (i == j) {
         v = tau[j];
@@ -76,53 +91,62 @@ __global__ void __launch_bounds__(kLarftThreads)
 }
 
 template <Scalar T>
-void form_v(const Device& dev, cudaStream_t stream, int64_t m, int64_t b, const T* A,
-            int64_t lda, T* V, int64_t ldv) {
+void form_v(const Device& dev, cudaStream_t stream, Direction dir, int64_t m, int64_t b,
+            const T* A, int64_t lda, T* V, int64_t ldv) {
   if (m <= 0 || b <= 0) return;
   dev.make_current();
   const dim3 grid(grid_dim(m, kThreads, kMaxBlocks),
                   static_cast<unsigned>(b < kMaxGridY ? b : kMaxGridY));
-  form_v_kernel<device_t<T>><<<grid, kThreads, 0, stream>>>(m, b, device_ptr(A), lda,
-                                                            device_ptr(V), ldv);
+  form_v_kernel<device_t<T>><<<grid, kThreads, 0, stream>>>(
+      dir == Direction::Backward, m, b, device_ptr(A), lda, device_ptr(V), ldv);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+template <typename D, bool kBackward>
+void launch_larft(const Device& dev, cudaStream_t stream, int b, const D* tau, D* Tm,
+                  int64_t ldt) {
+  const std::size_t stage = kLarftThreads * sizeof(D);
+  const std::size_t whole = stage + static_cast<std::size_t>(b) * b * sizeof(D);
+  int optin = 0;
+  MGBLAS_CHECK_CUDA(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev.gpu_ordinal()));
+  if (whole <= static_cast<std::size_t>(optin)) {
+    // Past 48 KiB (b = 64 complex double) a kernel must opt in to its shared memory.
+    MGBLAS_CHECK_CUDA(cudaFuncSetAttribute(larft_kernel<D, true, kBackward>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(whole)));
+    larft_kernel<D, true, kBackward><<<1, kLarftThreads, whole, stream>>>(b, tau, Tm, ldt);
+  } else {
+    larft_kernel<D, false, kBackward><<<1, kLarftThreads, stage, stream>>>(b, tau, Tm, ldt);
+  }
   MGBLAS_CHECK_LAUNCH(stream);
 }
 
 template <Scalar T>
-void larft(const Device& dev, cudaStream_t stream, int64_t m, int64_t b, const T* V,
-           int64_t ldv, const T* tau, T* Tm, int64_t ldt) {
+void larft(const Device& dev, cudaStream_t stream, Direction dir, int64_t m, int64_t b,
+           const T* V, int64_t ldv, const T* tau, T* Tm, int64_t ldt) {
   using D = device_t<T>;
   if (b <= 0) return;
   if (b > kLarftMaxBlock)
     MGBLAS_THROW(BadArgument, "larft: b = ", b, " exceeds kLarftMaxBlock = ", kLarftMaxBlock);
   dev.make_current();
-  // G = V^H V into Tm (the kernel reads its strict upper triangle only).
-  common::cublas::gemm<T>(dev.cublas(), stream, Op::C, Op::N, b, b, m, T(1), V, ldv, V, ldv, T(0), Tm,
-                  ldt);
-  const std::size_t stage = kLarftThreads * sizeof(D);
-  const std::size_t whole = stage + static_cast<std::size_t>(b * b) * sizeof(D);
-  int optin = 0;
-  MGBLAS_CHECK_CUDA(
-      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev.gpu_ordinal()));
+  // G = V^H V into Tm (the kernel reads the strict triangle it fills).
+  common::cublas::gemm<T>(dev.cublas(), stream, Op::C, Op::N, b, b, m, T(1), V, ldv, V, ldv,
+                          T(0), Tm, ldt);
   const int bi = static_cast<int>(b);
-  if (whole <= static_cast<std::size_t>(optin)) {
-    // Past 48 KiB (b = 64 complex double) a kernel must opt in to its shared memory.
-    MGBLAS_CHECK_CUDA(cudaFuncSetAttribute(larft_kernel<D, true>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           static_cast<int>(whole)));
-    larft_kernel<D, true><<<1, kLarftThreads, whole, stream>>>(bi, device_ptr(tau),
-                                                               device_ptr(Tm), ldt);
-  } else {
-    larft_kernel<D, false><<<1, kLarftThreads, stage, stream>>>(bi, device_ptr(tau),
-                                                                device_ptr(Tm), ldt);
-  }
-  MGBLAS_CHECK_LAUNCH(stream);
+  if (dir == Direction::Backward)
+    launch_larft<D, true>(dev, stream, bi, device_ptr(tau), device_ptr(Tm), ldt);
+  else
+    launch_larft<D, false>(dev, stream, bi, device_ptr(tau), device_ptr(Tm), ldt);
 }
 
 }  // namespace
 
 #define MGBLAS_CUDA_LARFB_(T)                                                             \
-  MGBLAS_DECLARE_LARFB_FORM_V_KERNEL(T) { form_v<T>(dev, stream, m, b, A, lda, V, ldv); } \
-  MGBLAS_DECLARE_LARFT_KERNEL(T) { larft<T>(dev, stream, m, b, V, ldv, tau, Tm, ldt); }
+  MGBLAS_DECLARE_LARFB_FORM_V_KERNEL(T) {                                                \
+    form_v<T>(dev, stream, dir, m, b, A, lda, V, ldv);                                    \
+  }                                                                                       \
+  MGBLAS_DECLARE_LARFT_KERNEL(T) { larft<T>(dev, stream, dir, m, b, V, ldv, tau, Tm, ldt); }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_LARFB_)
 #undef MGBLAS_CUDA_LARFB_
 
