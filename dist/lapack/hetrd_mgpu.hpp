@@ -74,6 +74,9 @@ struct HetrdOptions {
 /// Errors: BadArgument / DimensionMismatch raised on every rank (the
 /// others RemoteError) before anything is written. On GPUs the call returns when the
 /// result is complete; between its collectives no device waits for the host.
+/// A NaN or infinity in the read triangle is not an error (finding it would cost a pass
+/// over A): it spreads through the reflectors, and d, e or tau hold a NaN or infinity on
+/// return (tested on both engines); finite outputs mean a finite input.
 /// Flops: (4/3) n^3 (real), 4x that for complex; half of them in the SYMV/HEMV.
 template <Scalar T>
 void hetrd_mgpu(Uplo uplo, DistMatrix<T>& A, DistVector<real_type_t<T>>& d,

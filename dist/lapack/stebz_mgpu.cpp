@@ -2,6 +2,7 @@
 #include "dist/lapack/stebz_mgpu.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,17 @@ void require_ptr(const void* p, const char* what, const char* name, bool needed)
                                      "these sizes"));
 }
 
+// BadArgument at the first entry of x[0:len] that is NaN or infinite: bisection on such
+// a T would return finite values that mean nothing (issue 32).
+template <typename R>
+void require_finite(const char* what, const char* name, const R* x, int64_t len) {
+  for (int64_t i = 0; i < len; ++i)
+    if (!std::isfinite(x[i]))
+      throw BadArgument(__FILE__, __LINE__, what,
+                        detail::concat("argument '", name, "' has the entry ", name, "[", i,
+                                       "] = ", x[i], ": T's entries must be finite"));
+}
+
 // e_len: entries the caller's e holds, or -1 when unknown (a raw pointer).
 template <typename R>
 void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, const R* e,
@@ -49,6 +61,8 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
     require_ptr(d, what, "d", n > 0);
     require_ptr(e, what, "e", n > 1);
     require_ptr(w, what, "w", n > 0);
+    if (n > 0) require_finite(what, "d", d, n);
+    if (n > 1) require_finite(what, "e", e, n - 1);
     if (ctx.verify_inputs() && n > 0) {
       // T is a replicated input: every rank must hold the same.
       rec.add_digest("d", d, static_cast<std::size_t>(n) * sizeof(R));

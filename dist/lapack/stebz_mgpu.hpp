@@ -34,7 +34,9 @@ namespace mgblas {
 /// Collective over the ranks of ctx. Arguments are checked on every rank and agreed on:
 /// a bad argument on one rank raises BadArgument there and RemoteError on the others;
 /// ranks passing different n raise DimensionMismatch everywhere; a device failure on one
-/// rank raises on every rank (no rank is left in the final all-reduce). Accuracy and
+/// rank raises on every rank (no rank is left in the final all-reduce). A NaN or
+/// infinite entry of d or e is a BadArgument naming it (bisection would hide it in finite
+/// values); the scan reads each entry once on the host. Accuracy and
 /// cost as kernels/lapack.hpp's tridiag_eigenvalues, divided over the devices. w is
 /// sorted after the slices are joined, so it is ascending even where devices of different
 /// kinds round a cluster differently. Quick return for n = 0 (after the agreement).

@@ -81,4 +81,36 @@ bool gebrd_random_case(const std::shared_ptr<Context>& ctx, int64_t m, int64_t n
                             "matrix " + scale.name);
 }
 
+///  +-------------------------------------------------------------------------------+
+///  |  A NaN or infinity in A (issue 32) shows in the outputs: d, e, tauq or taup     |
+///  |  holds a NaN or infinity on every rank; the call neither raises nor hangs.      |
+///  +-------------------------------------------------------------------------------+
+template <Scalar T>
+bool gebrd_nonfinite_shows(const std::shared_ptr<Context>& ctx, int64_t m, int64_t n,
+                           int64_t nb, real_type_t<T> value, int64_t i, int64_t j) {
+  using R = real_type_t<T>;
+  if (skipped_in_small_mode(m, n)) return true;
+  std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(m * 31 + n * 17 + i * 7 + j));
+  std::vector<T> A = lapack::random_general<T>(m, n, rng);
+  A[i + j * m] = T(value);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
+  DistMatrix<T> dA(ctx, BlockCyclic1D(m, n, nb, ctx->global_num_devices()));
+  dA.distribute(A.data(), m, 0);
+  const int64_t k = std::min(m, n);
+  std::vector<R> d(k, R(-7)), e(k - 1, R(-7));
+  std::vector<T> tauq(k, T(-7)), taup(k, T(-7));
+  bool shows = false;
+  std::string why;
+  try {
+    gebrd_mgpu<T>(dA, d.data(), e.data(), tauq.data(), taup.data());
+    shows = any_nonfinite(d, e, tauq, taup);
+  } catch (const std::exception& err) {
+    why = err.what();
+  }
+  return everywhere(*ctx, shows,
+                    "gebrd_mgpu, " + std::to_string(m) + " x " + std::to_string(n) + ", A(" +
+                        std::to_string(i) + ", " + std::to_string(j) + ") = " +
+                        std::to_string(value) + ": all outputs finite " + why);
+}
+
 }  // namespace mgblas::testing::dist

@@ -78,4 +78,37 @@ bool reduce_and_check(const std::shared_ptr<Context>& ctx, int64_t n, int64_t nb
                             to_string(uplo) + ", matrix " + scale.name);
 }
 
+///  +-------------------------------------------------------------------------------+
+///  |  A NaN or infinity in the read triangle (issue 32) shows in the outputs: d, e   |
+///  |  or tau holds a NaN or infinity on every rank; the call neither raises nor      |
+///  |  hangs. value goes to A(i, j) and its mirror (uplo's triangle is the one read). |
+///  +-------------------------------------------------------------------------------+
+template <Scalar T>
+bool nonfinite_shows(const std::shared_ptr<Context>& ctx, Uplo uplo, int64_t n, int64_t nb,
+                     real_type_t<T> value, int64_t i, int64_t j) {
+  using R = real_type_t<T>;
+  if (skipped_in_small_mode(n, n)) return true;
+  std::mt19937_64 rng(::mgblas::testing::test_seed() + static_cast<uint64_t>(n * 31 + i * 7 + j));
+  std::vector<T> A = lapack::random_hermitian<T>(n, rng, /*poison=*/false, uplo);
+  A[i + j * n] = A[j + i * n] = T(value);
+  ctx->comm().bcast(A.data(), A.size() * sizeof(T), 0);
+  DistMatrix<T> dA(ctx, BlockCyclic1D(n, n, nb, ctx->global_num_devices()));
+  dA.distribute(A.data(), n, 0);
+  std::vector<R> d(n, R(-7)), e(n - 1, R(-7));
+  std::vector<T> tau(n - 1, T(-7));
+  bool shows = false;
+  std::string why;
+  try {
+    hetrd_mgpu<T>(uplo, dA, d.data(), e.data(), tau.data());
+    shows = any_nonfinite(d, e, tau);
+  } catch (const std::exception& err) {
+    why = err.what();
+  }
+  return everywhere(*ctx, shows,
+                    "hetrd_mgpu, uplo " + std::string(to_string(uplo)) + ", n " +
+                        std::to_string(n) + ", A(" + std::to_string(i) + ", " +
+                        std::to_string(j) + ") = " + std::to_string(value) +
+                        ": all outputs finite " + why);
+}
+
 }  // namespace mgblas::testing::dist

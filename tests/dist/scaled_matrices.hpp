@@ -7,10 +7,14 @@
 // under ASan, .ci/sanitize.sh).
 #pragma once
 
+#include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -51,6 +55,32 @@ void apply_scale(std::vector<T>& A, int64_t m, int64_t n, const MatrixScale& s, 
       const bool hit = s.column < 0 || j == s.column || (hermitian && i == s.column);
       A[i + j * m] *= T(static_cast<R>(hit ? s.factor : s.rest));
     }
+}
+
+/// The non-finite values a reduction's input is tested with (issue 32): NaN, +inf, -inf.
+template <Scalar T>
+std::vector<real_type_t<T>> nonfinite_values() {
+  using R = real_type_t<T>;
+  return {std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::infinity(),
+          -std::numeric_limits<R>::infinity()};
+}
+
+/// Where a non-finite value is planted in an m x n matrix: the four corners and one
+/// inside (a Hermitian matrix takes the value at the mirror position too).
+inline std::vector<std::pair<int64_t, int64_t>> nonfinite_positions(int64_t m, int64_t n) {
+  return {{0, 0}, {m - 1, 0}, {0, n - 1}, {m - 1, n - 1}, {m / 2, n / 3}};
+}
+
+/// True when one of the arrays holds a NaN or an infinity.
+template <typename... V>
+bool any_nonfinite(const V&... arrays) {
+  bool found = false;
+  auto scan = [&found](const auto& a) {
+    for (const auto& x : a)
+      if (!std::isfinite(std::abs(x))) found = true;
+  };
+  (scan(arrays), ...);
+  return found;
 }
 
 /// MGBLAS_TEST_SMALL=1: the reduction tests run only their cases of at most 64 rows and

@@ -85,6 +85,16 @@ void gebrd_gpu_extreme_cases(bool row_products_ok) {
     EXPECT_TRUE(td::gebrd_random_case<T>(ctx, 40, 2000, 16, 0, true, /*one_pass=*/true, s));
   }
 }
+// A NaN or infinity in A shows in d, e, tauq or taup (as on the host devices).
+TYPED_TEST(Gebrd_Gpu, NonFiniteInputShows) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (const auto& [m, n] : {std::pair<int64_t, int64_t>{100, 70}, {70, 100}, {300, 200}})
+    for (const auto value : td::nonfinite_values<T>())
+      for (const auto& [i, j] : td::nonfinite_positions(m, n))
+        EXPECT_TRUE(td::gebrd_nonfinite_shows<T>(ctx, m, n, 64, value, i, j));
+}
+
 TYPED_TEST(Gebrd_Gpu, ExtremeScales) { gebrd_gpu_extreme_cases<TypeParam>(true); }
 TYPED_TEST(Gebrd_Gpu, DISABLED_ExtremeScalesRowProducts) { gebrd_gpu_extreme_cases<TypeParam>(false); }
 

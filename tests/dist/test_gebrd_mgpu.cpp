@@ -109,6 +109,17 @@ void gebrd_extreme_cases(bool row_products_ok) {
 TYPED_TEST(Gebrd_Host, ExtremeScales) { gebrd_extreme_cases<TypeParam>(true); }
 TYPED_TEST(Gebrd_Host, DISABLED_ExtremeScalesRowProducts) { gebrd_extreme_cases<TypeParam>(false); }
 
+// A NaN or infinity in A comes out as a NaN or infinity in d, e, tauq or taup
+// (documented in dist/lapack/gebrd_mgpu.hpp), on every rank, tall and wide.
+TYPED_TEST(Gebrd_Host, NonFiniteInputShows) {
+  using T = TypeParam;
+  const auto ctx = HostContexts::all()[1];  // several devices per rank
+  for (const auto& [m, n] : {std::pair<int64_t, int64_t>{37, 23}, {23, 37}})
+    for (const auto value : td::nonfinite_values<T>())
+      for (const auto& [i, j] : td::nonfinite_positions(m, n))
+        EXPECT_TRUE(td::gebrd_nonfinite_shows<T>(ctx, m, n, 8, value, i, j));
+}
+
 //  +-------------------------------------------------------------------------------+
 //  |  A bad argument raises on every rank (the others: RemoteError or the same      |
 //  |  error) and leaves A and the outputs as they were.                             |

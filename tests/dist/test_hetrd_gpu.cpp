@@ -86,6 +86,18 @@ TYPED_TEST(Hetrd_Gpu, StepGridShapes) {
 // 1e+-30 and 1e+-15) and mixed (one column and row huge, the rest tiny), on the
 // cooperative step, on a grid of 3 blocks and on the separate launches; eigenvalues and Q
 // against LAPACK as on the host (tests/dist/test_hetrd_mgpu.cpp ExtremeScales).
+// A NaN or infinity in the read triangle shows in d, e or tau (as on the host devices),
+// on the cooperative step (n = 100) and the blocked panels of a larger nb.
+TYPED_TEST(Hetrd_Gpu, NonFiniteInputShows) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (const auto& [n, nb] : {std::pair<int64_t, int64_t>{100, 16}, {300, 64}})
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      for (const auto value : td::nonfinite_values<T>())
+        for (const auto& [i, j] : td::nonfinite_positions(n, n))
+          EXPECT_TRUE(td::nonfinite_shows<T>(ctx, uplo, n, nb, value, i, j));
+}
+
 TYPED_TEST(Hetrd_Gpu, ExtremeScales) {
   using T = TypeParam;
   auto& ctx = GpuContext::get();

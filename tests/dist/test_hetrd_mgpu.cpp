@@ -68,6 +68,17 @@ TYPED_TEST(Hetrd_Host, ExtremeScales) {
                                               uplo, s));
 }
 
+// A NaN or infinity in the read triangle comes out as a NaN or infinity in d, e or tau
+// (documented in dist/lapack/hetrd_mgpu.hpp), on every rank.
+TYPED_TEST(Hetrd_Host, NonFiniteInputShows) {
+  using T = TypeParam;
+  const auto ctx = HostContexts::all()[1];  // several devices per rank
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    for (const auto value : td::nonfinite_values<T>())
+      for (const auto& [i, j] : td::nonfinite_positions(37, 37))
+        EXPECT_TRUE(td::nonfinite_shows<T>(ctx, uplo, 37, 8, value, i, j));
+}
+
 //  +-------------------------------------------------------------------------------+
 //  |  A bad argument raises on every rank (the others: RemoteError or the same      |
 //  |  error) and leaves A and the outputs as they were.                             |

@@ -4,7 +4,11 @@
 // one rank's bad argument raises on every rank.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
@@ -101,6 +105,44 @@ TEST(StebzMgpu_HostArgs, BadNOnOneRankRaisesEverywhere) {
     tridiag_eigenvalues_mgpu<double>(*ctx, 50, ctx->rank() == 0 ? nullptr : d.data(), e.data(),
                                      w.data());
   }), "null d"));
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  A NaN or infinity in d or e (issue 32): BadArgument naming the argument and    |
+//  |  the entry on every rank that holds it (RemoteError on the others), w as it     |
+//  |  was; never finite eigenvalues that hide it.                                    |
+//  +-------------------------------------------------------------------------------+
+TYPED_TEST(StebzMgpu_Host, NonFiniteEntriesRaise) {
+  using R = real_type_t<TypeParam>;
+  auto ctx = HostContexts::all()[1];
+  auto rng = mt::make_rng();
+  const int64_t n = 40;
+  const auto t = mt::make_tridiagonal<R>(mt::Spectrum::Random, n, rng);
+  std::uniform_int_distribution<int64_t> pick(0, n - 2);
+  const R bad[] = {std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::infinity(),
+                   -std::numeric_limits<R>::infinity()};
+  for (const R value : bad)
+    for (const bool in_d : {true, false})
+      for (const bool everyone : {true, false}) {
+        std::vector<R> d(t.d), e(t.e), w(n, R(-7));
+        const int64_t at = pick(rng);
+        if (everyone || ctx->rank() == ctx->nranks() - 1) (in_d ? d : e)[at] = value;
+        const std::string name = in_d ? "'d'" : "'e'";
+        const std::string entry = std::string(in_d ? "d[" : "e[") + std::to_string(at) + "]";
+        bool raised = false, named = false;
+        try {
+          tridiag_eigenvalues_mgpu<TypeParam>(*ctx, n, d.data(), e.data(), w.data());
+        } catch (const BadArgument& err) {
+          const std::string what = err.what();
+          raised = true;
+          named = what.find(name) != std::string::npos && what.find(entry) != std::string::npos;
+        } catch (const RemoteError&) {
+          raised = named = !everyone && ctx->rank() != ctx->nranks() - 1;
+        }
+        const bool untouched = std::all_of(w.begin(), w.end(), [](R x) { return x == R(-7); });
+        EXPECT_TRUE(td::everywhere(*ctx, raised && named && untouched,
+                                   "non-finite " + entry + (everyone ? " on every rank" : " on one rank")));
+      }
 }
 
 }  // namespace
