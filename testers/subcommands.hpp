@@ -14,6 +14,7 @@ int allreduce_main(int argc, char** argv);  // tester_allreduce.cpp: per-column 
 #if MGBLAS_TESTER_LAPACK
 int hetrd_main(int argc, char** argv);  // tester_hetrd.cpp: tridiagonal reduction (MPI)
 int gebrd_main(int argc, char** argv);  // tester_gebrd.cpp: bidiagonal reduction (MPI)
+int unmtr_main(int argc, char** argv);  // tester_unmtr.cpp: hetrd's Q applied to C (MPI)
 #endif
 
 }  // namespace mgblas::testers

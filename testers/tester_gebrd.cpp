@@ -249,17 +249,9 @@ int run(int argc, char** argv, int world_rank) {
   const auto ctx = Context::create(copts);
   std::vector<std::pair<int64_t, int64_t>> shapes;
   for (std::size_t i = 0; i < ns.size(); ++i) shapes.emplace_back(ms[i], ns[i]);
-  if (ctx->rank() == 0) {
-    std::printf("%s\n", version_line("mgblas-tester gebrd").c_str());
-    std::printf("# %s, %d ranks, %d GPUs in all, %d on rank 0; NCCL_NVLS_ENABLE=%s\n",
-                ctx->device(0).product_name().c_str(), ctx->nranks(), ctx->global_num_devices(),
-                ctx->num_devices(), std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "(unset)");
-    std::printf("# command: %s\n", command_line(argc, argv).c_str());
-    std::printf("# time: median of %d after %d warm-up, max over ranks; cusolver: rank 0 GPU 0, "
-                "CUDA events, median of %d\n", o.niter, o.warmup, o.niter);
-    std::printf("# type       m       n    nb panel  gpus ranks    time(s)   GFLOP/s  floor(s) %%floor "
-                "cusolver(s)  speedup  residual    orthog  sing.val  status\n");
-  }
+  print_header(*ctx, "mgblas-tester gebrd", argc, argv, o,
+               "type       m       n    nb panel  gpus ranks    time(s)   GFLOP/s  floor(s) %floor "
+               "cusolver(s)  speedup  residual    orthog  sing.val  status");
   int failures = 0;
   for (const auto& t : o.types)
     for_type(t, [&](auto tag) { failures += run_type<decltype(tag)>(ctx, o, shapes); });

@@ -307,17 +307,9 @@ int run(int argc, char** argv, int world_rank) {
   copts.backend = BackendChoice::Cuda;
   const auto ctx = Context::create(copts);
   std::vector<int64_t> sizes = o.nlist.empty() ? std::vector<int64_t>{4096} : o.nlist;
-  if (ctx->rank() == 0) {
-    std::printf("%s\n", version_line("mgblas-tester hetrd").c_str());
-    std::printf("# %s, %d ranks, %d GPUs in all, %d on rank 0; NCCL_NVLS_ENABLE=%s\n",
-                ctx->device(0).product_name().c_str(), ctx->nranks(), ctx->global_num_devices(),
-                ctx->num_devices(), std::getenv("NCCL_NVLS_ENABLE") ? std::getenv("NCCL_NVLS_ENABLE") : "(unset)");
-    std::printf("# command: %s\n", command_line(argc, argv).c_str());
-    std::printf("# time: median of %d after %d warm-up, max over ranks; cusolver: rank 0 GPU 0, "
-                "CUDA events, median of %d\n", o.niter, o.warmup, o.niter);
-    std::printf("# type       n    nb panel uplo  gpus ranks    time(s)   GFLOP/s  floor(s) %%floor "
-                "cusolver(s)  speedup  residual    orthog  status\n");
-  }
+  print_header(*ctx, "mgblas-tester hetrd", argc, argv, o,
+               "type       n    nb panel uplo  gpus ranks    time(s)   GFLOP/s  floor(s) %floor "
+               "cusolver(s)  speedup  residual    orthog  status");
   int failures = 0;
   for (const auto& t : o.types)
     for_type(t, [&](auto tag) { failures += run_type<decltype(tag)>(ctx, o, sizes); });

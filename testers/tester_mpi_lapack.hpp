@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -61,6 +62,22 @@ double event_median(const Device& dev, int niter, Refill&& refill, Call&& call) 
     cudaEventDestroy(b);
   }
   return median_of(t);
+}
+
+/// The lines every reduction tester prints first on rank 0: version, GPUs, command, how
+/// times are taken, and the column names (`columns`, after "# ").
+inline void print_header(const Context& ctx, const char* tester, int argc, char** argv,
+                         const CommonOptions& o, const char* columns) {
+  if (ctx.rank() != 0) return;
+  const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
+  std::printf("%s\n", version_line(tester).c_str());
+  std::printf("# %s, %d ranks, %d GPUs in all, %d on rank 0; NCCL_NVLS_ENABLE=%s\n",
+              ctx.device(0).product_name().c_str(), ctx.nranks(), ctx.global_num_devices(),
+              ctx.num_devices(), nvls ? nvls : "(unset)");
+  std::printf("# command: %s\n", command_line(argc, argv).c_str());
+  std::printf("# time: median of %d after %d warm-up, max over ranks; cusolver: rank 0 GPU 0, "
+              "CUDA events, median of %d\n", o.niter, o.warmup, o.niter);
+  std::printf("# %s\n", columns);
 }
 
 }  // namespace mgblas::testers
