@@ -170,7 +170,7 @@ void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const DistVector<T>& t
                 DistMatrix<T>& C, const UnmtrOptions& opts) {
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::reflector_block_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
   // The buffers are made inside the agreement, so a failed allocation on one rank raises
   // on every rank.
@@ -191,7 +191,7 @@ void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const T* tau, DistMatr
                 const UnmtrOptions& opts) {
   Context& ctx = A.context();
   const BlockCyclic1D& L = A.layout();
-  const int64_t kb = detail::panel_width(L.nb(), opts.panel);
+  const int64_t kb = detail::reflector_block_width(L.nb(), opts.panel);
   std::unique_ptr<Unmtr<T>> job;
   CallRecord rec = unmtr_record(uplo, op, A, C, kb, opts.transport, 0);
   agree(ctx.comm(), rec, [&] {

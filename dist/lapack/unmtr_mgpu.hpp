@@ -22,7 +22,7 @@ namespace mgblas {
 /// Tuning and transport of unmtr_mgpu / ormtr_mgpu.
 struct UnmtrOptions {
   /// Reflectors per block: a divisor of A's nb, at most 128 (kernels::kLarftMaxBlock); 0
-  /// picks the largest divisor of nb that is <= 64 (any divisor is valid whatever panel
+  /// picks the largest divisor of nb that is <= 128 (any divisor is valid whatever panel
   /// the reduction used).
   int64_t panel = 0;
   /// How each block of reflectors is broadcast: Auto is NCCL when every device is a
