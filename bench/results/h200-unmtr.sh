@@ -3,6 +3,7 @@
 #   build          configure + build everything (Release, sm_90) in build-dev
 #   ctest TAG ...  ctest with the given selection, log to $OUT/ctest-TAG.log
 #   bench          mgblas-tester unmtr against cuSOLVER, both triangles, rows to $OUT/unmtr.csv
+#   digest         gemv/symv_mgpu and hetrd_mgpu with MGBLAS_VERIFY_INPUTS=0 and 1
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
 mpi=(mpirun --oversubscribe --bind-to none -np 1)
@@ -22,6 +23,15 @@ while [ $# -gt 0 ]; do
       "${mpi[@]}" "$t" unmtr -n 4096,8192,16384 --type d --uplo L,U --niter 3 --check-max-n 8192 --csv "$csv"
       "${mpi[@]}" "$t" unmtr -n 8192 --type s,z --uplo L,U --niter 3 --csv "$csv"
       "${mpi[@]}" "$t" unmtr -n 16384 -k 1638 --type d --uplo L,U --niter 3 --no-check --csv "$csv" ;;
+    digest)  # issue 32 item 5: the replicated-input digest's cost (MGBLAS_VERIFY_INPUTS 0 / 1)
+      shift; t=$B/testers/mgblas-tester
+      for v in 0 1; do
+        MGBLAS_VERIFY_INPUTS=$v "${mpi[@]}" -x MGBLAS_VERIFY_INPUTS "$t" dist --op gemv,symv --trans N --uplo L \
+          -n 4096,32768 --type d --vectors device,host --no-ref --niter 20 --csv "$OUT/digest-$v.csv" | grep -E "^ *(gemv|symv)|^#.*type"
+      done
+      for v in 0 1; do
+        MGBLAS_VERIFY_INPUTS=$v "${mpi[@]}" -x MGBLAS_VERIFY_INPUTS "$t" hetrd -n 8192 --type d --niter 3 --no-check --no-ref | grep -E "^ +d"
+      done ;;
     *) echo "unknown step $1"; exit 2 ;;
   esac
 done
