@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
       shift; t=$B/testers/mgblas-tester
       for v in 0 1; do
         MGBLAS_VERIFY_INPUTS=$v "${mpi[@]}" -x MGBLAS_VERIFY_INPUTS "$t" dist --op gemv,symv --trans N --uplo L \
-          -n 4096,32768 --type d --vectors device,host --no-ref --niter 20 --csv "$OUT/digest-$v.csv" | grep -E "^ *(gemv|symv)|^#.*type"
+          -n 4096,32768 --type d --vectors device,host --no-ref --niter 20 --csv "$OUT/digest-$v.csv" | grep -v "^# \(command\|time\|mgblas\)"
       done
       for v in 0 1; do
         MGBLAS_VERIFY_INPUTS=$v "${mpi[@]}" -x MGBLAS_VERIFY_INPUTS "$t" hetrd -n 8192 --type d --niter 3 --no-check --no-ref | grep -E "^ +d"
