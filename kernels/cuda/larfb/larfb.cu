@@ -9,7 +9,6 @@
 #include <type_traits>
 
 #include "core/detail/cuda_check.hpp"
-#include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/cublas.hpp"
 #include "kernels/larfb_kernels.hpp"
@@ -21,10 +20,9 @@ using namespace common;
 
 constexpr int kThreads = 256;
 constexpr int64_t kMaxBlocks = 65535;
-// larft: kLarftLanes threads per row of Tm, kLarftMaxBlock rows.
-constexpr int kLarftLanes = 8;
-constexpr int kLarftThreads = kLarftLanes * static_cast<int>(kLarftMaxBlock);
-static_assert(kLarftThreads <= 1024, "larft_kernel: one thread block");
+// One thread per row of Tm: must be at least kLarftMaxBlock.
+constexpr int kLarftThreads = 128;
+static_assert(kLarftThreads >= kLarftMaxBlock, "larft_kernel: one thread per row of Tm");
 
 // ---- form_v: the explicit V (units and zeros written, A read on its stored side) -------
 // Threads over rows (grid-stride in x), blockIdx.y over columns (grid-stride in y).
@@ -44,17 +42,13 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 // ---- larft: the triangular recurrence --------------------------------------------------
-// One block of kLarftThreads threads; row i of Tm belongs to the kLarftLanes consecutive
-// lanes i * kLarftLanes .. (one group of a warp), which split its dot products and add
-// them with a lane-group sum. On entry Tm holds G = V^H V; the recurrence reads its
-// strict upper triangle (forward) or strict lower (backward), the side Tm fills. Column
-// j needs the columns before it in the recurrence's order finished (forward 0..j-1,
-// backward j+1..b-1), so the columns go in that order, two barriers each; G's part of
-// column j is staged in shared memory (g) because the column is overwritten in place.
-// The steps are what bounds the kernel (b of them, dependent): splitting each row's sum
-// over kLarftLanes lanes, with two accumulators a lane, cuts a step's chain of
-// dependent multiply-adds from up to b to b / 16. kShared: Tm is worked on in shared
-// memory (b x b, leading dimension b), which takes the global-memory latency out of the
+// One block of kLarftThreads threads; thread i owns row i of Tm. On entry Tm holds
+// G = V^H V; the recurrence reads its strict upper triangle (forward) or strict lower
+// (backward), the side Tm fills. Column j needs the columns before it in the recurrence's
+// order finished (forward 0..j-1, backward j+1..b-1), so the columns go in that order,
+// two barriers each; G's part of column j is staged in shared memory (g) because the
+// column is overwritten in place. kShared: Tm is worked on in shared memory (b x b,
+// leading dimension b), which takes the global-memory latency out of the O(b) dependent
 // steps; without it (b^2 elements past the device's shared memory) the recurrence reads
 // Tm where it lies.
 template <typename D, bool kShared, bool kBackward>
@@ -62,40 +56,38 @@ __global__ void __launch_bounds__(kLarftThreads)
     larft_kernel(int b, const D* tau, D* Tm, int64_t ldt) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   D* g = reinterpret_cast<D*>(smem_raw);
-  D* Ts = kShared ? g + kLarftMaxBlock : Tm;
+  D* Ts = kShared ? g + kLarftThreads : Tm;
   const int64_t ld = kShared ? b : ldt;
-  const int i = static_cast<int>(threadIdx.x) / kLarftLanes;
-  const int p = static_cast<int>(threadIdx.x) % kLarftLanes;
-  const bool row = i < b;
+  const int i = threadIdx.x;
   // Row i's entries of column j that the recurrence fills: below j (backward) or above.
   auto filled = [i](int j) { return kBackward ? i > j : i < j; };
-  if (kShared && row)
-    for (int j = p; j < b; j += kLarftLanes)
+  if (kShared && i < b)
+    for (int j = 0; j < b; ++j)
       if (filled(j)) Ts[i + j * ld] = Tm[i + j * ldt];
   __syncthreads();
   for (int step = 0; step < b; ++step) {
     const int j = kBackward ? b - 1 - step : step;
-    if (row && p == 0 && filled(j)) g[i] = Ts[i + j * ld];
+    if (i < b && filled(j)) g[i] = Ts[i + j * ld];
     __syncthreads();
-    // Row i of the finished triangle times g: forward Tm(i, i:j) g(i:j), backward
-    // Tm(i, j+1:i+1) g(j+1:i+1) (both triangular, so the sums stop at the diagonal).
-    D s0 = make_scalar<D>(0), s1 = make_scalar<D>(0);
-    if (row && filled(j)) {
-      const int l0 = kBackward ? j + 1 : i, l1 = kBackward ? i + 1 : j;
-      int l = l0 + p;
-      for (; l + kLarftLanes < l1; l += 2 * kLarftLanes) {
-        s0 = mul_add(Ts[i + l * ld], g[l], s0);
-        s1 = mul_add(Ts[i + (l + kLarftLanes) * ld], g[l + kLarftLanes], s1);
+    if (i < b) {
+      D v = make_scalar<D>(0);
+      if (filled(j)) {
+        // Row i of the finished triangle times g: forward Tm(i, i:j) g(i:j), backward
+        // Tm(i, j+1:i+1) g(j+1:i+1) (both triangular, so the sums stop at the diagonal).
+        D s = make_scalar<D>(0);
+        const int l0 = kBackward ? j + 1 : i, l1 = kBackward ? i + 1 : j;
+#pragma unroll 4
+        for (int l = l0; l < l1; ++l) s = mul_add(Ts[i + l * ld], g[l], s);
+        v = neg(mul(tau[j], s));
+      } else if (i == j) {
+        v = tau[j];
       }
-      if (l < l1) s0 = mul_add(Ts[i + l * ld], g[l], s0);
+      Ts[i + j * ld] = v;
     }
-    const D s = lane_group_sum<kLarftLanes>(add(s0, s1));  // every lane of the warp calls it
-    if (row && p == 0)
-      Ts[i + j * ld] = filled(j) ? neg(mul(tau[j], s)) : (i == j ? tau[j] : make_scalar<D>(0));
     __syncthreads();
   }
-  if (kShared && row)
-    for (int j = p; j < b; j += kLarftLanes) Tm[i + j * ldt] = Ts[i + j * ld];
+  if (kShared && i < b)
+    for (int j = 0; j < b; ++j) Tm[i + j * ldt] = Ts[i + j * ld];
 }
 
 template <Scalar T>
@@ -113,7 +105,7 @@ void form_v(const Device& dev, cudaStream_t stream, Direction dir, int64_t m, in
 template <typename D, bool kBackward>
 void launch_larft(const Device& dev, cudaStream_t stream, int b, const D* tau, D* Tm,
                   int64_t ldt) {
-  const std::size_t stage = kLarftMaxBlock * sizeof(D);  // g
+  const std::size_t stage = kLarftThreads * sizeof(D);
   const std::size_t whole = stage + static_cast<std::size_t>(b) * b * sizeof(D);
   int optin = 0;
   MGBLAS_CHECK_CUDA(
