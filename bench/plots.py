@@ -706,6 +706,38 @@ def reductions_profile(paths, out):
     save(fig, out)
 
 
+@topic("unmtr", "CSV DIGEST_CSV", "unmtr_mgpu against cuSOLVER ormtr/unmtr on one GPU: the "
+       "speedup per case, a bar per run (larft form, block width); and the replicated-input "
+       "digest's cost, time with MGBLAS_VERIFY_INPUTS=1 over =0 per distributed level-2 case "
+       "(<gpu>-unmtr)")
+def unmtr(paths, out):
+    rows, digest = read(paths[0]), read(paths[1])
+    fig, (a1, a2) = figure(2, (13, 4.5))
+    runs = list(OrderedDict.fromkeys((r["run"], r["larft"], r["block"]) for r in rows))
+    cases = list(OrderedDict.fromkeys((r["type"], r["n"], r["K"], r["uplo"]) for r in rows))
+    series = []
+    for run in runs:
+        by_case = {(r["type"], r["n"], r["K"], r["uplo"]): float(r["cusolver_s"]) / float(r["time_s"])
+                   for r in rows if (r["run"], r["larft"], r["block"]) == run}
+        series.append(([by_case.get(c, 0.0) for c in cases], f"run {run[0]}: larft {run[1]}, block {run[2]}"))
+    grouped_bars(a1, series, 0.8 / len(series))
+    a1.set_xticks(range(len(cases)), [f"{t} {n}x{k} {u}" for t, n, k, u in cases], rotation=60,
+                  ha="right", fontsize=7)
+    a1.axhline(1.0, color="gray", ls="--", lw=0.8)
+    finish(a1, "unmtr_mgpu on 1 x H200", ylabel="cuSOLVER time / mgblas time", legend=7)
+    base = {(r["op"], r["n"], r["reducer"], r["vectors"]): float(r["time_ms"])
+            for r in digest if r["verify_inputs"] == "0"}
+    keys = [k for k in base]
+    on = {(r["op"], r["n"], r["reducer"], r["vectors"]): float(r["time_ms"])
+          for r in digest if r["verify_inputs"] == "1"}
+    a2.bar(range(len(keys)), [on[k] / base[k] for k in keys])
+    a2.set_xticks(range(len(keys)), [f"{o} {n} {red} x:{v}" for o, n, red, v in keys],
+                  rotation=60, ha="right", fontsize=7)
+    a2.axhline(1.02, color="red", ls="--", lw=0.8, label="issue 32: 2 %")
+    finish(a2, "digest of x on (d, 1 rank, 1 GPU)", ylabel="time verify=1 / verify=0", legend=7)
+    save(fig, out)
+
+
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
 @topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
        "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "
