@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <optional>
 #include <set>
 #include <string>
@@ -15,6 +16,7 @@
 #include "core/config.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
+#include "core/hash.hpp"
 #include "core/memory.hpp"
 #include "core/topology.hpp"
 #include "core/types.hpp"
@@ -550,6 +552,34 @@ TEST(Topology, BadArgumentsThrow) {
 
 // ---------------------------------------------------------------------------------
 // Scalar traits
+
+// The digest ranks compare: equal bytes give equal digests, any one flipped bit (any
+// position, lengths 0 to 300, so every path: words in stripes, single words, tail bytes)
+// gives another, and the pieces of a chained digest depend on their order.
+TEST(Hash, EveryBitAndLengthCounts) {
+  auto rng = testing::make_rng();
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (std::size_t len : {0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, 255, 300}) {
+    std::vector<unsigned char> a(len + 1);
+    for (auto& c : a) c = static_cast<unsigned char>(byte(rng));
+    const std::vector<unsigned char> b(a);
+    const uint64_t h = hash_bytes(a.data(), len);
+    EXPECT_EQ(h, hash_bytes(b.data(), len)) << len;
+    EXPECT_NE(h, hash_bytes(a.data(), len + 1)) << "length " << len << " vs " << len + 1;
+    EXPECT_NE(h, hash_bytes(a.data(), len, kHashSeed + 1)) << "seed, length " << len;
+    for (std::size_t i = 0; i < len; ++i)
+      for (int bit = 0; bit < 8; ++bit) {
+        a[i] ^= static_cast<unsigned char>(1u << bit);
+        EXPECT_NE(h, hash_bytes(a.data(), len)) << "length " << len << " byte " << i << " bit " << bit;
+        a[i] ^= static_cast<unsigned char>(1u << bit);
+      }
+  }
+  const double x[4] = {1.0, -2.5, 3.25, 0.0};
+  const double y[4] = {3.25, 0.0, 1.0, -2.5};  // x's columns of two swapped
+  EXPECT_NE(hash_matrix(2, 2, x, 2), hash_matrix(2, 2, y, 2));
+  EXPECT_EQ(hash_matrix(2, 2, x, 2), hash_bytes(x + 2, 16, hash_bytes(x, 16)));
+  EXPECT_NE(hash_value(0), hash_value(1));
+}
 
 TEST(Types, Traits) {
   EXPECT_EQ(precision_letter<float>(), 's');
