@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Bisection with Sturm counts on a symmetric tridiagonal matrix (private, not installed):
-// the arithmetic of kernels/stebz_kernels.hpp, shared by the host and CUDA engines: the
-// same starting interval, counts and tolerance (the host bisects, the CUDA engine splits
-// each interval at several points a round). Host-and-device code; `Load` reads element
-// i of an array (the CUDA engine reads through the read-only cache).
+// the arithmetic of the CUDA engine's tridiag_eigenvalues (kernels/stebz_kernels.hpp):
+// starting interval, counts and tolerance. The CUDA engine splits each interval at
+// several points a round; sturm_bisect is the one-point form of that search, the rule it
+// follows written out (the host engine calls LAPACK's ?stebz). Host-and-device code;
+// `Load` reads element i of an array (the CUDA engine reads through the read-only cache).
 #pragma once
 
 #include <cstdint>

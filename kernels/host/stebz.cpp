@@ -1,31 +1,56 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Host engine of the tridiagonal eigenvalues (kernels/stebz_kernels.hpp): one bisection
-// per index, the indices spread over the OpenMP threads. No LAPACK routine computes an
-// index range with this contract alone (?stebz also splits the matrix and orders by
-// block), so the loops are the method's own, in kernels/detail/sturm_bisection.hpp.
+// Host engine of the tridiagonal eigenvalues (kernels/stebz_kernels.hpp): LAPACK's ?stebz
+// with RANGE = 'I' and ORDER = 'E' (the eigenvalues of the whole matrix, ascending, for
+// the index range), the host engine's rule of calling the CPU library. The CUDA engine
+// keeps its own multisection (kernels/detail/sturm_bisection.hpp); the tests hold the two
+// engines and ?sterf to the same bound.
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
-#include "kernels/detail/sturm_bisection.hpp"
+#include "core/error.hpp"
+#include "kernels/host/detail/cblas.hpp"
 #include "kernels/stebz_kernels.hpp"
 
 namespace mgblas::kernels::host {
 namespace {
 
 template <typename R>
-void eigenvalues_bisection(int64_t n, const R* d, const R* e, int64_t il, int64_t iu, R* w) {
+void eigenvalues_stebz(int64_t n, const R* d, const R* e, int64_t il, int64_t iu, R* w) {
   if (il >= iu) return;
-  using detail::PlainLoad;
-  const detail::SturmBounds<R> bounds = detail::sturm_bounds(n, d, e, PlainLoad{});
-  // Dynamic schedule: an eigenvalue near zero takes many more halvings than the others.
-#pragma omp parallel for schedule(dynamic, 16)
-  for (int64_t i = il; i < iu; ++i) w[i - il] = detail::sturm_bisect(n, d, e, i, bounds, PlainLoad{});
+  const auto ln = static_cast<lapack_int>(detail::to_blas_int("tridiag_eigenvalues", "n", n));
+  // ?stebz writes up to n values and uses 4 n reals and 3 n integers of work; iblock and
+  // isplit (the blocks T splits into) are outputs it needs room for.
+  std::vector<R> values(static_cast<std::size_t>(n)), work(static_cast<std::size_t>(4 * n));
+  std::vector<lapack_int> iblock(static_cast<std::size_t>(n)), isplit(static_cast<std::size_t>(n)),
+      iwork(static_cast<std::size_t>(3 * n));
+  lapack_int found = 0, nsplit = 0;
+  // abstol 0: LAPACK's default, eps times T's 1-norm, the accuracy the other engine and
+  // the tests' bound (n eps ||T||) work to.
+  lapack_int info;
+  if constexpr (std::is_same_v<R, float>)
+    info = LAPACKE_sstebz_work('I', 'E', ln, 0.0f, 0.0f, static_cast<lapack_int>(il + 1),
+                               static_cast<lapack_int>(iu), 0.0f, d, e, &found, &nsplit,
+                               values.data(), iblock.data(), isplit.data(), work.data(),
+                               iwork.data());
+  else
+    info = LAPACKE_dstebz_work('I', 'E', ln, 0.0, 0.0, static_cast<lapack_int>(il + 1),
+                               static_cast<lapack_int>(iu), 0.0, d, e, &found, &nsplit,
+                               values.data(), iblock.data(), isplit.data(), work.data(),
+                               iwork.data());
+  // info 1-3: some eigenvalues did not converge (LAPACK's wording); 4: T's Gershgorin
+  // intervals were too small, which finite input does not produce.
+  if (info != 0 || found != iu - il)
+    MGBLAS_THROW(Error, "tridiag_eigenvalues: LAPACK ?stebz returned info ", info, " with ",
+                 found, " of the ", iu - il, " eigenvalues asked for");
+  for (int64_t i = 0; i < found; ++i) w[i] = values[static_cast<std::size_t>(i)];
 }
 
 }  // namespace
 
-#define MGBLAS_HOST_STEBZ_(T)                                          \
-  MGBLAS_DECLARE_STEBZ_KERNEL(T) {                                     \
-    eigenvalues_bisection<real_type_t<T>>(n, d, e, il, iu, w);         \
+#define MGBLAS_HOST_STEBZ_(T)                                  \
+  MGBLAS_DECLARE_STEBZ_KERNEL(T) {                             \
+    eigenvalues_stebz<real_type_t<T>>(n, d, e, il, iu, w);     \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_STEBZ_)
 #undef MGBLAS_HOST_STEBZ_

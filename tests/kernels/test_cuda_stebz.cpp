@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Tridiagonal eigenvalues by multisection on the CUDA engine compared with the host
-// engine's bisection (the same Sturm counts, kernels/detail/sturm_bisection.hpp) and with LAPACKE
-// ?sterf, on fresh random, clustered and graded matrices, all indices and subranges, up
-// to n = 10^5. The GPU's w is NaN-poisoned past the written range.
+// engine (LAPACK ?stebz) and with LAPACKE ?sterf, on fresh random, clustered and graded
+// matrices, all indices and subranges, up to n = 10^5. The GPU's w is NaN-poisoned past the written range.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,9 +36,9 @@ void compare_engines(const Tridiagonal<real_type_t<T>>& t, Spectrum kind, int64_
   const std::vector<R> w = download(dw);
 
   // The host engine as the reference at every index it computed: the bound of
-  // stebz_test_helpers.hpp with w_host in place of ?sterf's values (the engines count
-  // alike but split the interval at different points, and the GPU's fused multiply-adds
-  // round differently).
+  // stebz_test_helpers.hpp with w_host in place of ?sterf's values (both are bisections
+  // with Sturm counts, but they stop and split the intervals differently, and the GPU's
+  // fused multiply-adds round differently).
   std::vector<R> ref(static_cast<std::size_t>(n), R(0));
   std::copy(w_host.begin(), w_host.end(), ref.begin() + il);
   if (count > 0) {

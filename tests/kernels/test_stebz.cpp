@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Tridiagonal eigenvalues by bisection (kernels/lapack.hpp tridiag_eigenvalues) on the
+// Tridiagonal eigenvalues (kernels/lapack.hpp tridiag_eigenvalues; LAPACK ?stebz) on the
 // host engine: against LAPACKE ?sterf on fresh random, clustered (Wilkinson W+, equal
 // diagonal with tiny off-diagonal) and graded matrices, all indices and subranges; hand-
 // checkable spectra; bad arguments. Output poisoned with NaN beyond the written range.
