@@ -70,8 +70,11 @@ install(FILES ${PROJECT_BINARY_DIR}/mgblasConfig.cmake ${PROJECT_BINARY_DIR}/mgb
         cmake/FindNCCL.cmake cmake/FindHWLOC.cmake cmake/FindCBLAS.cmake
         DESTINATION ${_cmakedir})
 
-# pkg-config (mgblas.pc) for builds outside CMake: the libraries in link order, and for
-# static builds their dependencies as Libs.private (pkg-config --static).
+# pkg-config (mgblas.pc) for builds outside CMake: the libraries in link order, then
+# what a plain `cc app.c $(pkg-config --cflags --libs mgblas)` needs besides: MPI's
+# library (the public headers include mpi.h, and a program calls MPI_Init), and for a
+# static build every dependency (no shared library carries them; in Libs, not
+# Libs.private, since a static-only install has no other form to link).
 set(_pc_libs "")
 foreach(_lib mgblas_capi mgblas_dist mgblas_layouts mgblas_kernels mgblas_kernels_host
              mgblas_kernels_cuda mgblas_core)
@@ -85,23 +88,27 @@ if(BUILD_SHARED_LIBS)
   set(MGBLAS_PC_RPATH "-Wl,-rpath,\${libdir}")
 endif()
 set(MGBLAS_PC_CFLAGS "")
-foreach(_dir ${MPI_CXX_INCLUDE_DIRS})
+foreach(_dir ${MPI_C_INCLUDE_DIRS})
   string(APPEND MGBLAS_PC_CFLAGS " -I${_dir}")
 endforeach()
-set(_pc_private ${MPI_CXX_LIBRARIES} ${LAPACKE_LIBRARY} ${CBLAS_LIBRARY})
+set(_pc_deps_list ${MPI_C_LIBRARIES} ${LAPACKE_LIBRARY} ${CBLAS_LIBRARY})
 if(LAPACK_LIBRARY)
-  list(APPEND _pc_private ${LAPACK_LIBRARY})
+  list(APPEND _pc_deps_list ${LAPACK_LIBRARY})
 endif()
 if(MGBLAS_ENABLE_HWLOC)
-  list(APPEND _pc_private ${HWLOC_LIBRARY})
+  list(APPEND _pc_deps_list ${HWLOC_LIBRARY})
 endif()
 if(MGBLAS_ENABLE_CUDA)
   if(MGBLAS_ENABLE_NCCL)
-    list(APPEND _pc_private ${NCCL_LIBRARY})
+    list(APPEND _pc_deps_list ${NCCL_LIBRARY})
   endif()
-  list(APPEND _pc_private -L${CUDAToolkit_LIBRARY_DIR} -lcublas -lcudart)
+  list(APPEND _pc_deps_list -L${CUDAToolkit_LIBRARY_DIR} -lcublas -lcudart)
 endif()
-list(APPEND _pc_private -fopenmp -lpthread -lstdc++ -lm)
-list(JOIN _pc_private " " MGBLAS_PC_LIBS_PRIVATE)
+list(APPEND _pc_deps_list -fopenmp -lpthread -lstdc++ -lm)
+if(BUILD_SHARED_LIBS)
+  set(_pc_deps_list ${MPI_C_LIBRARIES})
+endif()
+list(JOIN _pc_deps_list " " _pc_deps)
+string(APPEND MGBLAS_PC_LIBS " ${_pc_deps}")
 configure_file(cmake/mgblas.pc.in ${PROJECT_BINARY_DIR}/mgblas.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/mgblas.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -36,26 +36,38 @@ run_step("run C++ consumer" ${WORK_DIR}/build/consumer_cpp)
 message(STATUS "${last_output}")
 run_step("run C consumer" ${WORK_DIR}/build/consumer_c)
 message(STATUS "${last_output}")
+# A project with the C language alone.
+run_step("configure C-only consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR}_c_only
+         -B ${WORK_DIR}/build_c_only -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix})
+run_step("build C-only consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build_c_only)
+run_step("run C-only consumer" ${WORK_DIR}/build_c_only/consumer_c_only)
+message(STATUS "${last_output}")
 
-# The same C consumer built without CMake, from pkg-config's flags (a plain cc / c++
-# line, as a Makefile user would write it; --static for a static build).
+# The same C consumer built without CMake, from pkg-config's flags with the C compiler
+# alone, as a Makefile user would write it: `cc main.c $(pkg-config --cflags --libs
+# mgblas)`; a static build also through the --static form.
 find_program(PKG_CONFIG_EXECUTABLE pkg-config)
 if(PKG_CONFIG_EXECUTABLE)
   set(ENV{PKG_CONFIG_PATH} "${prefix}/lib/pkgconfig")
-  set(static "")
+  set(forms plain)
   if(NOT SHARED)
-    set(static --static)
+    list(APPEND forms static)
   endif()
-  run_step("pkg-config" ${PKG_CONFIG_EXECUTABLE} --cflags --libs ${static} mgblas)
-  separate_arguments(flags UNIX_COMMAND "${last_output}")
-  # Plain C99 without a warning: here the header is an -I path, not a system one.
-  run_step("compile C consumer (pkg-config)" ${C_COMPILER} -std=c99 -pedantic-errors -Wall
-           -Wextra -Werror -c ${CONSUMER_DIR}/main.c
-           -o ${WORK_DIR}/main_pc.o ${flags})
-  run_step("link C consumer (pkg-config)" ${CXX_COMPILER} ${WORK_DIR}/main_pc.o
-           -o ${WORK_DIR}/consumer_c_pc ${flags})
-  run_step("run C consumer (pkg-config)" ${WORK_DIR}/consumer_c_pc)
-  message(STATUS "${last_output}")
+  foreach(form IN LISTS forms)
+    set(static_flag "")
+    if(form STREQUAL "static")
+      set(static_flag --static)
+    endif()
+    run_step("pkg-config (${form})" ${PKG_CONFIG_EXECUTABLE} --cflags --libs ${static_flag} mgblas)
+    separate_arguments(flags UNIX_COMMAND "${last_output}")
+    # Plain C99 without a warning: here the header is an -I path, not a system one.
+    run_step("compile C consumer (pkg-config, ${form})" ${C_COMPILER} -std=c99 -pedantic-errors
+             -Wall -Wextra -Werror -c ${CONSUMER_DIR}/main.c -o ${WORK_DIR}/main_pc.o ${flags})
+    run_step("link C consumer (pkg-config, ${form})" ${C_COMPILER} ${WORK_DIR}/main_pc.o
+             -o ${WORK_DIR}/consumer_c_pc_${form} ${flags})
+    run_step("run C consumer (pkg-config, ${form})" ${WORK_DIR}/consumer_c_pc_${form})
+    message(STATUS "${last_output}")
+  endforeach()
 else()
   message(STATUS "pkg-config not found: the pkg-config consumer is not tried")
 endif()
