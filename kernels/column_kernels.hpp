@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Kernels on one device's share of a distributed vector or matrix, the device work of
 // the multi-device drivers (dist/): the final sum of a reduction, gathers and scatters
-// of a vector's entries at a device's columns, and the SYMV/HEMV product over a
-// device's columns. The share comes as plain index data (layouts/local_columns.hpp),
+// of a vector's entries at a device's columns, the SYMV/HEMV product over a device's
+// columns, and the power-of-two scaling of a matrix whose entries are out of range. The share comes as plain index data (layouts/local_columns.hpp),
 // so no kernel knows a distribution. beta == 0 never reads y.
 #pragma once
 
@@ -48,7 +48,27 @@
                     int64_t n, int64_t off, const LocalColumns& cols, T alpha, const T* A,  \
                     int64_t ld, const T* x, T* y, bool tiles, T* quad)
 
+/// *out = the largest max(|Re a|, |Im a|) over the entries a of the rows x cols block A
+/// (leading dimension ld): 0 when the block is empty, NaN when an entry is NaN. (Within
+/// a factor sqrt(2) of the largest |a|, which is all the choice of a scale needs.)
+#define MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL(T)                                              \
+  void max_magnitude(const Device& dev, cudaStream_t stream, int64_t rows, int64_t cols,   \
+                     const T* A, int64_t ld, real_type_t<T>* out)
+
+/// A *= f over the rows x cols block A (leading dimension ld; rows = 1 and ld = stride
+/// for a strided vector), f the power of two of kernels/detail/range_scale.hpp for the
+/// largest of maxima[0:count] (device memory, count >= 1), or 1 / f when `inverse`:
+/// the scale of a matrix whose entries lie outside LAPACK's drivers' range, chosen on
+/// the device so that no device waits for the host. When f == 1 (the usual case) A is
+/// neither read nor written.
+#define MGBLAS_DECLARE_RANGE_SCALE_KERNEL(T)                                                \
+  void range_scale(const Device& dev, cudaStream_t stream, int64_t rows, int64_t cols,      \
+                   int64_t count, const real_type_t<T>* maxima, bool inverse, T* A,         \
+                   int64_t ld)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_FINISH_SUM_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_RANGE_SCALE_KERNEL)

@@ -111,6 +111,34 @@ void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
                   form == SymvColumns::Tiles, quad);
 }
 
+template <Scalar T>
+void max_magnitude(const Queue& q, int64_t rows, int64_t cols, const T* A, int64_t ld,
+                   real_type_t<T>* out) {
+  check_queue(q);
+  MGBLAS_CHECK_ARG(rows >= 0, "rows", rows, ">= 0");
+  MGBLAS_CHECK_ARG(cols >= 0, "cols", cols, ">= 0");
+  MGBLAS_CHECK_ARG(ld >= std::max<int64_t>(1, rows), "ld", ld, ">= max(1, rows) = ",
+                   std::max<int64_t>(1, rows));
+  MGBLAS_CHECK_PTR(A, "A", rows > 0 && cols > 0);
+  MGBLAS_CHECK_PTR(out, "out", true);
+  MGBLAS_DISPATCH(q, max_magnitude, rows, cols, A, ld, out);
+}
+
+template <Scalar T>
+void range_scale(const Queue& q, int64_t rows, int64_t cols, int64_t count,
+                 const real_type_t<T>* maxima, bool inverse, T* A, int64_t ld) {
+  check_queue(q);
+  MGBLAS_CHECK_ARG(rows >= 0, "rows", rows, ">= 0");
+  MGBLAS_CHECK_ARG(cols >= 0, "cols", cols, ">= 0");
+  MGBLAS_CHECK_ARG(count >= 1, "count", count, ">= 1");
+  MGBLAS_CHECK_ARG(ld >= std::max<int64_t>(1, rows), "ld", ld, ">= max(1, rows) = ",
+                   std::max<int64_t>(1, rows));
+  if (rows == 0 || cols == 0) return;
+  MGBLAS_CHECK_PTR(maxima, "maxima", true);
+  MGBLAS_CHECK_PTR(A, "A", true);
+  MGBLAS_DISPATCH(q, range_scale, rows, cols, count, maxima, inverse, A, ld);
+}
+
 #define MGBLAS_INSTANTIATE_COLUMNS_(T)                                                        \
   template void finish_sum<T>(const Queue&, int64_t, const T*, T, T*);                        \
   template void gather_columns<T>(const Queue&, const LocalColumns&, const T*, int64_t, T*);  \
@@ -118,7 +146,11 @@ void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
                                    int64_t, int64_t, T, T*);                                  \
   template void symv_columns<T>(const Queue&, Uplo, bool, int64_t, int64_t,                   \
                                 const LocalColumns&, T, const T*, int64_t, const T*, T*,      \
-                                SymvColumns, T*);
+                                SymvColumns, T*);                                             \
+  template void max_magnitude<T>(const Queue&, int64_t, int64_t, const T*, int64_t,           \
+                                 real_type_t<T>*);                                            \
+  template void range_scale<T>(const Queue&, int64_t, int64_t, int64_t, const real_type_t<T>*, \
+                               bool, T*, int64_t);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_COLUMNS_)
 #undef MGBLAS_INSTANTIATE_COLUMNS_
 

@@ -63,4 +63,22 @@ void symv_columns(const Queue& q, Uplo uplo, bool herm, int64_t n, int64_t off,
                   const LocalColumns& cols, T alpha, const T* A, int64_t ld, const T* x, T* y,
                   SymvColumns form = SymvColumns::Tiles, T* quad = nullptr);
 
+// ---- a matrix out of range, scaled by a power of two chosen on the devices ------------
+// A driver whose products of entries could overflow or underflow (gebrd_mgpu) writes
+// each device's max_magnitude into its slot of a zeroed vector, sums that vector over
+// the devices (every device then holds every maximum) and runs range_scale on each
+// device: no device waits for the host, and every device picks the same factor. The
+// kernel declarations (kernels/column_kernels.hpp) say what each computes.
+
+/// *out = the largest max(|Re a|, |Im a|) of the rows x cols block A (ld >= max(1, rows)).
+template <Scalar T>
+void max_magnitude(const Queue& q, int64_t rows, int64_t cols, const T* A, int64_t ld,
+                   real_type_t<T>* out);
+
+/// A *= the power of two that brings the largest of maxima[0:count] into LAPACK's
+/// drivers' range (its inverse when `inverse`); A untouched when none is needed.
+template <Scalar T>
+void range_scale(const Queue& q, int64_t rows, int64_t cols, int64_t count,
+                 const real_type_t<T>* maxima, bool inverse, T* A, int64_t ld);
+
 }  // namespace mgblas

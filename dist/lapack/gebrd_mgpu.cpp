@@ -17,6 +17,7 @@
 #include "dist/lapack/detail/panel_width.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
 #include "kernels/blas.hpp"
+#include "kernels/columns.hpp"
 #include "kernels/labrd_kernels.hpp"
 #include "layouts/block_cyclic.hpp"
 
@@ -49,7 +50,7 @@ class Gebrd {
       : A_(A), ctx_(A.context()), L_(A.layout()), m_(L_.m()), n_(L_.n()), ld_(A.ld()),
         kb_(kb), one_pass_(opts.one_pass), one_pass_min_(opts.one_pass_min_bytes),
         coll_(ctx_, opts.transport),
-        space_(ctx_.num_devices()), clock_(ctx_, opts.profile) {
+        space_(ctx_.num_devices()), maxima_(ctx_.num_devices()), clock_(ctx_, opts.profile) {
     const auto rows = static_cast<std::size_t>(m_), kbs = static_cast<std::size_t>(kb);
     for (int dd = 0; dd < devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
@@ -66,6 +67,7 @@ class Gebrd {
       s.VX = DeviceBuffer<T>(dev, 2 * rows * kbs);
       s.YU = DeviceBuffer<T>(dev, 2 * static_cast<std::size_t>(ldy) * kbs);
       s.work = DeviceBuffer<std::byte>(dev, kernels::kLabrdWorkBytes);
+      maxima_[dd] = DeviceBuffer<R>(dev, static_cast<std::size_t>(L_.num_devices()));
       dev.make_current();
       memset_bytes(dev, s.work.data(), 0, kernels::kLabrdWorkBytes, /*async=*/true);
     }
@@ -88,7 +90,15 @@ class Gebrd {
     tauq_ = tauq;
     taup_ = taup;
     clock_.restart();
+    scale_into_range();
     for (int64_t i = 0; i < k; i += kb_) panel(i, std::min(kb_, k - i));
+    for (int dd = 0; dd < devices(); ++dd) {  // d and e back to A's own scale
+      const Device& dev = ctx_.device(dd);
+      range_scale<R>(dev, 1, k, L_.num_devices(), maxima_[dd].data(), true, d[dd], 1);
+      range_scale<R>(dev, 1, k - 1, L_.num_devices(), maxima_[dd].data(), true, e[dd], 1);
+    }
+    for (int64_t i = 0; i < k; i += kb_) put_bidiagonal(i, std::min(kb_, k - i));
+    clock_.charge(&GebrdProfile::update);
     coll_.wait();
   }
 
@@ -123,6 +133,30 @@ class Gebrd {
     }
     gemv<T>(dev, op, rows, cols, alpha, A, std::max<int64_t>(lda, 1), x, incx, beta,
                      y, incy);
+  }
+
+  // LAPACK's drivers' guard (?gesvd, ?gesdd): when A's largest entry lies outside
+  // [smlnum, bignum] (kernels/detail/range_scale.hpp), A is scaled by a power of two
+  // first, and d and e are scaled back at the end (the reflectors and tau do not depend
+  // on A's scale). Without it the row step's products, formed with the row before its
+  // normalisation, overflow or underflow where ||A||^2 does. Every device gets every
+  // device's largest entry (a sum of vectors with one nonzero slot each) and picks the
+  // same factor itself; when none is needed A is read once and not written.
+  void scale_into_range() {
+    const int64_t count = L_.num_devices();
+    std::vector<R*> maxima;
+    for (int dd = 0; dd < devices(); ++dd) {
+      const Device& dev = ctx_.device(dd);
+      dev.make_current();
+      memset_bytes(dev, maxima_[dd].data(), 0, static_cast<std::size_t>(count) * sizeof(R), true);
+      max_magnitude<T>(dev, m_, nloc(dd), Aloc(dd), ld_, maxima_[dd].data() + global(dd));
+      maxima.push_back(maxima_[dd].data());
+    }
+    if (count > 1) coll_.allreduce_sum<R>(maxima, count);
+    for (int dd = 0; dd < devices(); ++dd)
+      range_scale<T>(ctx_.device(dd), m_, nloc(dd), count, maxima_[dd].data(), false, Aloc(dd),
+                     ld_);
+    clock_.charge(&GebrdProfile::update);
   }
 
   void panel(int64_t i, int64_t b) {
@@ -315,8 +349,8 @@ class Gebrd {
   }
 
   // After the panel's b columns: A(i+b:m, i+b:n) -= V Y^H + X U on each device's own
-  // columns (ZGEBRD's two GEMMs, as one: [V X] [Y U^H]^H), the column reflectors back into the owner's columns,
-  // then d and e onto A's diagonals.
+  // columns (ZGEBRD's two GEMMs, as one: [V X] [Y U^H]^H), then the column reflectors
+  // back into the owner's columns.
   void update(int64_t i, int64_t b, int64_t m) {
     const int64_t mt = m - b;
     for (int dd = 0; dd < devices(); ++dd) {
@@ -341,6 +375,18 @@ class Gebrd {
       const Device& dev = ctx_.device(ol);
       const int64_t q = L_.local_col(i);
       kernels::labrd_store<T>(dev, m, b, space_[ol].P.data(), m, at(ol, i, q), ld_);
+    }
+    clock_.charge(&GebrdProfile::update);
+  }
+
+  // d and e of the panel at column i (b columns) onto A's diagonals, after the whole
+  // reduction (they are scaled back by then; nothing reads these entries after their
+  // panel).
+  void put_bidiagonal(int64_t i, int64_t b) {
+    const int ol = owner_local(i);
+    if (ol >= 0) {
+      const Device& dev = ctx_.device(ol);
+      const int64_t q = L_.local_col(i);
       kernels::labrd_put<T>(dev, b, d_[ol] + i, at(ol, i, q), ld_ + 1);
       const int64_t k = std::min(m_, n_), ne = std::min(b, k - 1 - i);  // e[i .. i+ne)
       if (upper()) {
@@ -357,7 +403,6 @@ class Gebrd {
         kernels::labrd_put<T>(ctx_.device(on), 1, e_[on] + i + b - 1,
                               at(on, i + b - 1, L_.local_col(i + b)), ld_ + 1);
     }
-    clock_.charge(&GebrdProfile::update);
   }
 
   DistMatrix<T>& A_;
@@ -368,6 +413,7 @@ class Gebrd {
   int64_t one_pass_min_;
   detail::DeviceCollectives coll_;
   std::vector<PanelSpace<T>> space_;
+  std::vector<DeviceBuffer<R>> maxima_;  // every device's largest entry (scale_into_range)
   detail::PhaseClock<GebrdProfile> clock_;
   std::vector<R*> d_, e_;
   std::vector<T*> tauq_, taup_;

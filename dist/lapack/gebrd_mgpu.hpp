@@ -100,6 +100,11 @@ struct GebrdOptions {
 /// Collective over the ranks of A's context; every rank passes the same arguments.
 /// Errors: BadArgument / DimensionMismatch raised on every rank (the others RemoteError)
 /// before anything is written. On GPUs no device waits for the host inside the call.
+/// Entries of any finite size: when A's largest entry lies outside LAPACK's drivers'
+/// range [sqrt(safmin) / eps, eps / sqrt(safmin)] (about 1e-138 to 1e138 in double), A is
+/// scaled by a power of two for the reduction and d, e scaled back, as ?gesvd does; the
+/// reflectors and tau do not depend on the scale (one extra read of A; a write only
+/// when scaled).
 /// A NaN or infinity in A is not an error (finding it would cost a pass over A): it
 /// spreads through the reflectors, and d, e, tauq or taup hold a NaN or infinity on
 /// return (tested on both engines); finite outputs mean a finite input.

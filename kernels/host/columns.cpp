@@ -2,10 +2,13 @@
 // The host engine's column kernels (kernels/column_kernels.hpp): plain loops in the
 // order of the math (no BLAS routine gathers by a block-cyclic index), and SYMV/HEMV
 // per run of columns on the engine's own CBLAS-backed symv and gemv.
+#include <cmath>
+#include <complex>
 #include <vector>
 
 #include "kernels/column_kernels.hpp"
 #include "kernels/columns.hpp"
+#include "kernels/detail/range_scale.hpp"
 #include "kernels/detail/symv_column_runs.hpp"
 #include "kernels/gemv_kernels.hpp"
 #include "kernels/symv_kernels.hpp"
@@ -80,6 +83,33 @@ void symv_columns_host(const Device& dev, cudaStream_t stream, Uplo uplo, bool h
       });
 }
 
+template <Scalar T>
+void max_magnitude_host(int64_t rows, int64_t cols, const T* A, int64_t ld, real_type_t<T>* out) {
+  using R = real_type_t<T>;
+  R most = 0;
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i) {
+      const T a = A[i + j * ld];
+      for (R part : {std::abs(std::real(a)), std::abs(std::imag(a))})
+        if (std::isnan(part) || part > most) most = part;  // a NaN stays: nothing is > NaN
+    }
+  *out = most;
+}
+
+template <Scalar T>
+void range_scale_host(int64_t rows, int64_t cols, int64_t count, const real_type_t<T>* maxima,
+                      bool inverse, T* A, int64_t ld) {
+  using R = real_type_t<T>;
+  R most = 0, factor[2];
+  for (int64_t i = 0; i < count; ++i)
+    if (std::isnan(maxima[i]) || maxima[i] > most) most = maxima[i];
+  kernels::detail::range_scale_factors(most, factor);
+  const R f = factor[inverse ? 1 : 0];
+  if (f == R(1)) return;
+  for (int64_t j = 0; j < cols; ++j)
+    for (int64_t i = 0; i < rows; ++i) A[i + j * ld] *= f;
+}
+
 }  // namespace
 
 #define MGBLAS_HOST_COLUMNS_(T)                                                               \
@@ -90,6 +120,10 @@ void symv_columns_host(const Device& dev, cudaStream_t stream, Uplo uplo, bool h
   }                                                                                           \
   MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T) {                                                     \
     symv_columns_host(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y, quad);       \
+  }                                                                                           \
+  MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL(T) { max_magnitude_host(rows, cols, A, ld, out); }      \
+  MGBLAS_DECLARE_RANGE_SCALE_KERNEL(T) {                                                      \
+    range_scale_host(rows, cols, count, maxima, inverse, A, ld);                              \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_COLUMNS_)
 #undef MGBLAS_HOST_COLUMNS_

@@ -3,12 +3,15 @@
 // computes. A device's columns come as plain index data (LocalColumns), never a layout.
 #include <algorithm>
 
+#include <cub/block/block_reduce.cuh>
+
 #include "core/detail/cuda_check.hpp"
 #include "kernels/column_kernels.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/level2/level2_device.cuh"
 #include "kernels/cuda/level2/symv.hpp"
+#include "kernels/detail/range_scale.hpp"
 
 namespace mgblas::kernels::cuda {
 namespace {
@@ -73,6 +76,69 @@ __global__ void __launch_bounds__(kVectorThreads)
        t += int64_t{gridDim.x} * blockDim.x) {
     D& yi = y[c.global_col(c.local_begin + t) - c0];
     yi = overwrite ? from[t] : common::mul_add(beta, yi, from[t]);
+  }
+}
+
+// ---- a matrix out of range: its largest entry, the factor, the scaling ----------------
+
+// The larger of a and b where a NaN in either wins (nothing compares greater than NaN).
+template <typename R>
+__device__ __forceinline__ R max_keep_nan(R a, R b) {
+  return (b != b || b > a) ? b : a;
+}
+
+// Magnitudes are >= 0 (or NaN with the sign bit clear, after fabs), so their bits order
+// as unsigned integers do, NaN above infinity: an integer atomicMax is a max of them.
+__device__ __forceinline__ void atomic_max_magnitude(float* p, float v) {
+  atomicMax(reinterpret_cast<unsigned*>(p), __float_as_uint(v));
+}
+__device__ __forceinline__ void atomic_max_magnitude(double* p, double v) {
+  atomicMax(reinterpret_cast<unsigned long long*>(p),
+            static_cast<unsigned long long>(__double_as_longlong(v)));
+}
+
+// Grid-stride over the rows x cols entries (rows fastest); one atomic per block onto
+// *out, which the launcher zeroes first.
+template <typename D>
+__global__ void __launch_bounds__(kVectorThreads)
+    max_magnitude_kernel(int64_t rows, int64_t cols, const D* A, int64_t ld,
+                         common::device_real_t<D>* out) {
+  using R = common::device_real_t<D>;
+  R most = 0;
+  for (int64_t t = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; t < rows * cols;
+       t += int64_t{gridDim.x} * blockDim.x) {
+    const D a = A[(t % rows) + (t / rows) * ld];
+    most = max_keep_nan(most, fabs(common::real_part(a)));
+    most = max_keep_nan(most, fabs(common::imag_part(a)));
+  }
+  using Reduce = cub::BlockReduce<R, kVectorThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  most = Reduce(temp).Reduce(most, [](R a, R b) { return max_keep_nan(a, b); });
+  if (threadIdx.x == 0) atomic_max_magnitude(out, most);
+}
+
+// Each block's first thread takes the largest of the few maxima (one per device) and
+// the factor; when it is 1 every thread returns without touching A.
+template <typename D>
+__global__ void __launch_bounds__(kVectorThreads)
+    range_scale_kernel(int64_t rows, int64_t cols, int64_t count,
+                       const common::device_real_t<D>* maxima, bool inverse, D* A,
+                       int64_t ld) {
+  using R = common::device_real_t<D>;
+  __shared__ R f;
+  if (threadIdx.x == 0) {
+    R most = 0, factor[2];
+    for (int64_t i = 0; i < count; ++i) most = max_keep_nan(most, maxima[i]);
+    detail::range_scale_factors(most, factor);
+    f = factor[inverse ? 1 : 0];
+  }
+  __syncthreads();
+  if (f == R(1)) return;
+  const D s = common::make_scalar<D>(f);
+  for (int64_t t = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; t < rows * cols;
+       t += int64_t{gridDim.x} * blockDim.x) {
+    D& a = A[(t % rows) + (t / rows) * ld];
+    a = common::mul(s, a);
   }
 }
 
@@ -262,6 +328,28 @@ void scatter_columns_cuda(const Device& d, cudaStream_t stream, int parts,
 }
 
 template <Scalar T>
+void max_magnitude_cuda(const Device& d, cudaStream_t stream, int64_t rows, int64_t cols,
+                        const T* A, int64_t ld, real_type_t<T>* out) {
+  d.make_current();
+  MGBLAS_CHECK_CUDA(cudaMemsetAsync(out, 0, sizeof(real_type_t<T>), stream));
+  if (rows <= 0 || cols <= 0) return;
+  max_magnitude_kernel<<<vector_blocks(rows * cols), kVectorThreads, 0, stream>>>(
+      rows, cols, common::device_ptr(A), ld, out);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+template <Scalar T>
+void range_scale_cuda(const Device& d, cudaStream_t stream, int64_t rows, int64_t cols,
+                      int64_t count, const real_type_t<T>* maxima, bool inverse, T* A,
+                      int64_t ld) {
+  if (rows <= 0 || cols <= 0) return;
+  d.make_current();
+  range_scale_kernel<<<vector_blocks(rows * cols), kVectorThreads, 0, stream>>>(
+      rows, cols, count, maxima, inverse, common::device_ptr(A), ld);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+template <Scalar T>
 void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool herm, int64_t n,
                        int64_t off, const LocalColumns& cols, T alpha, const T* A, int64_t ld,
                        const T* x, T* y, bool tiles, T* quad) {
@@ -310,6 +398,12 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
   }                                                                                           \
   MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL(T) {                                                     \
     symv_columns_cuda(dev, stream, uplo, herm, n, off, cols, alpha, A, ld, x, y, tiles, quad); \
+  }                                                                                           \
+  MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL(T) {                                                    \
+    max_magnitude_cuda(dev, stream, rows, cols, A, ld, out);                                  \
+  }                                                                                           \
+  MGBLAS_DECLARE_RANGE_SCALE_KERNEL(T) {                                                      \
+    range_scale_cuda(dev, stream, rows, cols, count, maxima, inverse, A, ld);                 \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_COLUMNS_)
 #undef MGBLAS_CUDA_COLUMNS_
