@@ -8,6 +8,8 @@
                                    points), py_bindings.inc (the Python extension's
                                    bindings), cuda_stubs.inc (a build without CUDA:
                                    every kernel declaration of kernels/*_kernels.hpp),
+                                   f_entries.f90.inc (the Fortran module's interfaces,
+                                   put into fortran/mgblas.f90.in; api/fortran.py),
                                    surface.json (the surface test's list)
     generate.py --sources          rewrites the generated files kept in the source tree:
                                    docs/api.md and the bindings' part of
@@ -28,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import operations as manifest  # noqa: E402
+import fortran  # noqa: E402
 
 PRECISION = {  # letter: (C scalar type, C real type, C++ scalar type)
     "s": ("float", "float", "float"),
@@ -420,6 +423,8 @@ def main():
         write_if_changed(os.path.join(a.out, "c_entries.h"), c_header(ops))
         write_if_changed(os.path.join(a.out, "c_entries.inc"), c_source(ops))
         write_if_changed(os.path.join(a.out, "py_bindings.inc"), py_source(ops))
+        write_if_changed(os.path.join(a.out, "f_entries.f90.inc"),
+                         fortran.fortran_interfaces(ops, BANNER))
         headers, stubs = cuda_stubs()
         write_if_changed(os.path.join(a.out, "cuda_stub_headers.inc"), headers)
         write_if_changed(os.path.join(a.out, "cuda_stubs.inc"), stubs)
