@@ -11,6 +11,10 @@ install(TARGETS ${_targets} mgblas EXPORT mgblasTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# Every installed library (the C API, the Fortran module where built, and below), for a
+# build that installs its libraries alone (.ci/mgblas.sh, python/ci_test.sh).
+add_custom_target(mgblas_libraries)
+add_dependencies(mgblas_libraries ${_targets})
 
 # The public headers are what include/mgblas/mgblas.hpp and mgblas.h include, followed
 # through their quoted includes: nothing else (no engine internals, no detail/) is

@@ -49,7 +49,7 @@ fi
 # (a package config with its Find modules; the build tree's own export lacks them)
 prefix=$build/python-prefix
 step "installing $build into $prefix"
-cmake --build "$build" --target mgblas_capi mgblas_dist >/dev/null
+cmake --build "$build" --target mgblas_libraries >/dev/null
 cmake --install "$build" --prefix "$prefix" >"$build/python-install.log" 2>&1 ||
   { cat "$build/python-install.log"; exit 1; }
 mgblas_dir=$(dirname "$(find "$prefix" -name mgblasConfig.cmake | head -n1)")

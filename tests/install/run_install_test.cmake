@@ -42,6 +42,15 @@ run_step("configure C-only consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR}_c_only
 run_step("build C-only consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build_c_only)
 run_step("run C-only consumer" ${WORK_DIR}/build_c_only/consumer_c_only)
 message(STATUS "${last_output}")
+# A Fortran project (use mgblas), where mgblas was built with its Fortran module.
+if(Fortran_COMPILER)
+  run_step("configure Fortran consumer" ${CMAKE_COMMAND} -S ${CONSUMER_DIR}_fortran
+           -B ${WORK_DIR}/build_fortran -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${prefix}
+           -DCMAKE_Fortran_COMPILER=${Fortran_COMPILER})
+  run_step("build Fortran consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build_fortran)
+  run_step("run Fortran consumer" ${WORK_DIR}/build_fortran/consumer_fortran)
+  message(STATUS "${last_output}")
+endif()
 
 # The same C consumer built without CMake, from pkg-config's flags with the C compiler
 # alone, as a Makefile user would write it: `cc main.c $(pkg-config --cflags --libs
