@@ -92,21 +92,10 @@ struct Communicator::State {
         broken, ": another of the ", size,
         " ranks did not join (it skipped this call, made a different one, failed, or stalled). "
         "MGBLAS_COMM_TIMEOUT sets the limit; this communicator can no longer be used");
-    if (abort_on_timeout) abort_job(message);
+    if (abort_on_timeout) Communicator::abort_job(message);
     MGBLAS_THROW(Timeout, message);
   }
 
-  // The one place the library ends the process, and only when asked to: MPI cannot
-  // cancel the collective a peer never joined, so MPI_Finalize would wait for it.
-  [[noreturn]] static void abort_job(const std::string& message) {
-    std::fprintf(stderr,
-                 "mgblas: Timeout: %s\nmgblas: MGBLAS_ABORT_ON_TIMEOUT is set: calling MPI_Abort "
-                 "(error code %d)\n",
-                 message.c_str(), kTimeoutAbortCode);
-    std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, kTimeoutAbortCode);
-    std::abort();  // MPI_Abort does not return; if it did, still end the process
-  }
   ~State() {
     // Freeing after MPI_Finalize is erroneous; then the handles just die with MPI.
     int fin = 0;
@@ -198,6 +187,20 @@ int64_t Communicator::calls_of_kind(uint64_t kind) const noexcept {
 
 bool Communicator::abort_on_timeout() const noexcept { return state_->abort_on_timeout; }
 void Communicator::set_abort_on_timeout(bool on) const noexcept { state_->abort_on_timeout = on; }
+
+// The one place the library ends the process, and only when asked to: MPI cannot cancel
+// the collective a peer never joined, so MPI_Finalize would wait for it.
+void Communicator::abort_job(const std::string& message) {
+  std::fprintf(stderr,
+               "mgblas: Timeout: %s\nmgblas: MGBLAS_ABORT_ON_TIMEOUT is set: calling MPI_Abort "
+               "(error code %d)\n",
+               message.c_str(), kTimeoutAbortCode);
+  std::fflush(stderr);
+#if MGBLAS_HAVE_MPI
+  MPI_Abort(MPI_COMM_WORLD, kTimeoutAbortCode);
+#endif
+  std::abort();  // MPI_Abort does not return; if it did (or without MPI), still end the process
+}
 int64_t Communicator::call_number() const noexcept { return state_->calls; }
 const char* Communicator::call_name() const noexcept { return state_->call; }
 

@@ -70,6 +70,9 @@ class Communicator {
   /// options say so. Shared by every copy of this communicator.
   bool abort_on_timeout() const noexcept;
   void set_abort_on_timeout(bool on) const noexcept;
+  /// What a timeout does when abort_on_timeout() is on (here and in dist/'s NCCL
+  /// waits): `message` to stderr, then MPI_Abort(MPI_COMM_WORLD, kTimeoutAbortCode).
+  [[noreturn]] static void abort_job(const std::string& message);
 
   /// Counts this rank's collective library calls on this communicator and remembers
   /// the current one (for agreement and timeout messages). Returns the call's number.

@@ -35,11 +35,11 @@ struct ContextOptions {
   bool bind = true;
   /// Whether collective calls also compare digests of their replicated inputs (host x,
   /// replicated DistVectors, y when beta != 0) across ranks: O(n) beside the O(n^2)
-  /// work, and a copy to the host for GPU-resident vectors. -1: env
+  /// work; a GPU-resident vector is digested by a kernel, and the call waits for it. -1: env
   /// MGBLAS_VERIFY_INPUTS=0|1, else on in debug builds (NDEBUG undefined), off otherwise.
   int verify_inputs = -1;
-  /// Whether a collective that times out (Communicator::timeout()) ends the job instead
-  /// of raising Timeout: the message goes to stderr, then MPI_Abort(MPI_COMM_WORLD,
+  /// Whether a collective that times out (Communicator::timeout(), or an NCCL wait past
+  /// MGBLAS_NCCL_TIMEOUT) ends the job instead of raising Timeout (NcclError): the message goes to stderr, then MPI_Abort(MPI_COMM_WORLD,
   /// kTimeoutAbortCode) ends every rank. Use it where no one would handle the error, or
   /// the job would then hang in MPI_Finalize. -1: env MGBLAS_ABORT_ON_TIMEOUT=0|1, else
   /// off. Applies to the context's communicator (and its copies).

@@ -272,9 +272,14 @@ void NcclCommunicator::wait(const std::vector<cudaStream_t>& streams) {
     }
     if (clock::now() > deadline) {
       abort();
-      MGBLAS_THROW(NcclError, "NCCL operation did not complete within ", impl_->timeout_s,
-                   " s on rank ", ctx.rank(), " (a peer failed or stopped?); the communicator "
-                   "was aborted. MGBLAS_NCCL_TIMEOUT sets the limit");
+      const std::string message = detail::concat(
+          "NCCL operation did not complete within ", impl_->timeout_s, " s on rank ", ctx.rank(),
+          " (a peer failed or stopped?); the communicator was aborted. MGBLAS_NCCL_TIMEOUT sets "
+          "the limit");
+      // As for the MPI collectives' timeout: the job ends here when asked to, since the
+      // peer that never joined would keep MPI_Finalize waiting.
+      if (ctx.comm().abort_on_timeout()) Communicator::abort_job(message);
+      MGBLAS_THROW(NcclError, message);
     }
     std::this_thread::yield();
   }
