@@ -738,6 +738,28 @@ def unmtr(paths, out):
     save(fig, out)
 
 
+@topic("edges", "CSV", "the replicated-input digest's cost (MGBLAS_VERIFY_INPUTS=1 over =0) per "
+       "distributed level-2 case, a bar per hash: the byte-wise FNV-1a on a host copy, the "
+       "word sum formed by a GPU kernel (<gpu>-edges)")
+def edges(paths, out):
+    rows = read(paths[0])
+    fig, ax = figure(1, (9, 4.5))
+    hashes = list(OrderedDict.fromkeys(r["hash"] for r in rows))
+    key = lambda r: (r["op"], r["n"], r["reducer"], r["vectors"])
+    cases = list(OrderedDict.fromkeys(key(r) for r in rows))
+    series = []
+    for h in hashes:
+        t = {(key(r), r["verify_inputs"]): float(r["time_ms"]) for r in rows if r["hash"] == h}
+        series.append(([t[(c, "1")] / t[(c, "0")] for c in cases], h))
+    grouped_bars(ax, series, 0.8 / len(series))
+    ax.set_xticks(range(len(cases)), [f"{o} {n} {red} x:{v}" for o, n, red, v in cases],
+                  rotation=60, ha="right", fontsize=7)
+    ax.axhline(1.02, color="red", ls="--", lw=0.8, label="issue 32: 2 %")
+    finish(ax, "digest of replicated inputs (d, 1 rank, 1 H200)",
+           ylabel="time verify=1 / verify=0", legend=7)
+    save(fig, out)
+
+
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
 @topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
        "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "

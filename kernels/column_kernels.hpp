@@ -2,7 +2,8 @@
 // Kernels on one device's share of a distributed vector or matrix, the device work of
 // the multi-device drivers (dist/): the final sum of a reduction, gathers and scatters
 // of a vector's entries at a device's columns, the SYMV/HEMV product over a device's
-// columns, and the power-of-two scaling of a matrix whose entries are out of range. The share comes as plain index data (layouts/local_columns.hpp),
+// columns, the power-of-two scaling of a matrix whose entries are out of range, and the
+// digest of a replicated vector that ranks compare. The share comes as plain index data (layouts/local_columns.hpp),
 // so no kernel knows a distribution. beta == 0 never reads y.
 #pragma once
 
@@ -66,9 +67,17 @@
                    int64_t count, const real_type_t<T>* maxima, bool inverse, T* A,         \
                    int64_t ld)
 
+/// *out = hash_word_sum (core/hash.hpp) of the n * sizeof(T) bytes at x: the order-free
+/// part of a digest, so that a vector in a GPU's memory is digested where it lies
+/// (hash_finish on the host completes it, equal to hash_bytes of the same bytes).
+#define MGBLAS_DECLARE_DIGEST_SUM_KERNEL(T)                                                 \
+  void digest_sum(const Device& dev, cudaStream_t stream, int64_t n, const T* x,            \
+                  uint64_t* out)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_FINISH_SUM_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_RANGE_SCALE_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_DIGEST_SUM_KERNEL)

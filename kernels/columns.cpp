@@ -3,6 +3,8 @@
 #include "kernels/columns.hpp"
 
 #include "core/error.hpp"
+#include "core/hash.hpp"
+#include "core/memory.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/column_kernels.hpp"
 #include "kernels/detail/dispatch.hpp"
@@ -139,6 +141,20 @@ void range_scale(const Queue& q, int64_t rows, int64_t cols, int64_t count,
   MGBLAS_DISPATCH(q, range_scale, rows, cols, count, maxima, inverse, A, ld);
 }
 
+template <Scalar T>
+uint64_t digest(const Queue& q, int64_t n, const T* x, uint64_t* scratch) {
+  check_queue(q);
+  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_PTR(x, "x", n > 0);
+  const auto bytes = static_cast<std::size_t>(n) * sizeof(T);
+  if (n == 0 || !q.device->is_gpu()) return hash_bytes(x, bytes);
+  MGBLAS_CHECK_PTR(scratch, "scratch", true);
+  MGBLAS_DISPATCH(q, digest_sum, n, x, scratch);
+  uint64_t sum = 0;
+  copy_vector(*q.device, 1, static_cast<const uint64_t*>(scratch), &sum);  // waits for q
+  return hash_finish(sum, bytes, kHashSeed);
+}
+
 #define MGBLAS_INSTANTIATE_COLUMNS_(T)                                                        \
   template void finish_sum<T>(const Queue&, int64_t, const T*, T, T*);                        \
   template void gather_columns<T>(const Queue&, const LocalColumns&, const T*, int64_t, T*);  \
@@ -150,7 +166,8 @@ void range_scale(const Queue& q, int64_t rows, int64_t cols, int64_t count,
   template void max_magnitude<T>(const Queue&, int64_t, int64_t, const T*, int64_t,           \
                                  real_type_t<T>*);                                            \
   template void range_scale<T>(const Queue&, int64_t, int64_t, int64_t, const real_type_t<T>*, \
-                               bool, T*, int64_t);
+                               bool, T*, int64_t);                                            \
+  template uint64_t digest<T>(const Queue&, int64_t, const T*, uint64_t*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_COLUMNS_)
 #undef MGBLAS_INSTANTIATE_COLUMNS_
 

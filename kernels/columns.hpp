@@ -81,4 +81,11 @@ template <Scalar T>
 void range_scale(const Queue& q, int64_t rows, int64_t cols, int64_t count,
                  const real_type_t<T>* maxima, bool inverse, T* A, int64_t ld);
 
+/// hash_bytes (core/hash.hpp) of the n entries at x, memory of the queue's device: on a
+/// GPU one kernel sums the words' mixes where x lies, then 8 bytes come to the host
+/// (through `scratch`, 8 bytes of the device's memory; unused on a host device, where
+/// it may be null); the call waits for the queue.
+template <Scalar T>
+uint64_t digest(const Queue& q, int64_t n, const T* x, uint64_t* scratch);
+
 }  // namespace mgblas

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -99,6 +100,14 @@ void check_dist_vector(const Context& ctx, const DistVector<T>& v, const char* n
     MGBLAS_THROW(DimensionMismatch, "argument '", name, "' has length ", v.n(), ", expected ", len);
 }
 
+/// 8 bytes of the context's first device for kernels/columns.hpp digest, made at the
+/// first use and kept with the context.
+inline uint64_t* digest_scratch(Context& ctx) {
+  std::shared_ptr<void>& slot = ctx.attachment("dist.digest_scratch");
+  if (!slot) slot = std::make_shared<DeviceBuffer<uint64_t>>(ctx.device(0), 1);
+  return static_cast<DeviceBuffer<uint64_t>*>(slot.get())->data();
+}
+
 /// What a driver's x and y have in common: a host array or a DistVector (Vec is
 /// DistVector<T> or const DistVector<T>, Ptr the matching pointer), its form and checks.
 template <typename Ptr, typename Vec>
@@ -121,9 +130,10 @@ class VectorOperand {
   }
 
   /// When the context verifies inputs, adds a digest of the `len` entries every rank
-  /// holds (a host array or a replicated vector's first device; a block-cyclic vector
-  /// holds different entries on each rank and adds nothing). Call after check().
-  void add_digest(const Context& ctx, CallRecord& rec, const char* name, int64_t len) const {
+  /// holds (a host array or a replicated vector's first device, digested where it lies:
+  /// on a GPU by a kernel, kernels/columns.hpp digest; a block-cyclic vector holds
+  /// different entries on each rank and adds nothing). Call after check().
+  void add_digest(Context& ctx, CallRecord& rec, const char* name, int64_t len) const {
     using T = std::remove_cv_t<std::remove_pointer_t<Ptr>>;
     if (!ctx.verify_inputs() || len <= 0 || block_cyclic()) return;
     if (!dist_) {
@@ -131,14 +141,7 @@ class VectorOperand {
       return;
     }
     if (ctx.num_devices() == 0) return;
-    const Device& dev = ctx.device(0);
-    if (!dev.is_gpu()) {
-      rec.add_digest(name, dist_->local(0), static_cast<std::size_t>(len) * sizeof(T));
-      return;
-    }
-    std::vector<T> copy(static_cast<std::size_t>(len));
-    copy_vector(dev, len, dist_->local(0), copy.data());
-    rec.add_digest(name, copy.data(), copy.size() * sizeof(T));
+    rec.add_digest(name, digest<T>(ctx.device(0), len, dist_->local(0), digest_scratch(ctx)));
   }
 
   /// A block-cyclic vector's storage on local device d (local column order).

@@ -6,6 +6,7 @@
 #include <complex>
 #include <vector>
 
+#include "core/hash.hpp"
 #include "kernels/column_kernels.hpp"
 #include "kernels/columns.hpp"
 #include "kernels/detail/range_scale.hpp"
@@ -124,6 +125,9 @@ void range_scale_host(int64_t rows, int64_t cols, int64_t count, const real_type
   MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL(T) { max_magnitude_host(rows, cols, A, ld, out); }      \
   MGBLAS_DECLARE_RANGE_SCALE_KERNEL(T) {                                                      \
     range_scale_host(rows, cols, count, maxima, inverse, A, ld);                              \
+  }                                                                                           \
+  MGBLAS_DECLARE_DIGEST_SUM_KERNEL(T) {                                                       \
+    *out = hash_word_sum(x, static_cast<std::size_t>(n) * sizeof(T));                         \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_COLUMNS_)
 #undef MGBLAS_HOST_COLUMNS_

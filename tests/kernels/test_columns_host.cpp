@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <complex>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -185,6 +187,49 @@ TYPED_TEST(ColumnsHost, SymvColumnsSum) {
       EXPECT_EQ(quad, T(0));
     }
     for (int64_t i = 0; i < len; ++i) EXPECT_FALSE(testing::is_nan(y[i])) << "i=" << i;
+  }
+}
+
+// +-----------------------------------------------------------------------------------+
+// | max_magnitude = max over entries of max(|Re a|, |Im a|), NaN when one is NaN;      |
+// | range_scale: A times a power of two 2^-e when that maximum is outside              |
+// | [sqrt(safmin)/eps, eps/sqrt(safmin)] (e its exponent), and back exactly with       |
+// | inverse; untouched inside the range. Exact comparisons: powers of two.            |
+// +-----------------------------------------------------------------------------------+
+TYPED_TEST(ColumnsHost, MaxMagnitudeAndRangeScale) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  auto rng = testing::make_rng();
+  const Queue q(*this->dev_);
+  const bool single = sizeof(R) == 4;
+  for (double scale : {1.0, single ? 1e30 : 1e300, single ? 1e-30 : 1e-300}) {
+    const int64_t rows = 23, cols = 7, ld = 25;
+    std::vector<T> A = testing::random_vector<T>(static_cast<std::size_t>(ld * cols), rng);
+    for (T& a : A) a *= static_cast<R>(scale);
+    R want = 0;
+    for (int64_t j = 0; j < cols; ++j)
+      for (int64_t i = 0; i < rows; ++i)
+        want = std::max({want, std::abs(std::real(A[i + j * ld])), std::abs(std::imag(A[i + j * ld]))});
+    R got = -1;
+    max_magnitude<T>(q, rows, cols, A.data(), ld, &got);
+    EXPECT_EQ(got, want) << "scale " << scale;
+    const R maxima[2] = {R(0), got};
+    std::vector<T> B = A;
+    range_scale<T>(q, rows, cols, 2, maxima, false, B.data(), ld);
+    if (scale == 1.0) {
+      EXPECT_EQ(B, A);
+    } else {
+      const R f = std::real(B[0]) / std::real(A[0]);
+      EXPECT_EQ(f, std::exp2(-std::ilogb(got))) << "scale " << scale;
+      R scaled = 0;
+      max_magnitude<T>(q, rows, cols, B.data(), ld, &scaled);
+      EXPECT_TRUE(scaled >= R(1) && scaled < R(2)) << scaled;
+    }
+    range_scale<T>(q, rows, cols, 2, maxima, true, B.data(), ld);
+    EXPECT_EQ(B, A) << "scaled back exactly";
+    A[5 + 3 * ld] = testing::nan_value<T>();
+    max_magnitude<T>(q, rows, cols, A.data(), ld, &got);
+    EXPECT_TRUE(std::isnan(got));
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cub/block/block_reduce.cuh>
 
 #include "core/detail/cuda_check.hpp"
+#include "core/hash.hpp"
 #include "kernels/column_kernels.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
@@ -140,6 +141,27 @@ __global__ void __launch_bounds__(kVectorThreads)
     D& a = A[(t % rows) + (t / rows) * ld];
     a = common::mul(s, a);
   }
+}
+
+// ---- the digest of a vector (core/hash.hpp) --------------------------------------------
+
+// Grid-stride over the 8-byte words of `bytes` bytes at x (read as 4-byte halves, the
+// low one first as on the host: a float vector is only 4-byte aligned); the last word
+// zero-padded. The sums modulo 2^64 are exact in any order, so the atomics give the
+// host's result.
+__global__ void __launch_bounds__(kVectorThreads)
+    digest_sum_kernel(const uint32_t* x, int64_t bytes, unsigned long long* out) {
+  const int64_t words = (bytes + 7) / 8, halves = bytes / 4;
+  uint64_t sum = 0;
+  for (int64_t w = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; w < words;
+       w += int64_t{gridDim.x} * blockDim.x) {
+    const uint64_t lo = x[2 * w], hi = 2 * w + 1 < halves ? x[2 * w + 1] : 0;
+    sum += ::mgblas::detail::mix_word(lo | (hi << 32), static_cast<uint64_t>(w));
+  }
+  using Reduce = cub::BlockReduce<unsigned long long, kVectorThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  const unsigned long long block = Reduce(temp).Sum(static_cast<unsigned long long>(sum));
+  if (threadIdx.x == 0) atomicAdd(out, block);
 }
 
 // ---- SYMV/HEMV over a device's local columns -------------------------------------------
@@ -350,6 +372,17 @@ void range_scale_cuda(const Device& d, cudaStream_t stream, int64_t rows, int64_
 }
 
 template <Scalar T>
+void digest_sum_cuda(const Device& d, cudaStream_t stream, int64_t n, const T* x, uint64_t* out) {
+  d.make_current();
+  MGBLAS_CHECK_CUDA(cudaMemsetAsync(out, 0, sizeof(uint64_t), stream));
+  const int64_t bytes = n * static_cast<int64_t>(sizeof(T));
+  if (bytes <= 0) return;
+  digest_sum_kernel<<<vector_blocks((bytes + 7) / 8), kVectorThreads, 0, stream>>>(
+      reinterpret_cast<const uint32_t*>(x), bytes, reinterpret_cast<unsigned long long*>(out));
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+template <Scalar T>
 void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool herm, int64_t n,
                        int64_t off, const LocalColumns& cols, T alpha, const T* A, int64_t ld,
                        const T* x, T* y, bool tiles, T* quad) {
@@ -404,7 +437,8 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
   }                                                                                           \
   MGBLAS_DECLARE_RANGE_SCALE_KERNEL(T) {                                                      \
     range_scale_cuda(dev, stream, rows, cols, count, maxima, inverse, A, ld);                 \
-  }
+  }                                                                                           \
+  MGBLAS_DECLARE_DIGEST_SUM_KERNEL(T) { digest_sum_cuda(dev, stream, n, x, out); }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_COLUMNS_)
 #undef MGBLAS_CUDA_COLUMNS_
 
