@@ -10,7 +10,9 @@
 ///   MGBLAS_HOST_DEVICES), Device and Queue, DeviceBuffer / PinnedBuffer and copies,
 ///   the error hierarchy (Error, BadArgument, DimensionMismatch, ...).
 /// - layouts: BlockCyclic1D (block columns dealt round-robin over the global device
-///   list), RowTiling, DistMatrix<T> and DistVector<T> with distribute / collect.
+///   list), RowTiling, DistMatrix<T>, RowTiledMatrix<T> and DistVector<T> with
+///   distribute / collect; local_blocks(A), this rank's pieces of a matrix with their
+///   global indices, to fill in place.
 /// - kernels: single-device BLAS entries on a Queue (gemv, symv, hemv, their offset
 ///   forms, gemm, tsgemm, batched gemm), CUDA or host engine by the device.
 /// - dist: multi-device operations over a DistMatrix (gemv_mgpu, symv_mgpu,
@@ -51,4 +53,5 @@
 #include "kernels/lapack.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"
+#include "layouts/local_blocks.hpp"
 #include "layouts/row_tiling.hpp"
