@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The hand-written part of the C API: errors, version, contexts, devices, device memory
-// and distributed matrices. The operations' entries are generated from the manifest
-// (api/operations.py -> capi/c_entries.cpp).
+// and distributed matrices with their local blocks. The operations' entries are
+// generated from the manifest (api/operations.py -> capi/c_entries.cpp).
 #include "capi/capi_support.hpp"
+#include "layouts/local_blocks.hpp"
 
 using namespace mgblas::capi;
 
@@ -247,6 +248,26 @@ mgblas_status_t mgblas_matrix_collect(mgblas_context_t ctx, mgblas_matrix_t A, v
     std::visit([&](auto& M) {
       using T = typename held_of<decltype(M)>::type;
       M->collect(static_cast<T*>(host), lda, root);
+    }, A->m);
+  });
+}
+
+mgblas_status_t mgblas_matrix_local_block_count(mgblas_matrix_t A, int64_t* count) {
+  return guard([&] {
+    check_matrix_handle(A);
+    MGBLAS_CHECK_PTR(count, "count", true);
+    *count = std::visit([](auto& M) { return mgblas::local_block_count(*M); }, A->m);
+  });
+}
+
+mgblas_status_t mgblas_matrix_local_block(mgblas_matrix_t A, int64_t index,
+                                          mgblas_local_block_t* block) {
+  return guard([&] {
+    check_matrix_handle(A);
+    MGBLAS_CHECK_PTR(block, "block", true);
+    *block = std::visit([&](auto& M) {
+      const auto b = mgblas::local_block(*M, index);
+      return mgblas_local_block_t{b.device, b.data, b.ld, b.row, b.col, b.rows, b.cols};
     }, A->m);
   });
 }
