@@ -5,7 +5,7 @@ blocks, the layout of the distributed tall-and-skinny GEMM)."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -95,6 +95,51 @@ def _check_sizes(*rules: Tuple[str, Any, int]) -> None:
             raise BadArgument(f"{name} = {v!r}: must be an integer >= {low}")
 
 
+class LocalBlock(NamedTuple):
+    """One contiguous block of a distributed matrix that this rank holds: global entries
+    ``(row + i, col + j)``, ``0 <= i < rows``, ``0 <= j < cols``, column-major at address
+    ``ptr`` with leading dimension ``ld`` (in elements), in the memory of local device
+    ``device`` (``ctx.devices[device]``). ``array`` is a writable ``rows x cols`` view of
+    it: a NumPy array on a host device, a CuPy array on a GPU (None where CuPy cannot be
+    imported). Views keep the matrix alive."""
+
+    device: int
+    ptr: int
+    ld: int
+    row: int
+    col: int
+    rows: int
+    cols: int
+    array: Any
+
+
+class _BlockMemory:
+    """A block's memory under the (CUDA) array interface, holding its matrix."""
+
+    def __init__(self, owner: Any, ptr: int, rows: int, cols: int, ld: int, dtype: np.dtype,
+                 on_gpu: bool) -> None:
+        self._owner = owner
+        iface = {"shape": (rows, cols), "typestr": dtype.str, "data": (ptr, False),
+                 "strides": (dtype.itemsize, ld * dtype.itemsize), "version": 3}
+        if on_gpu:
+            self.__cuda_array_interface__ = iface
+        else:
+            self.__array_interface__ = iface
+
+
+def _block_view(owner: Any, ptr: int, rows: int, cols: int, ld: int, dtype: np.dtype,
+                gpu_ordinal: int) -> Any:
+    mem = _BlockMemory(owner, ptr, rows, cols, ld, dtype, gpu_ordinal >= 0)
+    if gpu_ordinal < 0:
+        return np.asarray(mem)
+    try:
+        import cupy
+    except ImportError:
+        return None
+    with cupy.cuda.Device(gpu_ordinal):
+        return cupy.asarray(mem)
+
+
 class _Distributed:
     """What DistMatrix and RowTiledMatrix share: filling from and gathering into a
     whole array held by one rank or by all. Subclasses take (ctx, m, n, dtype, block)
@@ -148,6 +193,16 @@ class _Distributed:
             M._c.distribute(0, 1, root)
         return M
 
+    def local_blocks(self) -> List[LocalBlock]:
+        """This rank's blocks of the matrix (:class:`LocalBlock`), to fill or read in
+        place without a root: by local device, then in local order; empty blocks are not
+        listed. Not collective. Work queued on a GPU may still be writing there: call
+        ``ctx.synchronize()`` first where that can be."""
+        ords = self.ctx._c.gpu_ordinals
+        return [LocalBlock(d, p, ld, r, c, rows, cols,
+                           _block_view(self, p, rows, cols, ld, self.dtype, ords[d]))
+                for d, p, ld, r, c, rows, cols in self._c.local_blocks()]
+
     def _to_array(self, root: Optional[int], out: Any) -> Optional[Any]:
         ctx = self.ctx
 
@@ -175,7 +230,8 @@ class DistMatrix(_Distributed):
     column-major.
 
     ``DistMatrix(ctx, m, n, dtype, nb)`` allocates (uninitialised); most code uses
-    :meth:`from_array`.
+    :meth:`from_array`, or fills :meth:`local_blocks` in place (one block per block
+    column of width nb, all m rows).
     """
 
     def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, nb: int = 256) -> None:
@@ -245,7 +301,8 @@ def _agree_with_root(ctx: Context, what: str, check, root: Optional[int]):
 class RowTiledMatrix(_Distributed):
     """An m x n matrix split by rows over every device of every rank, each device
     holding a contiguous block of whole ``tile``-row tiles (the layout of
-    :func:`tsgemm_mgpu`)."""
+    :func:`tsgemm_mgpu`). :meth:`local_blocks` gives one block per device: its rows,
+    all n columns."""
 
     def __init__(self, ctx: Context, m: int, n: int, dtype: Any = np.float64, tile: int = 1) -> None:
         self._create(ctx, m, n, dtype, "tile", tile, _core.RowTiledMatrix.create)

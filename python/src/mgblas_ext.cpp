@@ -13,6 +13,7 @@
 #include <nanobind/stl/complex.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <Python.h>
@@ -250,6 +251,20 @@ AnyRowTiled* new_row_tiled(BoundContext& pc, char dt, int64_t m, int64_t n, int6
     delete out;
     throw;
   }
+  return out;
+}
+
+// This rank's local blocks of A (layouts/local_blocks.hpp) as tuples (local device,
+// address, ld, row, col, rows, cols); the package makes them views.
+using BlockTuple = std::tuple<int, uintptr_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
+template <typename Any>
+std::vector<BlockTuple> local_block_tuples(Any& A) {
+  std::vector<BlockTuple> out;
+  dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+    for (const auto& b : local_blocks(A.template get<T>()))
+      out.emplace_back(b.device, reinterpret_cast<uintptr_t>(b.data), b.ld, b.row, b.col, b.rows,
+                       b.cols);
+  });
   return out;
 }
 
@@ -525,6 +540,7 @@ NB_MODULE(_mgblas, m) {
         });
         return p;
       })
+      .def("local_blocks", &local_block_tuples<AnyDistMatrix>)
       .def("local_n", [](AnyDistMatrix& A, int d) {
         int64_t v = 0;
         dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().local_n(d); });
@@ -566,6 +582,7 @@ NB_MODULE(_mgblas, m) {
         dispatch(A.dt, [&]<typename T>(std::type_identity<T>) { v = A.get<T>().tiling().tile(); });
         return v;
       })
+      .def("local_blocks", &local_block_tuples<AnyRowTiled>)
       .def("distribute", [](AnyRowTiled& A, uintptr_t a, int64_t lda, int root) {
              dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
                A.get<T>().distribute(ptr<const T>(a), lda, root);
