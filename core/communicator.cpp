@@ -383,4 +383,48 @@ void Communicator::recv(void* buf, std::size_t bytes, int source, int tag) const
 #endif
 }
 
+void Communicator::alltoallv(const void* send, const std::vector<std::size_t>& send_bytes,
+                             const std::vector<std::size_t>& send_offset, void* recv,
+                             const std::vector<std::size_t>& recv_bytes,
+                             const std::vector<std::size_t>& recv_offset) const {
+  const auto n = static_cast<std::size_t>(size());
+  if (send_bytes.size() != n || send_offset.size() != n || recv_bytes.size() != n ||
+      recv_offset.size() != n)
+    MGBLAS_THROW(BadArgument, "alltoallv: the count and offset vectors need ", n,
+                 " entries, one per rank");
+  const auto* s = static_cast<const char*>(send);
+  auto* r = static_cast<char*>(recv);
+  const auto me = static_cast<std::size_t>(rank());
+  if (send_bytes[me] != recv_bytes[me])
+    MGBLAS_THROW(BadArgument, "alltoallv: rank ", me, " sends itself ", send_bytes[me],
+                 " bytes but expects ", recv_bytes[me]);
+  if (send_bytes[me] > 0) std::memcpy(r + recv_offset[me], s + send_offset[me], send_bytes[me]);
+#if MGBLAS_HAVE_MPI
+  if (n == 1) return;
+  state_->check_usable();
+  // Receives first, so that no send waits for a matching receive to be posted.
+  constexpr int kTag = 7301;
+  std::vector<MPI_Request> reqs;
+  for (std::size_t q = 0; q < n; ++q)
+    for (std::size_t off = 0; q != me && off < recv_bytes[q]; off += kMaxChunk) {
+      const int len = static_cast<int>(std::min<std::size_t>(kMaxChunk, recv_bytes[q] - off));
+      MPI_Request req;
+      MGBLAS_CHECK_MPI(MPI_Irecv(r + recv_offset[q] + off, len, MPI_BYTE, static_cast<int>(q),
+                                 kTag, state_->comm, &req));
+      reqs.push_back(req);
+    }
+  for (std::size_t k = 1; k < n; ++k) {  // staggered, so that ranks do not all hit rank 0
+    const std::size_t q = (me + k) % n;
+    for (std::size_t off = 0; off < send_bytes[q]; off += kMaxChunk) {
+      const int len = static_cast<int>(std::min<std::size_t>(kMaxChunk, send_bytes[q] - off));
+      MPI_Request req;
+      MGBLAS_CHECK_MPI(MPI_Isend(s + send_offset[q] + off, len, MPI_BYTE, static_cast<int>(q),
+                                 kTag, state_->comm, &req));
+      reqs.push_back(req);
+    }
+  }
+  for (auto& req : reqs) state_->wait(&req, "MPI all-to-all");
+#endif
+}
+
 }  // namespace mgblas

@@ -102,6 +102,14 @@ class Communicator {
   void bcast(void* buf, std::size_t bytes, int root) const;
   void send(const void* buf, std::size_t bytes, int dest, int tag) const;
   void recv(void* buf, std::size_t bytes, int source, int tag) const;
+  /// Personalised all-to-all of bytes: rank r's block for rank q is send_bytes[q] bytes
+  /// of `send` from offset send_offset[q] and lands at recv + recv_offset[r] on q, which
+  /// passes recv_bytes[r] equal to it. Every vector has size() entries. Any length (no
+  /// int limit); every transfer is posted at once and waited for against the deadline.
+  void alltoallv(const void* send, const std::vector<std::size_t>& send_bytes,
+                 const std::vector<std::size_t>& send_offset, void* recv,
+                 const std::vector<std::size_t>& recv_bytes,
+                 const std::vector<std::size_t>& recv_offset) const;
 
   /// The shared state (opaque; public so that communicator.cpp's helpers can name it).
   struct State;

@@ -23,6 +23,7 @@
 #include "core/memory.hpp"
 #include "core/types.hpp"
 #include "layouts/block_cyclic.hpp"
+#include "layouts/block_cyclic_2d.hpp"
 
 namespace mgblas {
 
@@ -72,6 +73,16 @@ class DistMatrix {
   /// rank if root < 0. Collective; A and lda are ignored (A may be null) on ranks that
   /// do not receive.
   void collect(T* A, int64_t lda, int root) const;
+
+  /// Fill from a matrix in ScaLAPACK's 2-D block-cyclic layout `desc` (same m and n as
+  /// this matrix): each rank in desc's grid passes its local array `a` (host memory,
+  /// leading dimension lld >= max(1, its local rows); the descriptor's LLD), ranks
+  /// outside the grid pass nullptr. An all-to-all between the ranks: no rank ever holds
+  /// more than its own parts. Collective; desc must be the same on every rank (lld
+  /// excepted). Defined in layouts/redistribute_2d.cpp.
+  void import_2d(const BlockCyclic2D& desc, const T* a, int64_t lld);
+  /// The reverse: write this matrix into the 2-D block-cyclic local arrays `a`.
+  void export_2d(const BlockCyclic2D& desc, T* a, int64_t lld) const;
 
  private:
   void allocate();
