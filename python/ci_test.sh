@@ -12,7 +12,10 @@
 # virtual environment BUILD_DIR/python-venv (Debian's python3 with its NumPy, SciPy,
 # mpi4py and pytest; scikit-build-core and nanobind from PyPI). MGBLAS_PY_RANKS (default
 # "1 2") lists the rank counts; MGBLAS_PY_TIMEOUT (default 600) bounds each pytest run
-# in seconds, so a hang fails. Exits non-zero when anything fails or no test ran.
+# in seconds, so a hang fails. Last, python/wheel_test.sh builds the wheel against the
+# static tree (MGBLAS_BUILD_DIR, default build) and runs the eigen-solver example from a
+# fresh virtual environment (MGBLAS_PY_WHEEL=0 skips it). Exits non-zero when anything
+# fails or no test ran.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,6 +30,7 @@ if [ -z "$build" ] || [ ! -f "$build/CMakeCache.txt" ]; then
   exit 2
 fi
 build=$(cd "$build" && pwd)
+cwd=$PWD
 limit=${MGBLAS_PY_TIMEOUT:-600}
 t0=$SECONDS
 step() { echo "== python: $* ($((SECONDS - t0)) s)"; }
@@ -104,5 +108,13 @@ for ex in symv_demo.py eigenvalues_demo.py; do
     "$venv/bin/python" "$root/examples/python/$ex" --n 600 ||
     { echo "python/ci_test.sh: examples/python/$ex failed" >&2; rc=1; }
 done
+
+# The wheel a user builds (`pip wheel ./python` against the static tree), installed into
+# a fresh virtual environment that runs examples/python/eigenvalues_demo.py on 2 ranks.
+if [ "${MGBLAS_PY_WHEEL:-1}" != 0 ]; then
+  step "wheel (python/wheel_test.sh)"
+  (cd "$cwd" && MGBLAS_PY_BUILD_PYTHON="$venv/bin/python" bash "$root/python/wheel_test.sh") ||
+    { echo "python/ci_test.sh: the wheel test failed" >&2; rc=1; }
+fi
 step "done (exit $rc)"
 exit "$rc"
