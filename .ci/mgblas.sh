@@ -19,9 +19,10 @@ build=${MGBLAS_BUILD_DIR:-$root/build}
 
 # --- 1. packages (idempotent; silent when everything is there) -----------------------
 # gfortran: the Fortran module and its example (built when CMake finds a Fortran compiler).
+# libscalapack-openmpi-dev: tests only (tests/dist/test_scalapack_2d compares with it).
 packages=(cmake ninja-build g++ gfortran pkg-config python3 libopenmpi-dev openmpi-bin
           libhwloc-dev libopenblas-dev liblapacke-dev libgtest-dev libcli11-dev
-          nlohmann-json3-dev)
+          nlohmann-json3-dev libscalapack-openmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,35 @@
 
 using namespace mgblas::capi;
 
+namespace {
+
+// The C++ layout of a C 2-D descriptor; throws BadArgument naming the field.
+mgblas::BlockCyclic2D desc2d_layout(const mgblas_desc2d_t* d) {
+  MGBLAS_CHECK_PTR(d, "desc", true);
+  MGBLAS_CHECK_ARG(d->order == MGBLAS_GRID_ROW_MAJOR || d->order == MGBLAS_GRID_COLUMN_MAJOR,
+                   "desc->order", d->order,
+                   "MGBLAS_GRID_ROW_MAJOR (0) or MGBLAS_GRID_COLUMN_MAJOR (1)");
+  try {
+    return mgblas::BlockCyclic2D(
+        d->m, d->n, d->mb, d->nb, d->nprow, d->npcol, d->rsrc, d->csrc,
+        d->order == MGBLAS_GRID_ROW_MAJOR ? mgblas::GridOrder::RowMajor
+                                          : mgblas::GridOrder::ColumnMajor);
+  } catch (const mgblas::BadArgument& e) {
+    MGBLAS_THROW(mgblas::BadArgument, "desc: ", e.what());
+  }
+}
+
+// A's handle on ctx, which must be a block-cyclic matrix.
+void block_cyclic_of(mgblas_context_t ctx, mgblas_matrix_t A) {
+  const bool tiled =
+      std::visit([](auto& M) { return held_of<decltype(M)>::tiled; }, matrix_of(ctx, A).m);
+  if (tiled)
+    MGBLAS_THROW(mgblas::BadArgument,
+                 "argument 'A' is a row-tiled matrix but this routine takes a block-cyclic one");
+}
+
+}  // namespace
+
 extern "C" {
 
 const char* mgblas_last_error(void) { return last_error.c_str(); }
@@ -268,6 +297,56 @@ mgblas_status_t mgblas_matrix_local_block(mgblas_matrix_t A, int64_t index,
     *block = std::visit([&](auto& M) {
       const auto b = mgblas::local_block(*M, index);
       return mgblas_local_block_t{b.device, b.data, b.ld, b.row, b.col, b.rows, b.cols};
+    }, A->m);
+  });
+}
+
+mgblas_status_t mgblas_desc2d_from_scalapack(const int* desc, int nprow, int npcol,
+                                             char order, mgblas_desc2d_t* out) {
+  return guard([&] {
+    MGBLAS_CHECK_PTR(desc, "desc", true);
+    MGBLAS_CHECK_PTR(out, "out", true);
+    MGBLAS_CHECK_ARG(desc[0] == 1, "desc[0] (DTYPE_)", desc[0],
+                     "= 1 (a dense block-cyclic descriptor)");
+    MGBLAS_CHECK_ARG(order == 'R' || order == 'r' || order == 'C' || order == 'c', "order",
+                     order, "'R' (row-major grid) or 'C' (column-major)");
+    const mgblas_grid_order_t o =
+        order == 'R' || order == 'r' ? MGBLAS_GRID_ROW_MAJOR : MGBLAS_GRID_COLUMN_MAJOR;
+    const mgblas_desc2d_t d{desc[2], desc[3], desc[4], desc[5], desc[6], desc[7],
+                            nprow,   npcol,   static_cast<int32_t>(o), desc[8]};
+    desc2d_layout(&d);  // every field checked, and named, before `out` is written
+    *out = d;
+  });
+}
+
+mgblas_status_t mgblas_matrix_import_2d(mgblas_context_t ctx, mgblas_matrix_t A,
+                                        const mgblas_desc2d_t* desc, const void* local_a) {
+  return guard([&] {
+    mgblas::BlockCyclic2D layout;
+    agree_on("mgblas_matrix_import_2d", ctx, [&] {
+      layout = desc2d_layout(desc);
+      block_cyclic_of(ctx, A);
+    });
+    std::visit([&](auto& M) {
+      using T = typename held_of<decltype(M)>::type;
+      if constexpr (!held_of<decltype(M)>::tiled)
+        M->import_2d(layout, static_cast<const T*>(local_a), desc->lld);
+    }, A->m);
+  });
+}
+
+mgblas_status_t mgblas_matrix_export_2d(mgblas_context_t ctx, mgblas_matrix_t A,
+                                        const mgblas_desc2d_t* desc, void* local_a) {
+  return guard([&] {
+    mgblas::BlockCyclic2D layout;
+    agree_on("mgblas_matrix_export_2d", ctx, [&] {
+      layout = desc2d_layout(desc);
+      block_cyclic_of(ctx, A);
+    });
+    std::visit([&](auto& M) {
+      using T = typename held_of<decltype(M)>::type;
+      if constexpr (!held_of<decltype(M)>::tiled)
+        M->export_2d(layout, static_cast<T*>(local_a), desc->lld);
     }, A->m);
   });
 }
