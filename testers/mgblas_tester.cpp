@@ -42,6 +42,7 @@ constexpr Subcommand kSubcommands[] = {
     {"hetrd", mt::hetrd_main, nullptr, "distributed tridiagonal reduction vs cuSOLVER"},
     {"gebrd", mt::gebrd_main, nullptr, "distributed bidiagonal reduction vs cuSOLVER"},
     {"unmtr", mt::unmtr_main, nullptr, "distributed application of hetrd's Q vs cuSOLVER"},
+    {"redistribute", mt::redistribute_main, nullptr, "ScaLAPACK 2-D layout in and out (MPI)"},
 #endif
 };
 
@@ -51,7 +52,7 @@ void usage(std::FILE* out) {
                "routines:\n");
   for (const auto& s : kSubcommands) std::fprintf(out, "  %-10s %s\n", s.name, s.help);
 #if !MGBLAS_TESTER_LAPACK
-  std::fprintf(out, "  (hetrd, gebrd and unmtr need a build with MPI)\n");
+  std::fprintf(out, "  (hetrd, gebrd, unmtr and redistribute need a build with MPI)\n");
 #endif
 }
 

@@ -15,6 +15,7 @@ int allreduce_main(int argc, char** argv);  // tester_allreduce.cpp: per-column 
 int hetrd_main(int argc, char** argv);  // tester_hetrd.cpp: tridiagonal reduction (MPI)
 int gebrd_main(int argc, char** argv);  // tester_gebrd.cpp: bidiagonal reduction (MPI)
 int unmtr_main(int argc, char** argv);  // tester_unmtr.cpp: hetrd's Q applied to C (MPI)
+int redistribute_main(int argc, char** argv);  // tester_redistribute.cpp: 2-D layout (MPI)
 #endif
 
 }  // namespace mgblas::testers

@@ -240,23 +240,13 @@ int run(int argc, char** argv, int world_rank) {
       std::fprintf(stderr, "mgblas-tester gebrd: -m and -n need the same length\n");
     return 2;
   }
-  if (cuda_device_count() == 0) {
-    if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
-    return kSkipped;
-  }
-  ContextOptions copts;
-  copts.backend = BackendChoice::Cuda;
-  const auto ctx = Context::create(copts);
   std::vector<std::pair<int64_t, int64_t>> shapes;
   for (std::size_t i = 0; i < ns.size(); ++i) shapes.emplace_back(ms[i], ns[i]);
-  print_header(*ctx, "mgblas-tester gebrd", argc, argv, o,
-               "type       m       n    nb panel  gpus ranks    time(s)   GFLOP/s  floor(s) %floor "
-               "cusolver(s)  speedup  residual    orthog  sing.val  status");
-  int failures = 0;
-  for (const auto& t : o.types)
-    for_type(t, [&](auto tag) { failures += run_type<decltype(tag)>(ctx, o, shapes); });
-  if (ctx->rank() == 0) std::printf("# %d failed case(s)\n", failures);
-  return failures;
+  return run_on_gpus(
+      "mgblas-tester gebrd", argc, argv, world_rank, o,
+      "type       m       n    nb panel  gpus ranks    time(s)   GFLOP/s  floor(s) %floor "
+      "cusolver(s)  speedup  residual    orthog  sing.val  status",
+      [&](auto tag, const auto& ctx) { return run_type<decltype(tag)>(ctx, o, shapes); });
 }
 
 }  // namespace

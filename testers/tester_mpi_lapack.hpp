@@ -80,4 +80,25 @@ inline void print_header(const Context& ctx, const char* tester, int argc, char*
   std::printf("# %s\n", columns);
 }
 
+/// The rest of an MPI tester's run() once its options are parsed: skipped without a GPU,
+/// else a CUDA context over every rank, the header, `run_type(tag, ctx)` for each --type
+/// (tag: a value of the precision's type) and the failure count.
+template <typename RunType>
+int run_on_gpus(const char* tester, int argc, char** argv, int world_rank, const CommonOptions& o,
+                const char* columns, RunType&& run_type) {
+  if (cuda_device_count() == 0) {
+    if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
+    return kSkipped;
+  }
+  ContextOptions copts;
+  copts.backend = BackendChoice::Cuda;
+  const auto ctx = Context::create(copts);
+  print_header(*ctx, tester, argc, argv, o, columns);
+  int failures = 0;
+  for (const auto& t : o.types)
+    for_type(t, [&](auto tag) { failures += run_type(tag, ctx); });
+  if (ctx->rank() == 0) std::printf("# %d failed case(s)\n", failures);
+  return failures;
+}
+
 }  // namespace mgblas::testers

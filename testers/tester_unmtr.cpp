@@ -244,22 +244,12 @@ int run(int argc, char** argv, int world_rank) {
   if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)
     return status;
   if (o.niter < 1) o.niter = 1;
-  if (cuda_device_count() == 0) {
-    if (world_rank == 0) std::printf("# no CUDA GPU visible: nothing to test\n");
-    return kSkipped;
-  }
-  ContextOptions copts;
-  copts.backend = BackendChoice::Cuda;
-  const auto ctx = Context::create(copts);
   const std::vector<int64_t> sizes = o.nlist.empty() ? std::vector<int64_t>{4096} : o.nlist;
-  print_header(*ctx, "mgblas-tester unmtr", argc, argv, o,
-               "type       n       K    nb   Cnb uplo trans  gpus ranks    time(s)   GFLOP/s "
-               "cusolver(s)  speedup      diff  status");
-  int failures = 0;
-  for (const auto& t : o.types)
-    for_type(t, [&](auto tag) { failures += run_type<decltype(tag)>(ctx, o, sizes); });
-  if (ctx->rank() == 0) std::printf("# %d failed case(s)\n", failures);
-  return failures;
+  return run_on_gpus(
+      "mgblas-tester unmtr", argc, argv, world_rank, o,
+      "type       n       K    nb   Cnb uplo trans  gpus ranks    time(s)   GFLOP/s "
+      "cusolver(s)  speedup      diff  status",
+      [&](auto tag, const auto& ctx) { return run_type<decltype(tag)>(ctx, o, sizes); });
 }
 
 }  // namespace
