@@ -11,12 +11,17 @@
 // in the local array; on the DistMatrix side its entries are spread over the rows of
 // the process row's blocks, one run of up to mb entries per block.
 //
-// GPU devices go through a host copy of their part (the MPI here is not CUDA-aware);
-// host devices are read and written in place.
+// A rank's own columns skip the exchange buffers: they go straight between its local
+// array and its devices. GPU devices go through a host copy of their part (the MPI here
+// is not CUDA-aware; pageable, since pinning gigabytes per call costs more than the
+// copy); host devices are read and written in place. The column copies of each side are
+// listed first, then run in parallel (OpenMP), so that memory bandwidth, not one
+// thread, sets the pace.
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/agreement.hpp"
@@ -28,6 +33,18 @@
 namespace mgblas {
 
 namespace {
+
+// One column copy: `rows` entries between the contiguous `packed` and `column`, which is
+// either contiguous too (pr < 0) or global row 0 of a DistMatrix column whose rows of
+// process row pr are taken (runs of up to mb entries).
+template <typename T>
+struct Move {
+  T* packed;
+  T* column;
+  int64_t rows;
+  int pr;
+  bool to_column;
+};
 
 template <typename T>
 struct Exchange2D {
@@ -61,9 +78,12 @@ struct Exchange2D {
 
   // Elements between this rank's 2-D part and rank q, and between grid rank r's 2-D
   // part and this rank's devices.
-  int64_t grid_side(int q) const { return pcol >= 0 ? locr * cols[pcol * nranks + q] : 0; }
+  // Nothing for this rank itself: its own columns do not pass the buffers.
+  int64_t grid_side(int q) const {
+    return pcol >= 0 && q != me ? locr * cols[pcol * nranks + q] : 0;
+  }
   int64_t device_side(int r) const {
-    if (r >= D.grid_size()) return 0;
+    if (r >= D.grid_size() || r == me) return 0;
     return D.local_rows(D.prow_of(r)) * cols[D.pcol_of(r) * nranks + me];
   }
 
@@ -97,25 +117,44 @@ struct Exchange2D {
     return total;
   }
 
-  // Calls f(j, d, column) for every column j of process column pc held by this rank's
-  // devices, in increasing order; `column` points at global row 0 of j in local device
-  // d's storage (or its host copy).
-  template <typename Ptr, typename F>
-  void for_each_device_column(int pc, const std::vector<Ptr>& base, const std::vector<int64_t>& ld,
-                              F&& f) const {
-    for (int64_t jl = 0; jl < D.local_cols(pc); ++jl) {
-      const int64_t j = D.global_col(pc, jl);
-      if (owner_rank(j) != me) continue;
-      const int d = L.owner(j) - ctx.device_offset();
-      f(base[d] + L.local_col(j) * ld[d]);
+  // 2-D side: this rank's local columns that live on other ranks, whole, to
+  // (to_buffer) or from their places in `buffer` (byte offsets per rank).
+  void list_grid_side(const T* a, int64_t lld, T* buffer, const std::vector<std::size_t>& offs,
+                      std::vector<Move<T>>& moves, bool to_buffer) const {
+    moves.clear();
+    if (pcol < 0 || locr == 0) return;
+    std::vector<int64_t> at(nranks);
+    for (int q = 0; q < nranks; ++q) at[q] = static_cast<int64_t>(offs[q] / sizeof(T));
+    for (int64_t jl = 0; jl < locc; ++jl) {
+      const int q = owner_rank(D.global_col(pcol, jl));
+      if (q == me) continue;
+      moves.push_back({buffer + at[q], const_cast<T*>(a) + jl * lld, locr, -1, !to_buffer});
+      at[q] += locr;
     }
   }
-  // Calls f(global row, local row, length) for each block of rows of process row pr.
-  template <typename F>
-  void for_each_row_run(int pr, F&& f) const {
-    const int64_t rows = D.local_rows(pr);
-    for (int64_t il = 0; il < rows; il += D.mb())
-      f(D.global_row(pr, il), il, std::min(D.mb(), rows - il));
+  // Device side: for each grid rank r, the columns of its process column that this
+  // rank's devices hold, in increasing order, spread over (to_devices) or gathered from
+  // their rows in base[d] (leading dimension lds[d]); packed at r's place in `buffer`,
+  // or, for this rank's own, in its local array a.
+  void list_device_side(const T* a, int64_t lld, T* buffer, const std::vector<std::size_t>& offs,
+                        const std::vector<T*>& base, const std::vector<int64_t>& lds,
+                        std::vector<Move<T>>& moves, bool to_devices) const {
+    moves.clear();
+    for (int r = 0; r < std::min(D.grid_size(), nranks); ++r) {
+      const int pr = D.prow_of(r), pc = D.pcol_of(r);
+      const int64_t rows = D.local_rows(pr);
+      if (rows == 0) continue;
+      T* packed = buffer + offs[r] / sizeof(T);
+      for (int64_t jl = 0; jl < D.local_cols(pc); ++jl) {
+        const int64_t j = D.global_col(pc, jl);
+        if (owner_rank(j) != me) continue;
+        const int d = L.owner(j) - ctx.device_offset();
+        T* column = base[d] + L.local_col(j) * lds[d];
+        T* from = r == me ? const_cast<T*>(a) + jl * lld : packed;
+        if (r != me) packed += rows;
+        moves.push_back({from, column, rows, pr, to_devices});
+      }
+    }
   }
 };
 
@@ -163,13 +202,37 @@ HostArray<T> host_array(int64_t n) {
   return std::make_unique_for_overwrite<T[]>(static_cast<std::size_t>(std::max<int64_t>(n, 0)));
 }
 
+template <typename T>
+void run_moves(const BlockCyclic2D& D, const std::vector<Move<T>>& moves) {
+  const auto count = static_cast<int64_t>(moves.size());
+  // Threads only pay off on large moves; on small ones (and on ranks sharing few cores)
+  // starting them costs more than the copies.
+  int64_t total = 0;
+  for (const Move<T>& mv : moves) total += mv.rows;
+  const bool parallel = total * static_cast<int64_t>(sizeof(T)) >= (int64_t{64} << 20);
+#pragma omp parallel for schedule(static) if (parallel)
+  for (int64_t k = 0; k < count; ++k) {
+    const Move<T>& mv = moves[static_cast<std::size_t>(k)];
+    if (mv.pr < 0) {
+      if (mv.to_column) std::copy_n(mv.packed, mv.rows, mv.column);
+      else std::copy_n(mv.column, mv.rows, mv.packed);
+      continue;
+    }
+    for (int64_t il = 0; il < mv.rows; il += D.mb()) {
+      const int64_t i = D.global_row(mv.pr, il), len = std::min(D.mb(), mv.rows - il);
+      if (mv.to_column) std::copy_n(mv.packed + il, len, mv.column + i);
+      else std::copy_n(mv.column + i, len, mv.packed + il);
+    }
+  }
+}
+
 // The byte counts and offsets of one call's all-to-all, its buffers and the host copy of
 // the GPU devices' part.
 template <typename T>
 struct Buffers2D {
   std::vector<std::size_t> send_bytes, send_offset, recv_bytes, recv_offset;
   HostArray<T> send, recv;
-  PinnedBuffer<T> stage;
+  HostArray<T> stage;
 };
 
 // A rank's checks and allocations (inside the agreement): the 2-D side sends when going
@@ -191,8 +254,26 @@ Buffers2D<T> prepare(Exchange2D<T>& x, const T* a, int64_t lld, bool to_devices)
   }
   b.send = host_array<T>(st);
   b.recv = host_array<T>(rt);
-  b.stage = PinnedBuffer<T>(static_cast<std::size_t>(x.stage_elems()));
+  b.stage = host_array<T>(x.stage_elems());
   return b;
+}
+
+// Where the device side reads and writes local device d's columns: its host copy
+// (GPU devices, leading dimension m) or its storage (host devices).
+template <typename T>
+std::pair<std::vector<T*>, std::vector<int64_t>> device_columns(const Exchange2D<T>& x,
+                                                                Buffers2D<T>& b,
+                                                                const std::vector<T*>& locals,
+                                                                int64_t ld) {
+  const int devices = x.ctx.num_devices();
+  std::vector<T*> base(devices);
+  std::vector<int64_t> lds(devices);
+  for (int d = 0; d < devices; ++d) {
+    const bool staged = x.stage_offset[d] >= 0;
+    base[d] = staged ? b.stage.get() + x.stage_offset[d] : locals[d];
+    lds[d] = staged ? x.L.m() : ld;
+  }
+  return {base, lds};
 }
 
 }  // namespace
@@ -205,39 +286,20 @@ void DistMatrix<T>::import_2d(const BlockCyclic2D& desc, const T* a, int64_t lld
   Buffers2D<T> buf;
   CallRecord rec = record_2d<T>(what, layout_, desc);
   agree(comm, rec, [&] { buf = prepare(x, a, lld, /*to_devices=*/true); });
-  auto& [sbytes, soffs, rbytes, roffs, sendbuf, recvbuf, stage] = buf;
   all_or_nothing(comm, what, [&] {
-    // 2-D side: each local column whole to the rank holding its global column.
-    if (x.pcol >= 0 && x.locr > 0) {
-      std::vector<int64_t> at(x.nranks);
-      for (int q = 0; q < x.nranks; ++q) at[q] = static_cast<int64_t>(soffs[q] / sizeof(T));
-      for (int64_t jl = 0; jl < x.locc; ++jl) {
-        int64_t& pos = at[x.owner_rank(desc.global_col(x.pcol, jl))];
-        std::copy_n(a + jl * lld, x.locr, sendbuf.get() + pos);
-        pos += x.locr;
-      }
-    }
-    comm.alltoallv(sendbuf.get(), sbytes, soffs, recvbuf.get(), rbytes, roffs);
-    // Device side: spread each received column over its rows.
-    std::vector<T*> base(ctx_->num_devices());
-    std::vector<int64_t> lds(ctx_->num_devices());
-    for (int d = 0; d < ctx_->num_devices(); ++d) {
-      const bool staged = x.stage_offset[d] >= 0;
-      base[d] = staged ? stage.data() + x.stage_offset[d] : local(d);
-      lds[d] = staged ? m() : ld();
-    }
-    for (int r = 0; r < std::min(desc.grid_size(), x.nranks); ++r) {
-      const int pr = desc.prow_of(r);
-      const T* src = recvbuf.get() + roffs[r] / sizeof(T);
-      const int64_t rows = desc.local_rows(pr);
-      if (rows == 0) continue;
-      x.for_each_device_column(desc.pcol_of(r), base, lds, [&](T* column) {
-        x.for_each_row_run(pr, [&](int64_t i, int64_t il, int64_t len) {
-          std::copy_n(src + il, len, column + i);
-        });
-        src += rows;
-      });
-    }
+    // 2-D side: the columns of other ranks, whole, into the send buffer.
+    std::vector<Move<T>> moves;
+    x.list_grid_side(a, lld, buf.send.get(), buf.send_offset, moves, /*to_buffer=*/true);
+    run_moves(desc, moves);
+    comm.alltoallv(buf.send.get(), buf.send_bytes, buf.send_offset, buf.recv.get(),
+                   buf.recv_bytes, buf.recv_offset);
+    // Device side: every column, received or this rank's own, spread over its rows.
+    std::vector<T*> locals(ctx_->num_devices());
+    for (int d = 0; d < ctx_->num_devices(); ++d) locals[d] = local(d);
+    const auto [base, lds] = device_columns(x, buf, locals, ld());
+    x.list_device_side(a, lld, buf.recv.get(), buf.recv_offset, base, lds, moves,
+                       /*to_devices=*/true);
+    run_moves(desc, moves);
     for (int d = 0; d < ctx_->num_devices(); ++d)
       if (x.stage_offset[d] >= 0)
         copy_matrix(ctx_->device(d), m(), local_n(d), base[d], m(), local(d), ld());
@@ -252,42 +314,24 @@ void DistMatrix<T>::export_2d(const BlockCyclic2D& desc, T* a, int64_t lld) cons
   Buffers2D<T> buf;
   CallRecord rec = record_2d<T>(what, layout_, desc);
   agree(comm, rec, [&] { buf = prepare(x, a, lld, /*to_devices=*/false); });
-  auto& [sbytes, soffs, rbytes, roffs, sendbuf, recvbuf, stage] = buf;
   all_or_nothing(comm, what, [&] {
-    std::vector<const T*> base(ctx_->num_devices());
-    std::vector<int64_t> lds(ctx_->num_devices());
-    for (int d = 0; d < ctx_->num_devices(); ++d) {
-      const bool staged = x.stage_offset[d] >= 0;
-      if (staged)
-        copy_matrix(ctx_->device(d), m(), local_n(d), local(d), ld(),
-                    stage.data() + x.stage_offset[d], m());
-      base[d] = staged ? stage.data() + x.stage_offset[d] : local(d);
-      lds[d] = staged ? m() : ld();
-    }
-    // Device side: gather each column's rows of process row pr, in its local order.
-    for (int r = 0; r < std::min(desc.grid_size(), x.nranks); ++r) {
-      const int pr = desc.prow_of(r);
-      T* dst = sendbuf.get() + soffs[r] / sizeof(T);
-      const int64_t rows = desc.local_rows(pr);
-      if (rows == 0) continue;
-      x.for_each_device_column(desc.pcol_of(r), base, lds, [&](const T* column) {
-        x.for_each_row_run(pr, [&](int64_t i, int64_t il, int64_t len) {
-          std::copy_n(column + i, len, dst + il);
-        });
-        dst += rows;
-      });
-    }
-    comm.alltoallv(sendbuf.get(), sbytes, soffs, recvbuf.get(), rbytes, roffs);
-    // 2-D side: each received column whole into the local array.
-    if (x.pcol >= 0 && x.locr > 0) {
-      std::vector<int64_t> at(x.nranks);
-      for (int q = 0; q < x.nranks; ++q) at[q] = static_cast<int64_t>(roffs[q] / sizeof(T));
-      for (int64_t jl = 0; jl < x.locc; ++jl) {
-        int64_t& pos = at[x.owner_rank(desc.global_col(x.pcol, jl))];
-        std::copy_n(recvbuf.get() + pos, x.locr, a + jl * lld);
-        pos += x.locr;
-      }
-    }
+    std::vector<T*> locals(ctx_->num_devices());
+    for (int d = 0; d < ctx_->num_devices(); ++d) locals[d] = const_cast<T*>(local(d));
+    const auto [base, lds] = device_columns(x, buf, locals, ld());
+    for (int d = 0; d < ctx_->num_devices(); ++d)
+      if (x.stage_offset[d] >= 0)
+        copy_matrix(ctx_->device(d), m(), local_n(d), local(d), ld(), base[d], m());
+    // Device side: each column's rows of the process row, gathered; this rank's own
+    // columns straight into its local array.
+    std::vector<Move<T>> moves;
+    x.list_device_side(a, lld, buf.send.get(), buf.send_offset, base, lds, moves,
+                       /*to_devices=*/false);
+    run_moves(desc, moves);
+    comm.alltoallv(buf.send.get(), buf.send_bytes, buf.send_offset, buf.recv.get(),
+                   buf.recv_bytes, buf.recv_offset);
+    // 2-D side: the received columns, whole, into the local array.
+    x.list_grid_side(a, lld, buf.recv.get(), buf.recv_offset, moves, /*to_buffer=*/false);
+    run_moves(desc, moves);
   });
 }
 

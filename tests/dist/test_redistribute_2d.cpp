@@ -92,6 +92,17 @@ TYPED_TEST(Redistribute2D, EveryGridThatFits) {
   }
 }
 
+// Over 64 MiB per rank the column copies run on OpenMP threads: the same checks there
+// (1 and 2 ranks; one host device per rank).
+TEST(Redistribute2DLarge, ThreadedCopies) {
+  auto& ctx = HostContexts::all()[0];
+  const int P = ctx->nranks();
+  if (P > 2) GTEST_SKIP() << "1 and 2 ranks only (memory on CI machines)";
+  const int64_t n = P == 1 ? 3000 : 4300;  // > 64 MiB of doubles per rank
+  const BlockCyclic2D D(n, n, 64, 64, 1, P, 0, 0);
+  EXPECT_TRUE(td::check_2d_case<double>(ctx, D, 256, 5));
+}
+
 // ---- bad arguments --------------------------------------------------------------------
 
 bool contains(const std::string& s, const std::string& part) {

@@ -38,4 +38,12 @@ TYPED_TEST(Redistribute2D_Gpu, GridsAndSizes) {
         }
 }
 
+// Over 64 MiB per rank (threaded host copies, then one copy per GPU).
+TEST(Redistribute2DLarge_Gpu, ThreadedCopies) {
+  auto& ctx = td::GpuContext::get();
+  const int P = ctx->nranks();
+  const BlockCyclic2D D(4300, 4300, 64, 64, 1, P, 0, 0);
+  EXPECT_TRUE(td::check_2d_case<double>(ctx, D, 256, 5));
+}
+
 }  // namespace
