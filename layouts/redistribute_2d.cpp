@@ -34,6 +34,10 @@ namespace mgblas {
 
 namespace {
 
+// Copies of at least this many bytes run on OpenMP threads; below, starting the threads
+// costs more than the copies (and ranks sharing few cores would spin against each other).
+constexpr int64_t kThreadedBytes = int64_t{64} << 20;
+
 // One column copy: `rows` entries between the contiguous `packed` and `column`, which is
 // either contiguous too (pr < 0) or global row 0 of a DistMatrix column whose rows of
 // process row pr are taken (runs of up to mb entries).
@@ -195,6 +199,17 @@ void check_2d(const Exchange2D<T>& x, const T* a, const char* a_name, int64_t ll
   checked_mul(lld, x.locc, "local array size (lld * local columns)");
 }
 
+// Writes one byte per page of the n elements at p, on OpenMP threads when they are
+// many (as run_moves).
+template <typename T>
+void first_touch(T* p, int64_t n) {
+  constexpr int64_t kPage = 4096;
+  const int64_t bytes = n * static_cast<int64_t>(sizeof(T));
+  auto* c = reinterpret_cast<unsigned char*>(p);
+#pragma omp parallel for schedule(static) if (bytes >= kThreadedBytes)
+  for (int64_t off = 0; off < bytes; off += kPage) c[off] = 0;
+}
+
 template <typename T>
 using HostArray = std::unique_ptr<T[]>;
 template <typename T>
@@ -205,11 +220,9 @@ HostArray<T> host_array(int64_t n) {
 template <typename T>
 void run_moves(const BlockCyclic2D& D, const std::vector<Move<T>>& moves) {
   const auto count = static_cast<int64_t>(moves.size());
-  // Threads only pay off on large moves; on small ones (and on ranks sharing few cores)
-  // starting them costs more than the copies.
   int64_t total = 0;
   for (const Move<T>& mv : moves) total += mv.rows;
-  const bool parallel = total * static_cast<int64_t>(sizeof(T)) >= (int64_t{64} << 20);
+  const bool parallel = total * static_cast<int64_t>(sizeof(T)) >= kThreadedBytes;
 #pragma omp parallel for schedule(static) if (parallel)
   for (int64_t k = 0; k < count; ++k) {
     const Move<T>& mv = moves[static_cast<std::size_t>(k)];
@@ -254,7 +267,12 @@ Buffers2D<T> prepare(Exchange2D<T>& x, const T* a, int64_t lld, bool to_devices)
   }
   b.send = host_array<T>(st);
   b.recv = host_array<T>(rt);
-  b.stage = host_array<T>(x.stage_elems());
+  const int64_t staged = x.stage_elems();
+  b.stage = host_array<T>(staged);
+  // MPI and the GPU copies write the receive buffer and the host copy on one thread;
+  // their first touches (page faults) are cheaper taken here on every thread.
+  first_touch(b.recv.get(), rt);
+  first_touch(b.stage.get(), staged);
   return b;
 }
 
