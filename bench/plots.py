@@ -760,6 +760,36 @@ def edges(paths, out):
     save(fig, out)
 
 
+@topic("redistribute", "CSV", "ScaLAPACK 2-D block-cyclic to and from a DistMatrix on GPUs: "
+       "import_2d, export_2d, the route through rank 0 and one hetrd_mgpu per size, a line "
+       "per grid (<gpu>-redistribute)")
+def redistribute(paths, out):
+    rows = read(paths[0])
+    fig, ax = figure(2, (11, 4.5))
+    grids = list(OrderedDict.fromkeys((r["type"], r["nprow"], r["npcol"], r["ranks"], r["gpus"])
+                                      for r in rows))
+    for g in grids:
+        sel = [r for r in rows if (r["type"], r["nprow"], r["npcol"], r["ranks"], r["gpus"]) == g]
+        if len(sel) < 2:
+            continue
+        ns = [int(r["n"]) for r in sel]
+        label = f"{g[0]} {g[1]}x{g[2]} grid, {g[3]} rank(s), {g[4]} GPUs"
+        line = ax[0].loglog(ns, [float(r["import_s"]) for r in sel], "o-", label=f"import {label}")
+        ax[0].loglog(ns, [float(r["root_s"]) for r in sel], "x--", color=line[0].get_color(),
+                     label=f"through rank 0 {label}")
+        if any(float(r["hetrd_s"]) > 0 for r in sel):
+            ax[0].loglog(ns, [float(r["hetrd_s"]) for r in sel], ":", color=line[0].get_color(),
+                         label=f"hetrd_mgpu {label}")
+        gb = [int(r["n"]) ** 2 * (16 if r["type"] in "cz" else 8) * 1e-9 for r in sel]
+        ax[1].semilogx(ns, [b / float(r["import_s"]) for b, r in zip(gb, sel)], "o-",
+                       color=line[0].get_color(), label=f"import {label}")
+        ax[1].semilogx(ns, [b / float(r["export_s"]) for b, r in zip(gb, sel)], "s--",
+                       color=line[0].get_color(), label=f"export {label}")
+    finish(ax[0], "time (s), mb = 64", "n", "seconds", legend=6)
+    finish(ax[1], "matrix bytes / time", "n", "GB/s", legend=6)
+    save(fig, out)
+
+
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
 @topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
        "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "
