@@ -1,72 +1,127 @@
 ! SPDX-License-Identifier: BSD-3-Clause
 !
-! 04_fortran_eigensolver: the eigenvalues of a symmetric matrix from Fortran, through the
-! module `mgblas` (fortran/mgblas.f90.in), on every GPU (or host device) of every rank.
+! 04_fortran_eigensolver: the eigenvalues of a symmetric matrix held in ScaLAPACK's 2-D
+! block-cyclic layout, from Fortran, through the module `mgblas` (fortran/mgblas.f90.in),
+! on every GPU (or host device) of every rank.
 !
-! What: rank 0 draws a random symmetric n x n matrix A (entries in (-1, 1), fixed seed);
-! mgblas_matrix_distribute spreads it in block columns of width nb over every device of
-! every rank; mgblas_dsytrd_mgpu reduces it to tridiagonal form T = Q^T A Q (d, e, tau on
-! every rank); mgblas_dtridiag_eigenvalues_mgpu gives T's eigenvalues w, ascending. Rank 0
-! checks w against LAPACK's dsyev on the same matrix:
+! What: the ranks form an nprow x npcol process grid (the squarest of the ranks, row-major
+! as blacs_gridinit's 'Row'), and each rank fills its own ScaLAPACK local array of the
+! symmetric n x n matrix A (blocks mb x mb, a(i, j) = cos(0.37 i j + i + j), no rank holds
+! more than its part) under a ScaLAPACK descriptor desc(9), as a ScaLAPACK code has it.
+! mgblas_desc2d_from_scalapack reads the descriptor; mgblas_matrix_import_2d moves the
+! local arrays into a matrix of block columns of width nb on every device of every rank
+! (one all-to-all, no root); mgblas_dsytrd_mgpu reduces it to T = Q^T A Q;
+! mgblas_dtridiag_eigenvalues_mgpu gives T's eigenvalues w, ascending. Rank 0 checks w
+! against LAPACK's dsyev on the whole matrix (built there for the check only):
 !   eig_err = max_i |w_i - w_lapack_i| / (n ||A||_2 eps),  ||A||_2 = max_i |w_lapack_i|.
+! mgblas_matrix_export_2d writes the (reduced) matrix back into local arrays of the same
+! descriptor; every rank checks that the entries outside the reflectors' part came back.
 !
-! How:  mpirun -np 2 ./mgblas_fortran_eigensolver [n [nb]]     (defaults: n = 200, nb = 32)
-!       With GPUs each rank drives its GPUs; without, MGBLAS_HOST_DEVICES=2 gives each
-!       rank two host devices (the default is one).
+! How:  mpirun -np 4 ./mgblas_fortran_eigensolver [n [mb [nb]]]
+!       (defaults: n = 200, mb = 16, nb = 32). With GPUs each rank drives its GPUs;
+!       without, MGBLAS_HOST_DEVICES=2 gives each rank two host devices (default one).
+!       A ScaLAPACK code passes its own descriptor and the grid from blacs_gridinfo.
 !
 ! Prints on rank 0, for example:
-!   mgblas 0.1.0 from Fortran: n = 200, nb = 32, 2 ranks, 4 devices (host)
+!   mgblas 0.1.0 from Fortran: n = 200, 2 x 2 grid of mb = 16, nb = 32, 4 ranks, 4 devices (host)
 !   eig_err = max |w - w_lapack| / (n ||A||_2 eps) =  8.60E-02 (pass: <= 100)
-! and every rank exits with 0 when eig_err <= 100, with 1 otherwise.
+! and every rank exits with 0 when eig_err <= 100 and the export matched, with 1 otherwise.
 program fortran_eigensolver
   use mpi_f08
   use mgblas
   implicit none
   integer, parameter :: dp = c_double
   real(dp), parameter :: tol = 100
-  integer(c_int64_t) :: n, nb
-  integer :: rank, nranks
-  integer(c_int) :: local_devices, devices, is_gpu
-  type(c_ptr) :: ctx, dev, A, host
-  real(dp), allocatable, target :: a_host(:, :)
-  real(dp), allocatable :: d(:), e(:), tau(:), w(:)
+  integer(c_int64_t) :: n, mb, nb
+  integer :: rank, nranks, nprow, npcol, myrow, mycol, locr, locc, i, j, bad
+  integer(c_int) :: local_devices, devices, is_gpu, desc(9)
+  type(c_ptr) :: ctx, dev, A, mine, back_ptr
+  type(mgblas_desc2d_t) :: grid_desc
+  real(dp), allocatable, target :: a_local(:, :), back(:, :)
+  real(dp), allocatable :: a_full(:, :), d(:), e(:), tau(:), w(:)
   logical :: ok
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
-  call read_arguments(n, nb)
+  call read_arguments(n, mb, nb)
 
   ! A context over MPI_COMM_WORLD: the GPUs when there are, else host devices.
   call check(mgblas_context_create_ex(MGBLAS_BACKEND_AUTO, 0_c_int, ctx), "context_create")
   call check(mgblas_context_num_devices(ctx, local_devices, devices), "context_num_devices")
   call check(mgblas_context_device(ctx, 0_c_int, dev), "context_device")
   call check(mgblas_device_is_gpu(dev, is_gpu), "device_is_gpu")
+
+  ! The process grid and this rank's place in it (row-major, as blacs_gridinit 'Row').
+  nprow = 1
+  do i = 1, nranks
+    if (i * i <= nranks .and. mod(nranks, i) == 0) nprow = i
+  end do
+  npcol = nranks / nprow
+  myrow = rank / npcol
+  mycol = mod(rank, npcol)
   if (rank == 0) then
-    write(*, '(3a, i0, a, i0, a, i0, a, i0, 3a)') "mgblas ", mgblas_version_text(), &
-      " from Fortran: n = ", n, ", nb = ", nb, ", ", nranks, " ranks, ", devices, &
+    write(*, '(3a, i0, a, i0, a, i0, a, i0, a, i0, a, i0, a, i0, 3a)') "mgblas ", &
+      mgblas_version_text(), " from Fortran: n = ", n, ", ", nprow, " x ", npcol, &
+      " grid of mb = ", mb, ", nb = ", nb, ", ", nranks, " ranks, ", devices, &
       " devices (", merge("GPU ", "host", is_gpu /= 0), ")"
   end if
 
-  ! The matrix lives on rank 0 only; the other ranks pass a null host pointer.
-  host = c_null_ptr
-  if (rank == 0) then
-    call random_symmetric(a_host, n)
-    host = c_loc(a_host)
-  end if
+  ! This rank's ScaLAPACK local array and descriptor (DTYPE 1; the BLACS context, desc(2),
+  ! is not read by mgblas).
+  locr = numroc(int(n), int(mb), myrow, nprow)
+  locc = numroc(int(n), int(mb), mycol, npcol)
+  desc = [1_c_int, 0_c_int, int(n, c_int), int(n, c_int), int(mb, c_int), int(mb, c_int), &
+          0_c_int, 0_c_int, int(max(1, locr), c_int)]
+  allocate(a_local(max(1, locr), max(1, locc)), back(max(1, locr), max(1, locc)))
+  do j = 1, locc
+    do i = 1, locr
+      a_local(i, j) = entry(global_index(i, myrow, nprow), global_index(j, mycol, npcol))
+    end do
+  end do
+  call check(mgblas_desc2d_from_scalapack(desc, int(nprow, c_int), int(npcol, c_int), "R", &
+                                          grid_desc), "desc2d_from_scalapack")
+
+  ! Into mgblas's block columns: every rank hands over its own part.
   call check(mgblas_matrix_create(ctx, MGBLAS_PREC_D, n, n, nb, A), "matrix_create")
-  call check(mgblas_matrix_distribute(ctx, A, host, n, 0_c_int), "matrix_distribute")
+  mine = c_loc(a_local)
+  call check(mgblas_matrix_import_2d(ctx, A, grid_desc, mine), "matrix_import_2d")
 
   ! T = Q^T A Q, then T's eigenvalues; d, e, tau and w arrive on every rank.
   allocate(d(n), e(max(n - 1, 1_c_int64_t)), tau(max(n - 1, 1_c_int64_t)), w(n))
   call check(mgblas_dsytrd_mgpu(ctx, MGBLAS_UPLO_LOWER, A, d, e, tau), "dsytrd_mgpu")
   call check(mgblas_dtridiag_eigenvalues_mgpu(ctx, n, d, e, w), "dtridiag_eigenvalues_mgpu")
+
+  ! Back into the 2-D layout: above the first superdiagonal the reduction (lower) left A as
+  ! it was, so those entries must come back unchanged.
+  back = -7
+  back_ptr = c_loc(back)
+  call check(mgblas_matrix_export_2d(ctx, A, grid_desc, back_ptr), "matrix_export_2d")
+  bad = 0
+  do j = 1, locc
+    do i = 1, locr
+      ! Bit for bit: the entries only moved.
+      if (global_index(j, mycol, npcol) > global_index(i, myrow, nprow) + 1 .and. &
+          transfer(back(i, j), 0_c_int64_t) /= transfer(a_local(i, j), 0_c_int64_t)) &
+        bad = bad + 1
+    end do
+  end do
+  if (bad > 0) write(*, '(a, i0, a, i0, a)') "rank ", rank, ": ", bad, &
+    " entries of the upper triangle differ after export_2d"
   call check(mgblas_matrix_destroy(A), "matrix_destroy")
   call check(mgblas_context_destroy(ctx), "context_destroy")
 
-  ok = .true.
-  if (rank == 0) ok = matches_lapack(a_host, w)
-  call MPI_Bcast(ok, 1, MPI_LOGICAL, 0, MPI_COMM_WORLD)
+  ok = bad == 0
+  if (rank == 0) then
+    allocate(a_full(n, n))
+    do j = 1, int(n)
+      do i = 1, int(n)
+        a_full(i, j) = entry(i, j)
+      end do
+    end do
+    ok = matches_lapack(a_full, w) .and. ok
+  end if
+  call MPI_Allreduce(MPI_IN_PLACE, ok, 1, MPI_LOGICAL, MPI_LAND, MPI_COMM_WORLD)
   call MPI_Finalize()
   if (.not. ok) stop 1
 
@@ -82,39 +137,51 @@ contains
     call MPI_Abort(MPI_COMM_WORLD, 1)
   end subroutine check
 
-  ! [n [nb]] from the command line.
-  subroutine read_arguments(n, nb)
-    integer(c_int64_t), intent(out) :: n, nb
+  ! [n [mb [nb]]] from the command line.
+  subroutine read_arguments(n, mb, nb)
+    integer(c_int64_t), intent(out) :: n, mb, nb
     character(len=32) :: text
     integer :: i, stat
-    integer(c_int64_t) :: values(2)
-    values = [200_c_int64_t, 32_c_int64_t]
-    do i = 1, min(command_argument_count(), 2)
+    integer(c_int64_t) :: values(3)
+    values = [200_c_int64_t, 16_c_int64_t, 32_c_int64_t]
+    do i = 1, min(command_argument_count(), 3)
       call get_command_argument(i, text)
       read(text, *, iostat=stat) values(i)
       if (stat /= 0 .or. values(i) < 1) then
-        if (rank == 0) write(*, '(3a)') "usage: mgblas_fortran_eigensolver [n [nb]]: '", &
+        if (rank == 0) write(*, '(3a)') "usage: mgblas_fortran_eigensolver [n [mb [nb]]]: '", &
           trim(text), "' is not a positive integer"
         call MPI_Abort(MPI_COMM_WORLD, 2)
       end if
     end do
     n = values(1)
-    nb = values(2)
+    mb = values(2)
+    nb = values(3)
   end subroutine read_arguments
 
-  ! a = (R + R^T) - 1 for R uniform in [0, 1): symmetric, entries in (-1, 1).
-  subroutine random_symmetric(a, n)
-    real(dp), allocatable, intent(out) :: a(:, :)
-    integer(c_int64_t), intent(in) :: n
-    integer, allocatable :: seed(:)
-    integer :: k, i
-    call random_seed(size=k)
-    seed = [(20240 + 7 * i, i = 1, k)]
-    call random_seed(put=seed)
-    allocate(a(n, n))
-    call random_number(a)
-    a = a + transpose(a) - 1
-  end subroutine random_symmetric
+  ! The matrix, entry (i, j) counted from 1: symmetric, in [-1, 1].
+  real(dp) function entry(i, j)
+    integer, intent(in) :: i, j
+    entry = cos(0.37_dp * i * j + i + j)
+  end function entry
+
+  ! ScaLAPACK's NUMROC with the first block on process 0: how many of the n rows (or
+  ! columns), cut in blocks of b, process p of np holds.
+  integer function numroc(n, b, p, np)
+    integer, intent(in) :: n, b, p, np
+    integer :: blocks
+    blocks = (n + b - 1) / b
+    numroc = 0
+    if (p >= blocks) return
+    numroc = ((blocks - p - 1) / np + 1) * b
+    if (mod(blocks - 1, np) == p) numroc = numroc - (blocks * b - n)
+  end function numroc
+
+  ! ScaLAPACK's INDXL2G with the first block on process 0: the global index (from 1) of
+  ! local index l (from 1) of process p of np, blocks of mb.
+  integer function global_index(l, p, np)
+    integer, intent(in) :: l, p, np
+    global_index = ((l - 1) / int(mb) * np + p) * int(mb) + mod(l - 1, int(mb)) + 1
+  end function global_index
 
   ! w against LAPACK's dsyev on (a copy of) a; prints eig_err.
   logical function matches_lapack(a, w)
