@@ -104,6 +104,28 @@ mgblas_status_t mgblas_context_create_ex(mgblas_backend_t backend, int host_devi
   return mgblas_context_create_comm(nullptr, backend, host_devices, ctx);
 }
 
+mgblas_status_t mgblas_context_create_fcomm(int fcomm, mgblas_backend_t backend,
+                                            int host_devices, mgblas_context_t* ctx) {
+#if MGBLAS_HAVE_MPI
+  int init = 0, fin = 0;
+  MPI_Initialized(&init);
+  MPI_Finalized(&fin);
+  if (init && !fin) {  // MPI_Comm_f2c needs MPI running
+    const MPI_Comm comm = MPI_Comm_f2c(static_cast<MPI_Fint>(fcomm));
+    return mgblas_context_create_comm(&comm, backend, host_devices, ctx);
+  }
+  return guard([&] {
+    MGBLAS_THROW(mgblas::MpiError, "argument 'fcomm' = ", fcomm,
+                 ": MPI is not initialised (call MPI_Init first)");
+  });
+#else
+  return guard([&] {
+    MGBLAS_THROW(mgblas::NotCompiled, "argument 'fcomm' = ", fcomm,
+                 " but this build of mgblas has no MPI (MGBLAS_ENABLE_MPI=OFF)");
+  });
+#endif
+}
+
 mgblas_status_t mgblas_context_create(mgblas_context_t* ctx) {
   return mgblas_context_create_comm(nullptr, MGBLAS_BACKEND_AUTO, 0, ctx);
 }

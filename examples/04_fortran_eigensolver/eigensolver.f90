@@ -46,8 +46,10 @@ program fortran_eigensolver
   call MPI_Comm_size(MPI_COMM_WORLD, nranks)
   call read_arguments(n, mb, nb)
 
-  ! A context over MPI_COMM_WORLD: the GPUs when there are, else host devices.
-  call check(mgblas_context_create_ex(MGBLAS_BACKEND_AUTO, 0_c_int, ctx), "context_create")
+  ! A context over the grid's communicator (here MPI_COMM_WORLD, handed over as Fortran's
+  ! handle): the GPUs when there are, else host devices.
+  call check(mgblas_context_create_fcomm(int(MPI_COMM_WORLD%MPI_VAL, c_int), &
+                                         MGBLAS_BACKEND_AUTO, 0_c_int, ctx), "context_create_fcomm")
   call check(mgblas_context_num_devices(ctx, local_devices, devices), "context_num_devices")
   call check(mgblas_context_device(ctx, 0_c_int, dev), "context_device")
   call check(mgblas_device_is_gpu(dev, is_gpu), "device_is_gpu")

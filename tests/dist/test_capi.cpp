@@ -99,6 +99,16 @@ TEST(CApi, ContextOnAGivenCommunicator) {
   }
   EXPECT_EQ(mgblas_context_destroy(alone), MGBLAS_SUCCESS);
   EXPECT_EQ(mgblas_context_destroy(world), MGBLAS_SUCCESS);
+  // The same through the Fortran handle of the one-rank communicator.
+  mgblas_context_t from_fortran = nullptr;
+  ASSERT_EQ(mgblas_context_create_fcomm(static_cast<int>(MPI_Comm_c2f(self)), MGBLAS_BACKEND_HOST,
+                                        3, &from_fortran),
+            MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  ASSERT_EQ(mgblas_context_num_devices(from_fortran, &local, &global), MGBLAS_SUCCESS);
+  EXPECT_EQ(local, 3);
+  EXPECT_EQ(global, 3);
+  EXPECT_EQ(mgblas_context_destroy(from_fortran), MGBLAS_SUCCESS);
   MPI_Comm_free(&self);
   EXPECT_EQ(mgblas_context_create_comm(nullptr, MGBLAS_BACKEND_HOST, 1, nullptr),
             MGBLAS_ERROR_BAD_ARGUMENT);
