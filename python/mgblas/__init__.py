@@ -26,6 +26,7 @@ _mgblas.set_error_types(ERROR_TYPES)
 
 from ._context import Context  # noqa: E402
 from ._dist import DistMatrix, LocalBlock, RowTiledMatrix  # noqa: E402
+from ._layout2d import BlockCyclic2D  # noqa: E402
 from ._blas import (gebrd, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_mgpu_offset,  # noqa: E402
                     hemv, hemv_mgpu, hemv_mgpu_offset, hetrd, ormtr, symv, symv_mgpu,
                     symv_mgpu_offset, sytrd, tridiag_eigenvalues, tsgemm, tsgemm_mgpu, unmtr)
@@ -51,7 +52,7 @@ def cuda_device_count() -> int:
 
 
 __all__ = [
-    "Context", "DistMatrix", "RowTiledMatrix", "LocalBlock",
+    "Context", "DistMatrix", "RowTiledMatrix", "LocalBlock", "BlockCyclic2D",
     "gemv", "symv", "hemv", "tsgemm", "gemm_batched",
     "gemv_mgpu", "gemv_mgpu_offset", "symv_mgpu", "symv_mgpu_offset",
     "hemv_mgpu", "hemv_mgpu_offset", "tsgemm_mgpu",

@@ -14,6 +14,7 @@ from ._arrays import (DTYPE_OF, LETTER, SUPPORTED, Arr, colmajor_ld, cuda_sync, 
                       check_dtype)
 from ._context import Context
 from ._errors import BadArgument, DimensionMismatch
+from ._layout2d import BlockCyclic2D
 
 
 def _dtype(dtype: Any) -> np.dtype:
@@ -261,6 +262,81 @@ class DistMatrix(_Distributed):
         Fortran-ordered NumPy array there (or ``out``, a column-major NumPy or CuPy
         array of the right shape and dtype) and None on the other ranks. Collective."""
         return self._to_array(root, out)
+
+    def import_2d(self, desc: BlockCyclic2D, local: Any) -> None:
+        """Fill the matrix from ScaLAPACK's 2-D block-cyclic layout ``desc``
+        (:class:`BlockCyclic2D`, the matrix's shape): ``local`` is this rank's local
+        array, a NumPy array of the matrix's dtype with ``desc.local_shape(ctx.rank)``
+        = (LOCr, LOCc) entries, or a padded (lld, LOCc) one (lld >= LOCr; only the
+        first LOCr rows are read); a layout other than column-major is copied to
+        Fortran order first. None on ranks holding nothing (outside the grid). One
+        all-to-all between the ranks, no root: no rank holds more than its own parts.
+        Collective: every rank calls, with the same desc."""
+        self._redistribute_2d("import_2d", desc, local, writes=False)
+
+    def export_2d(self, desc: BlockCyclic2D, local: Any) -> None:
+        """Write the matrix into ScaLAPACK's 2-D block-cyclic layout ``desc``: ``local``
+        is this rank's local array as for :meth:`import_2d`, written in place, so it
+        must be a writable column-major (Fortran-ordered) NumPy array (rows past LOCr
+        of a padded one are left alone). Collective."""
+        self._redistribute_2d("export_2d", desc, local, writes=True)
+
+    def _redistribute_2d(self, name: str, desc: Any, local: Any, writes: bool) -> None:
+        ctx = self.ctx
+        what = f"DistMatrix.{name}"
+
+        def check():
+            if not isinstance(desc, BlockCyclic2D):
+                raise BadArgument("desc must be an mgblas.BlockCyclic2D, not "
+                                  f"{type(desc).__name__}")
+            if desc.shape != self.shape:
+                raise DimensionMismatch(f"desc is {desc.m} x {desc.n} but the matrix is "
+                                        f"{self.shape[0]} x {self.shape[1]}: they must be equal")
+            if desc.grid_size > ctx.size:
+                raise BadArgument(f"desc's grid is {desc.nprow} x {desc.npcol} = "
+                                  f"{desc.grid_size} processes but the context has {ctx.size} "
+                                  "rank(s): the grid must fit in the ranks")
+            return _local_2d(desc, local, ctx.rank, self.dtype, writes), \
+                lambda: f"{desc!r} {self.dtype}"
+
+        _keep, ptr, lld = ctx._agree(what, check)  # _keep: a Fortran copy, alive till done
+        getattr(self._c, name)(desc._c, ptr, lld)
+
+
+def _local_2d(desc: BlockCyclic2D, local: Any, rank: int, dtype: np.dtype,
+              writes: bool) -> Tuple[Any, int, int]:
+    """This rank's local array of import_2d / export_2d, checked: (keep-alive, address,
+    lld); (None, 0, 1) where the rank holds nothing and passed None."""
+    locr, locc = desc.local_shape(rank)
+    where = (f"rank {rank} (process ({desc.prow_of(rank)}, {desc.pcol_of(rank)}) of desc's "
+             f"grid)" if desc.prow_of(rank) >= 0 else f"rank {rank} (outside desc's grid)")
+    if local is None:
+        if locr * locc > 0:
+            raise BadArgument(f"local is None but {where} holds a {locr} x {locc} part of the "
+                              "matrix: pass its local array (desc.local_shape(rank))")
+        return None, 0, 1
+    arr = describe(local, "local", writable=writes)
+    if arr.on_gpu:
+        raise BadArgument("local is a CUDA array: the 2-D local arrays are host memory; "
+                          "pass a NumPy array")
+    check_dtype(arr, dtype, "the matrix")
+    if arr.ndim != 2:
+        raise DimensionMismatch(f"local must be 2-D, not of shape {arr.shape}")
+    rows, cols = arr.shape
+    if cols != locc or rows < locr:
+        raise DimensionMismatch(f"local has shape {arr.shape} but {where} holds {locr} x "
+                                f"{locc} (LOCr x LOCc): pass shape ({locr}, {locc}) or a "
+                                f"padded (lld, {locc}) with lld >= {locr}")
+    obj = arr.obj
+    ld = colmajor_ld(arr)
+    if ld is None:
+        if writes:
+            raise BadArgument("local must be column-major (Fortran order) with unit row "
+                              "stride: it is written in place")
+        obj = np.asfortranarray(obj)
+        arr = describe(obj, "local")
+        ld = colmajor_ld(arr)
+    return obj, arr.ptr, max(ld, 1)
 
 
 def _to_kind(ref: Any, host: np.ndarray) -> Any:

@@ -143,6 +143,13 @@ Op to_op(char c) {
     default: MGBLAS_THROW(BadArgument, "trans '", c, "': must be 'N', 'T' or 'C'");
   }
 }
+GridOrder to_grid_order(char c) {
+  switch (c) {
+    case 'R': return GridOrder::RowMajor;
+    case 'C': return GridOrder::ColumnMajor;
+    default: MGBLAS_THROW(BadArgument, "order '", c, "': must be 'R' (row-major grid) or 'C'");
+  }
+}
 Uplo to_uplo(char c) {
   switch (c) {
     case 'L': return Uplo::Lower;
@@ -560,7 +567,52 @@ NB_MODULE(_mgblas, m) {
              dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
                A.get<T>().collect(ptr<T>(a), lda, root);
              });
+           }, release_gil)
+      // a: this rank's ScaLAPACK local array (host), 0 outside the grid.
+      .def("import_2d", [](AnyDistMatrix& A, const BlockCyclic2D& desc, uintptr_t a, int64_t lld) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().import_2d(desc, ptr<const T>(a), lld);
+             });
+           }, release_gil)
+      .def("export_2d", [](AnyDistMatrix& A, const BlockCyclic2D& desc, uintptr_t a, int64_t lld) {
+             dispatch(A.dt, [&]<typename T>(std::type_identity<T>) {
+               A.get<T>().export_2d(desc, ptr<T>(a), lld);
+             });
            }, release_gil);
+
+  // --- BlockCyclic2D: ScaLAPACK's 2-D block-cyclic layout (pure index arithmetic) ---
+  nb::class_<BlockCyclic2D>(m, "BlockCyclic2D")
+      .def_static("create",
+                  [](int64_t m_, int64_t n_, int64_t mb, int64_t nb_, int nprow, int npcol,
+                     int rsrc, int csrc, char order) {
+                    return BlockCyclic2D(m_, n_, mb, nb_, nprow, npcol, rsrc, csrc,
+                                         to_grid_order(order));
+                  },
+                  "m"_a, "n"_a, "mb"_a, "nb"_a, "nprow"_a, "npcol"_a, "rsrc"_a, "csrc"_a,
+                  "order"_a)
+      .def_prop_ro("m", &BlockCyclic2D::m)
+      .def_prop_ro("n", &BlockCyclic2D::n)
+      .def_prop_ro("mb", &BlockCyclic2D::mb)
+      .def_prop_ro("nb", &BlockCyclic2D::nb)
+      .def_prop_ro("nprow", &BlockCyclic2D::nprow)
+      .def_prop_ro("npcol", &BlockCyclic2D::npcol)
+      .def_prop_ro("rsrc", &BlockCyclic2D::rsrc)
+      .def_prop_ro("csrc", &BlockCyclic2D::csrc)
+      .def_prop_ro("order", [](const BlockCyclic2D& d) {
+        return d.order() == GridOrder::RowMajor ? 'R' : 'C';
+      })
+      .def_prop_ro("grid_size", &BlockCyclic2D::grid_size)
+      .def("rank_of", &BlockCyclic2D::rank_of, "prow"_a, "pcol"_a)
+      .def("prow_of", &BlockCyclic2D::prow_of, "rank"_a)
+      .def("pcol_of", &BlockCyclic2D::pcol_of, "rank"_a)
+      .def("row_owner", &BlockCyclic2D::row_owner, "i"_a)
+      .def("col_owner", &BlockCyclic2D::col_owner, "j"_a)
+      .def("local_rows", &BlockCyclic2D::local_rows, "prow"_a)
+      .def("local_cols", &BlockCyclic2D::local_cols, "pcol"_a)
+      .def("local_row", &BlockCyclic2D::local_row, "i"_a)
+      .def("local_col", &BlockCyclic2D::local_col, "j"_a)
+      .def("global_row", &BlockCyclic2D::global_row, "prow"_a, "il"_a)
+      .def("global_col", &BlockCyclic2D::global_col, "pcol"_a, "jl"_a);
 
   // --- RowTiledMatrix ------------------------------------------------------------
   nb::class_<AnyRowTiled>(m, "RowTiledMatrix")
