@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// heevd_mgpu: hetrd_mgpu, the eigenpairs of T, unmtr_mgpu (see the header). With
+// vectors, T's eigenpairs come from MRRR split at its seam: rank 0 computes the root
+// representation (kernels/host/mrrr.hpp, O(n) data) and broadcasts it, then every device
+// computes the vectors of its own columns of Z from it (host LAPACK, OpenMP over the
+// rank's runs of columns) and receives them in one copy.
+#include "dist/lapack/heevd_mgpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "core/agreement.hpp"
+#include "core/communicator.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/stebz_mgpu.hpp"
+#include "kernels/host/mrrr.hpp"
+
+namespace mgblas {
+namespace {
+
+using kernels::host::MrrrRange;
+using kernels::host::MrrrRoot;
+
+// Error E raised as the public entry `what` (a string literal).
+template <typename E, typename... Args>
+[[noreturn]] void fail(const char* what, const Args&... args) {
+  throw E(__FILE__, __LINE__, what, detail::concat(args...));
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The columns of Z a range needs: all n for All and Value (m is known only after the
+// eigenvalues), iu - il + 1 for Index.
+int64_t columns_needed(const EigenRange& r, int64_t n) {
+  return r.kind == EigenRange::Kind::Index ? r.iu - r.il + 1 : n;
+}
+
+void check_range(const char* what, const EigenRange& r, int64_t n) {
+  using K = EigenRange::Kind;
+  if (r.kind != K::All && r.kind != K::Index && r.kind != K::Value)
+    fail<BadArgument>(what, "argument 'range' has the kind '", static_cast<char>(r.kind),
+                      "': must be All ('A'), Index ('I') or Value ('V')");
+  if (r.kind == K::Index && n > 0 && !(r.il >= 0 && r.il <= r.iu && r.iu < n))
+    fail<BadArgument>(what, "argument 'range' has il = ", r.il, ", iu = ", r.iu,
+                      ": must satisfy 0 <= il <= iu < n = ", n);
+  if (r.kind == K::Value && !(r.vl < r.vu))  // also false for a NaN bound
+    fail<BadArgument>(what, "argument 'range' has vl = ", r.vl, ", vu = ", r.vu,
+                      ": must satisfy vl < vu (the interval (vl, vu])");
+}
+
+template <Scalar T>
+void check_z(const char* what, const Context& ctx, const DistMatrix<T>& Z, int64_t n,
+             const EigenRange& r) {
+  if (&Z.context() != &ctx) fail<BadArgument>(what, "argument 'Z' lives on another Context");
+  if (Z.layout().num_devices() != ctx.global_num_devices())
+    fail<DimensionMismatch>(what, "argument 'Z': layout over P = ", Z.layout().num_devices(),
+                            " devices, but the context has ", ctx.global_num_devices());
+  const int64_t need = columns_needed(r, n);
+  if (Z.m() != n || Z.n() < need)
+    fail<DimensionMismatch>(what, "argument 'Z' is ", Z.m(), " x ", Z.n(), ": must be ", n,
+                            " x K with K >= ", need,
+                            r.kind == EigenRange::Kind::Index ? " (iu - il + 1)" : " (n)");
+}
+
+template <typename R>
+void require_finite(const char* what, const char* name, const char* where, const R* x,
+                    int64_t len) {
+  for (int64_t i = 0; i < len; ++i)
+    if (!std::isfinite(x[i]))
+      fail<BadArgument>(what, "argument '", name, "' has a NaN or infinite entry (", where,
+                        "[", i, "] = ", x[i], ")");
+}
+
+template <typename V>
+void bcast_vector(const Communicator& comm, V& v, int64_t count) {
+  v.resize(static_cast<std::size_t>(count));
+  if (count > 0) comm.bcast(v.data(), v.size() * sizeof(v[0]), 0);
+}
+
+// Rank 0's MRRR root on every rank (a failure there raises on every rank).
+template <typename R>
+MrrrRoot<R> shared_root(const char* what, const Communicator& comm, int64_t n, const R* d,
+                        const R* e, const EigenRange& r) {
+  MrrrRoot<R> root;
+  all_or_nothing(comm, what, [&] {
+    if (comm.rank() != 0) return;
+    root = kernels::host::mrrr_root<R>(what, static_cast<MrrrRange>(r.kind), n, d, e,
+                                       static_cast<R>(r.vl), static_cast<R>(r.vu), r.il, r.iu);
+  });
+  int64_t head[3] = {root.m, static_cast<int64_t>(root.isplit.size()), root.n};
+  comm.bcast(head, sizeof head, 0);
+  R reals[4] = {root.scale, root.wl, root.wu, root.pivmin};
+  comm.bcast(reals, sizeof reals, 0);
+  root.m = head[0];
+  root.n = head[2];
+  root.scale = reals[0];
+  root.wl = reals[1];
+  root.wu = reals[2];
+  root.pivmin = reals[3];
+  if (n <= 2) {
+    bcast_vector(comm, root.small_w, root.m);
+    bcast_vector(comm, root.small_z, root.m * n);
+    return root;
+  }
+  for (auto* v : {&root.d, &root.l, &root.w, &root.werr, &root.wgap}) bcast_vector(comm, *v, n);
+  bcast_vector(comm, root.gers, 2 * n);
+  bcast_vector(comm, root.isplit, head[1]);
+  bcast_vector(comm, root.iblock, n);
+  bcast_vector(comm, root.indexw, n);
+  return root;
+}
+
+// A run of a device's local columns whose eigenpairs are consecutive in the root's order:
+// one ?larrv call.
+struct Run {
+  int device;     // local device
+  int64_t col;    // first local column
+  int64_t count;  // columns
+  int64_t first;  // first eigenpair (root order)
+};
+
+// LAPACK's ?syevr answer to an MRRR failure (no representation found for a child inside
+// a tight cluster), with ?stedc: rank 0 computes every eigenpair and deals the wanted
+// columns out. Slow (one rank's CPU, the whole matrix moves) but rare.
+template <Scalar T>
+void fallback_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
+                      const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
+                      DistMatrix<T>& dest) {
+  using R = real_type_t<T>;
+  const Communicator& comm = ctx.comm();
+  const int64_t m = dest.n();
+  std::vector<T> zsel;
+  std::vector<R> wsel(static_cast<std::size_t>(m));
+  all_or_nothing(comm, what, [&] {
+    if (comm.rank() != 0) return;
+    std::vector<R> z(static_cast<std::size_t>(n * n)), wall(static_cast<std::size_t>(n));
+    kernels::host::stedc_all<R>(what, n, d, e, z.data(), wall.data());
+    // The root chose m; the first wanted index follows from the range (for a value range,
+    // the values at or below vl, kept so that m columns fit).
+    int64_t first = 0;
+    if (range.kind == EigenRange::Kind::Index) first = range.il;
+    if (range.kind == EigenRange::Kind::Value)
+      first = std::min<int64_t>(n - m, std::upper_bound(wall.begin(), wall.end(),
+                                                        static_cast<R>(range.vl)) -
+                                           wall.begin());
+    zsel.assign(z.begin() + first * n, z.begin() + (first + m) * n);
+    std::copy_n(wall.begin() + first, m, wsel.begin());
+  });
+  if (m > 0) comm.bcast(wsel.data(), wsel.size() * sizeof(R), 0);
+  dest.distribute(zsel.empty() ? nullptr : zsel.data(), n, 0);
+  std::copy(wsel.begin(), wsel.end(), w);
+}
+
+// dest (n x m, m = root.m) := the eigenvectors of T in ascending order of their
+// eigenvalues; w[0..m-1] := those eigenvalues, on every rank.
+template <Scalar T>
+void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
+                  const real_type_t<T>* e, const EigenRange& range,
+                  const MrrrRoot<real_type_t<T>>& root, real_type_t<T>* w, DistMatrix<T>& dest) {
+  using R = real_type_t<T>;
+  const int64_t n = root.n, m = root.m;
+  // Root order is by block of T, ascending inside each; the approximations order them
+  // globally.
+  std::vector<int64_t> order(static_cast<std::size_t>(m));
+  std::iota(order.begin(), order.end(), int64_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return root.approx(a) < root.approx(b); });
+
+  const BlockCyclic1D& L = dest.layout();
+  const int nd = ctx.num_devices();
+  std::vector<Run> runs;
+  std::vector<int64_t> cols(nd);
+  for (int l = 0; l < nd; ++l) {
+    const int g = ctx.device_offset() + l;
+    cols[l] = dest.local_n(l);
+    for (int64_t jl = 0; jl < cols[l]; ++jl) {
+      const int64_t k = order[static_cast<std::size_t>(L.global_col(g, jl))];
+      if (!runs.empty() && runs.back().device == l && runs.back().col + runs.back().count == jl &&
+          runs.back().first + runs.back().count == k)
+        ++runs.back().count;
+      else
+        runs.push_back({l, jl, 1, k});
+    }
+  }
+  std::vector<R> wpart(static_cast<std::size_t>(m), R(0));
+  std::vector<std::vector<R>> stage(nd);
+  int failed = 0;
+  all_or_nothing(ctx.comm(), what, [&] {
+    for (int l = 0; l < nd; ++l) stage[l].resize(static_cast<std::size_t>(n * cols[l]));
+    // Threads only where the work pays for them: ranks sharing few cores (CI) would
+    // otherwise spin against each other.
+    const bool large = static_cast<double>(n) * static_cast<double>(m) > double(1 << 22);
+    const auto nrun = static_cast<int64_t>(runs.size());
+#pragma omp parallel for schedule(dynamic, 1) if (large) reduction(max : failed)
+    for (int64_t i = 0; i < nrun; ++i) {
+      const Run& r = runs[static_cast<std::size_t>(i)];
+      std::vector<R> wr(static_cast<std::size_t>(r.count));
+      if (kernels::host::mrrr_vectors<R>(what, root, r.first, r.count,
+                                         stage[r.device].data() + r.col * n, n, wr.data()) != 0) {
+        failed = 1;
+        continue;
+      }
+      const int g = ctx.device_offset() + r.device;
+      for (int64_t j = 0; j < r.count; ++j)
+        wpart[static_cast<std::size_t>(L.global_col(g, r.col + j))] = wr[j];
+    }
+  });
+  // Where one device's MRRR failed, every rank takes the fallback together.
+  if (ctx.comm().allreduce_max(static_cast<int64_t>(failed)) != 0) {
+    fallback_vectors<T>(what, ctx, n, d, e, range, w, dest);
+    return;
+  }
+  all_or_nothing(ctx.comm(), what, [&] {
+    for (int l = 0; l < nd; ++l) {
+      if (cols[l] == 0) continue;
+      const Device& dev = ctx.device(l);
+      dev.make_current();
+      if constexpr (is_complex_v<T>) {
+        std::vector<T> wide(stage[l].begin(), stage[l].end());
+        copy_matrix(dev, n, cols[l], wide.data(), n, dest.local(l), dest.ld());
+      } else {
+        copy_matrix(dev, n, cols[l], stage[l].data(), n, dest.local(l), dest.ld());
+      }
+    }
+  });
+  // Each eigenvalue comes from one device: the sum only places it (x + 0 = x exactly).
+  ctx.comm().allreduce_sum(wpart.data(), m);
+  // The order came from ?larre's approximations; ?larrv's refined values of two pairs
+  // from different blocks of T can swap where they agree to within their errors (graded
+  // and clustered T). Sorting the values alone moves each by at most that difference, far
+  // less than the eigenvalues' own error, and keeps the vectors where they are.
+  std::sort(wpart.begin(), wpart.end());
+  std::copy(wpart.begin(), wpart.end(), w);
+}
+
+// Z's first m columns sit where those of an n x m matrix with Z's nb and first device do:
+// when m < K the work happens in such a matrix and its local columns are copied over,
+// so Z's other columns are neither touched nor transformed.
+template <Scalar T>
+std::optional<DistMatrix<T>> narrower(const DistMatrix<T>& Z, int64_t m) {
+  std::optional<DistMatrix<T>> part;
+  if (m == Z.n()) return part;
+  const BlockCyclic1D& L = Z.layout();
+  part.emplace(Z.context_ptr(), BlockCyclic1D(Z.m(), m, L.nb(), L.num_devices(), L.first()));
+  return part;
+}
+template <Scalar T>
+void copy_prefix(const char* what, const DistMatrix<T>& from, DistMatrix<T>& to) {
+  Context& ctx = from.context();
+  all_or_nothing(ctx.comm(), what, [&] {
+    for (int l = 0; l < ctx.num_devices(); ++l) {
+      const Device& dev = ctx.device(l);
+      dev.make_current();
+      copy_matrix(dev, from.m(), std::min(from.local_n(l), to.local_n(l)), from.local(l),
+                  from.ld(), to.local(l), to.ld());
+    }
+  });
+}
+
+template <Scalar T>
+CallRecord heevd_record(const char* what, const DistMatrix<T>& A, Uplo uplo,
+                        const DistMatrix<T>* Z, const EigenRange& r) {
+  CallRecord rec(what);
+  detail::add_matrix_fields(rec, A);
+  rec.add("uplo", static_cast<char>(uplo))
+      .add("range", static_cast<char>(r.kind))
+      .add("il", r.il)
+      .add("iu", r.iu)
+      .add_scalar("vl", r.vl)
+      .add_scalar("vu", r.vu)
+      .add("vectors", Z != nullptr ? 1 : 0);
+  if (Z != nullptr)
+    rec.add("Z.m", Z->m()).add("Z.n", Z->n()).add("Z.nb", Z->layout().nb())
+        .add("Z.first", Z->layout().first());
+  return rec;
+}
+
+}  // namespace
+
+template <Scalar T>
+int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>* Z,
+                   const EigenRange& range, const HeevdOptions& opts) {
+  using R = real_type_t<T>;
+  static constexpr const char* what = "heevd_mgpu";
+  const auto t0 = std::chrono::steady_clock::now();
+  Context& ctx = A.context();
+  const Communicator& comm = ctx.comm();
+  const int64_t n = A.m();
+  CallRecord rec = heevd_record(what, A, uplo, Z, range);
+  agree(comm, rec, [&] {
+    if (uplo != Uplo::Lower && uplo != Uplo::Upper)
+      fail<BadArgument>(what, "argument 'uplo' = ", static_cast<char>(uplo),
+                        ": must be Uplo::Lower or Uplo::Upper");
+    if (A.n() != n)
+      fail<DimensionMismatch>(what, "argument 'A' is ", n, " x ", A.n(), ": must be square");
+    detail::check_matrix(ctx, A);
+    check_range(what, range, n);
+    if (n > 0 && w == nullptr)
+      fail<BadArgument>(what, "argument 'w' is a null pointer but must have room for n = ",
+                        n, " values");
+    if (Z != nullptr) check_z(what, ctx, *Z, n, range);
+  });
+  HeevdProfile prof;
+  if (n == 0) return 0;
+
+  // 1. A = Q T Q^H.
+  std::vector<R> d(static_cast<std::size_t>(n)), e(static_cast<std::size_t>(n));
+  std::vector<T> tau(static_cast<std::size_t>(n));
+  auto t = std::chrono::steady_clock::now();
+  hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts.reduction);
+  prof.reduction = seconds_since(t);
+  // T is the same on every rank, so every rank finds the same entry and raises alike.
+  require_finite(what, "A", "T's diagonal after the reduction, d", d.data(), n);
+  require_finite(what, "A", "T's off-diagonal after the reduction, e", e.data(), n - 1);
+
+  // 2. and 3.
+  t = std::chrono::steady_clock::now();
+  int64_t m = 0;
+  if (Z == nullptr) {
+    // Bisection over every device for all values, then the subset (values are cheap;
+    // the subsets' savings are in the vectors).
+    std::vector<R> all(static_cast<std::size_t>(n));
+    tridiag_eigenvalues_mgpu<T>(ctx, n, d.data(), e.data(), all.data());
+    if (range.kind == EigenRange::Kind::Index) {
+      m = range.iu - range.il + 1;
+      std::copy_n(all.begin() + range.il, m, w);
+    } else {
+      for (R x : all)
+        if (range.kind == EigenRange::Kind::All || (x > range.vl && x <= range.vu)) w[m++] = x;
+    }
+    prof.tridiagonal = seconds_since(t);
+  } else {
+    const MrrrRoot<R> root = shared_root<R>(what, comm, n, d.data(), e.data(), range);
+    m = root.m;
+    std::optional<DistMatrix<T>> part = narrower(*Z, m);
+    DistMatrix<T>& dest = part ? *part : *Z;
+    std::vector<R> wm(static_cast<std::size_t>(m));
+    fill_vectors<T>(what, ctx, d.data(), e.data(), range, root, wm.data(), dest);
+    prof.tridiagonal = seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    if (m > 0) unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);
+    if (part) copy_prefix(what, *part, *Z);
+    prof.back_transform = seconds_since(t);
+    std::copy(wm.begin(), wm.end(), w);
+  }
+  prof.total = seconds_since(t0);
+  if (opts.profile != nullptr) *opts.profile = prof;
+  return m;
+}
+
+template <Scalar T>
+Eigensystem<T> heevd_mgpu(Uplo uplo, DistMatrix<T>& A, bool vectors, const EigenRange& range,
+                          const HeevdOptions& opts) {
+  Eigensystem<T> out;
+  out.w.resize(static_cast<std::size_t>(std::max<int64_t>(A.m(), 1)));
+  if (!vectors) {
+    out.w.resize(static_cast<std::size_t>(heevd_mgpu<T>(uplo, A, out.w.data(), nullptr, range, opts)));
+    return out;
+  }
+  // Z must hold every column the range may need; shrink to m afterwards only when the
+  // count was unknown (a value range), by a local copy of the prefix on each device.
+  const int64_t n = A.m();
+  const int64_t cols = range.kind == EigenRange::Kind::Index && range.iu >= range.il
+                           ? range.iu - range.il + 1
+                           : n;
+  const BlockCyclic1D& LA = A.layout();
+  DistMatrix<T> Z(A.context_ptr(), BlockCyclic1D(n, std::max<int64_t>(cols, 0), LA.nb(),
+                                                 LA.num_devices(), LA.first()));
+  const int64_t m = heevd_mgpu<T>(uplo, A, out.w.data(), &Z, range, opts);
+  out.w.resize(static_cast<std::size_t>(m));
+  if (m == Z.n()) {
+    out.Z.emplace(std::move(Z));
+    return out;
+  }
+  DistMatrix<T> Zm = *narrower(Z, m);
+  copy_prefix("heevd_mgpu", Z, Zm);
+  out.Z.emplace(std::move(Zm));
+  return out;
+}
+
+template <Scalar T>
+int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real_type_t<T>* e,
+                                  real_type_t<T>* w, DistMatrix<T>& Z, const EigenRange& range) {
+  using R = real_type_t<T>;
+  static constexpr const char* what = "tridiag_eigenvectors_mgpu";
+  Context& ctx = Z.context();
+  const Communicator& comm = ctx.comm();
+  CallRecord rec(what);
+  rec.add_precision<T>()
+      .add("n", n)
+      .add("range", static_cast<char>(range.kind))
+      .add("il", range.il)
+      .add("iu", range.iu)
+      .add_scalar("vl", range.vl)
+      .add_scalar("vu", range.vu)
+      .add("Z.m", Z.m())
+      .add("Z.n", Z.n())
+      .add("Z.nb", Z.layout().nb())
+      .add("Z.first", Z.layout().first());
+  agree(comm, rec, [&] {
+    if (n < 0) fail<BadArgument>(what, "argument 'n' = ", n, ": must be >= 0");
+    check_range(what, range, n);
+    if (n > 0 && (d == nullptr || w == nullptr))
+      fail<BadArgument>(what, "argument '", d == nullptr ? "d" : "w",
+                        "' is a null pointer but must hold n = ", n, " values");
+    if (n > 1 && e == nullptr)
+      fail<BadArgument>(what, "argument 'e' is a null pointer but must hold n - 1 = ", n - 1,
+                        " values");
+    check_z(what, ctx, Z, n, range);
+    if (n > 0) require_finite(what, "d", "d", d, n);
+    if (n > 1) require_finite(what, "e", "e", e, n - 1);
+    if (ctx.verify_inputs() && n > 0) {
+      rec.add_digest("d", d, static_cast<std::size_t>(n) * sizeof(R));
+      rec.add_digest("e", e, static_cast<std::size_t>(std::max<int64_t>(n - 1, 0)) * sizeof(R));
+    }
+  });
+  if (n == 0) return 0;
+  const MrrrRoot<R> root = shared_root<R>(what, comm, n, d, e, range);
+  std::optional<DistMatrix<T>> part = narrower(Z, root.m);
+  fill_vectors<T>(what, ctx, d, e, range, root, w, part ? *part : Z);
+  if (part) copy_prefix(what, *part, Z);
+  return root.m;
+}
+
+#define MGBLAS_INSTANTIATE(T)                                                              \
+  template int64_t heevd_mgpu<T>(Uplo, DistMatrix<T>&, real_type_t<T>*, DistMatrix<T>*,     \
+                                 const EigenRange&, const HeevdOptions&);                  \
+  template Eigensystem<T> heevd_mgpu<T>(Uplo, DistMatrix<T>&, bool, const EigenRange&,      \
+                                        const HeevdOptions&);                              \
+  template int64_t tridiag_eigenvectors_mgpu<T>(int64_t, const real_type_t<T>*,            \
+                                                const real_type_t<T>*, real_type_t<T>*,    \
+                                                DistMatrix<T>&, const EigenRange&);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
+#undef MGBLAS_INSTANTIATE
+
+}  // namespace mgblas
