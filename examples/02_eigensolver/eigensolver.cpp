@@ -2,7 +2,8 @@
 //
 // 02_eigensolver: eigenvalues (and optionally the eigenvectors of the smallest ones) of a
 // dense symmetric / Hermitian matrix spread over every device of every MPI rank, built
-// on mgblas's public API: hetrd_mgpu -> tridiag_eigenvalues_mgpu -> unmtr_mgpu.
+// on mgblas's public API: hetrd_mgpu -> tridiag_eigenvalues_mgpu for the values, and the
+// library's eigen-solver heevd_mgpu for the vectors.
 //
 // What it does, per precision (--type s,d,c,z)
 //   1. The matrix A (n x n), on rank 0: either read from a Matrix Market file (--matrix;
@@ -24,10 +25,10 @@
 //      timed run is a separate, unprofiled one).
 //   3. The n eigenvalues of T with tridiag_eigenvalues_mgpu (bisection, the index range
 //      split over every device of every rank).
-//   4. --vectors K: the eigenvectors of T for the K smallest eigenvalues (LAPACKE ?stedc,
-//      compz 'I', on rank 0, first K columns) go into an n x K DistMatrix Z (its own
-//      BlockCyclic1D over the K columns) and unmtr_mgpu(uplo, Op::N, A, tau, Z) turns
-//      them into eigenvectors of A.
+//   4. --vectors K: heevd_mgpu(uplo, A, w, &Z, EigenRange::smallest(K)) (K = n: all) on a
+//      fresh copy of A, Z an n x K DistMatrix with its own BlockCyclic1D over the K
+//      columns: its own reduction, T's eigenvectors by MRRR on every device's columns of
+//      Z, and the back-transformation Q Z, each phase timed (HeevdProfile).
 //   5. The check (rank 0, in double precision; the verdict is broadcast).
 //
 // How to run
@@ -45,23 +46,23 @@
 // cores; times vary):
 //   MGBLAS_HOST_DEVICES=2 OMP_NUM_THREADS=1 mpirun -np 2 mgblas_eigensolver --n 300
 //       --nb 32 --type s,d,c,z --gen clustered --vectors 8 --profile
-//   # mgblas 0.1.0 -- distributed eigen-solver (hetrd_mgpu, stebz_mgpu, unmtr_mgpu)
-//   # back-end host, 2 ranks, 4 devices (2 on rank 0), reducer host (...)
+//   # mgblas 0.1.0 -- distributed eigen-solver (hetrd_mgpu, stebz_mgpu, heevd_mgpu)
+//   # back-end host, 2 ranks, 4 devices (2 on rank 0), reducer host (pinned staging, host sum, MPI_Allreduce)
 //   # matrix A = Q D Q^H, D clustered, seed 1; uplo L; 8 eigenvectors
 //   # times in seconds, max over ranks; GFLOP/s = (4/3) n^3 / t_trd (complex types: 4x the flops)
 //   # type      n   nb ranks devices t_trd(s)  GFLOP/s t_eig(s) t_vec(s)  eig_err vec_resid  status
-//        s    300   32     2       4   0.0216    1.670   0.0071   0.0012  4.5e-02   5.4e-02  ok
-//   #   s: ||A||_2 9.8e-01; eig_err vs D 4.5e-02, vs ?syevd 2.6e-02; stedc 0.0009 s, unmtr 0.0004 s
-//   # phases: s symv 2% panel 4% comm 6% update 1% other 87% of 0.0195 s (profiled run)
-//        d    300   32     2       4   0.0221    1.632   0.0171   0.0042  2.4e-02   5.2e-02  ok
-//   #   d: ||A||_2 9.8e-01; eig_err vs D 2.0e-02, vs ?syevd 2.4e-02; stedc 0.0035 s, unmtr 0.0007 s
-//   # phases: d symv 3% panel 7% comm 33% update 1% other 57% of 0.0218 s (profiled run)
-//        c    300   32     2       4   0.0279    5.157   0.0071   0.0016  3.2e-02   4.6e-02  ok
-//   #   c: ||A||_2 9.8e-01; eig_err vs D 3.2e-02, vs ?heevd 2.6e-02; stedc 0.0008 s, unmtr 0.0007 s
-//   # phases: c symv 5% panel 9% comm 47% update 2% other 38% of 0.0294 s (profiled run)
-//        z    300   32     2       4   0.0192    7.500   0.0170   0.0040  2.0e-02   5.5e-02  ok
-//   #   z: ||A||_2 9.8e-01; eig_err vs D 8.5e-03, vs ?heevd 2.0e-02; stedc 0.0029 s, unmtr 0.0011 s
-//   # phases: z symv 5% panel 10% comm 72% update 3% other 10% of 0.0300 s (profiled run)
+//        s    300   32     2       4   0.1455    0.247   0.0212   0.1639  3.7e-02   4.6e-02  ok
+//   #   s: ||A||_2 9.8e-01; eig_err vs D 3.7e-02, vs ?syevd 2.4e-02; vec_orth 4.2e-02; heevd_mgpu: reduction 0.1566 s, tridiagonal 0.0070 s, back-transform 0.0011 s
+//   # phases: s symv 1% panel 2% comm 27% update 9% other 61% of 0.1395 s (profiled run)
+//        d    300   32     2       4   0.1551    0.232   0.0399   0.1451  4.1e-02   4.4e-02  ok
+//   #   d: ||A||_2 9.8e-01; eig_err vs D 1.5e-02, vs ?syevd 4.1e-02; vec_orth 3.9e-02; heevd_mgpu: reduction 0.1380 s, tridiagonal 0.0059 s, back-transform 0.0015 s
+//   # phases: d symv 1% panel 7% comm 28% update 1% other 63% of 0.1483 s (profiled run)
+//        c    300   32     2       4   0.1323    1.088   0.0094   0.1877  3.3e-02   5.8e-02  ok
+//   #   c: ||A||_2 9.8e-01; eig_err vs D 3.3e-02, vs ?heevd 2.7e-02; vec_orth 3.0e-02; heevd_mgpu: reduction 0.1728 s, tridiagonal 0.0136 s, back-transform 0.0017 s
+//   # phases: c symv 2% panel 11% comm 28% update 6% other 53% of 0.1490 s (profiled run)
+//        z    300   32     2       4   0.1598    0.901   0.0446   0.1713  2.0e-02   4.4e-02  ok
+//   #   z: ||A||_2 9.8e-01; eig_err vs D 1.0e-02, vs ?heevd 2.0e-02; vec_orth 6.1e-02; heevd_mgpu: reduction 0.1672 s, tridiagonal 0.0042 s, back-transform 0.0036 s
+//   # phases: z symv 12% panel 11% comm 20% update 1% other 55% of 0.1670 s (profiled run)
 //   # 4 cases, 0 failed
 //   (At this size, with 2 ranks sharing 2 cores, the reduction is mostly fixed cost and
 //   its split varies from run to run: "other" is what no HetrdProfile phase covers,
@@ -70,16 +71,17 @@
 // The columns
 //   t_trd     hetrd_mgpu, seconds (max over ranks); GFLOP/s = (4/3) n^3 / t_trd for
 //             real types and 4 * (4/3) n^3 / t_trd for complex ones.
-//   t_eig     tridiag_eigenvalues_mgpu; t_vec: ?stedc on rank 0, the distribution of Z
-//             and unmtr_mgpu ("-" without --vectors); the '#' line under the row splits
-//             it into stedc (?stedc and the distribution of Z) and unmtr.
+//   t_eig     tridiag_eigenvalues_mgpu; t_vec: the whole heevd_mgpu call with vectors
+//             ("-" without --vectors); the '#' line under the row splits it into its
+//             reduction, tridiagonal (MRRR) and back-transform phases (max over ranks).
 //   eig_err   max_i |lambda_i - lambda_i(ref)| / (n ||A||_2 eps): against the sorted D
 //             of a generated matrix, and against LAPACKE ?syevd / ?heevd of rank 0's copy
 //             of A for a file (and, with --check, for a generated matrix up to n = 2000);
 //             the larger of the two. ||A||_2 = max |lambda(ref)|.
 //   vec_resid ||A X - X Lambda||_1 / (n ||A||_1 eps), X the K eigenvectors collected on
-//             rank 0, Lambda the K smallest eigenvalues of step 3 (--check, n <= 4000).
-//   status    ok when both are <= --tol (default 100); unchecked when neither was
+//             rank 0, Lambda the K smallest eigenvalues of step 3 (--check, n <= 4000);
+//             vec_orth (on the '#' line) ||I - X^H X||_1 / (n eps).
+//   status    ok when all are <= --tol (default 100); unchecked when none was
 //             computed (a file with --no-check); skipped for a real type on a complex
 //             file. The exit status is non-zero if any case fails.
 //   # phases  (--profile) HetrdProfile of the second run, max over ranks.
@@ -257,12 +259,6 @@ int heevd(int n, scomplex* a, float* w) {
 int heevd(int n, zcomplex* a, double* w) {
   return LAPACKE_zheevd(LAPACK_COL_MAJOR, 'N', 'L', n, a, n, w);
 }
-int stedc(int n, float* d, float* e, float* z) {
-  return LAPACKE_sstedc(LAPACK_COL_MAJOR, 'I', n, d, e, z, n);
-}
-int stedc(int n, double* d, double* e, double* z) {
-  return LAPACKE_dstedc(LAPACK_COL_MAJOR, 'I', n, d, e, z, n);
-}
 
 // ---- The solver ---------------------------------------------------------------------
 
@@ -276,17 +272,13 @@ std::vector<R> tridiagonal_eigenvalues(Context& ctx, const std::vector<R>& d,
 
 struct Result {
   double t_trd = 0, t_eig = 0, t_vec = 0;  // seconds, max over ranks
-  double t_stedc = 0, t_unmtr = 0;
+  double t_vec_trd = 0, t_vec_tri = 0, t_vec_back = 0;  // heevd_mgpu's phases
   std::optional<HetrdProfile> profile;
   double anorm = 0;
-  std::optional<double> err_known, err_ref, vec_resid;
+  std::optional<double> err_known, err_ref, vec_resid, vec_orth;
   bool skipped = false;
   bool ok = true;
 };
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // Max over ranks of a time in seconds (at microsecond resolution).
 double max_over_ranks(const Communicator& comm, double s) {
@@ -344,6 +336,8 @@ Result run_case(const std::shared_ptr<Context>& ctx_ptr, const Options& o,
       *x = max_over_ranks(comm, *x);
     r.profile = p;
   }
+  // Kept for the eigen-solver's own run below.
+  std::vector<T> A_triangle = K > 0 ? std::move(one_triangle) : std::vector<T>{};
   one_triangle = {};
 
   // 3. Eigenvalues of T.
@@ -351,38 +345,33 @@ Result run_case(const std::shared_ptr<Context>& ctx_ptr, const Options& o,
   e.resize(std::max<int64_t>(n - 1, 0));
   r.t_eig = 1e-3 * examples::timed_max_ms(comm, [&] { w = tridiagonal_eigenvalues(ctx, d, e); });
 
-  // 4. Eigenvectors for the K smallest eigenvalues: of T on rank 0, back-transformed
-  // over every device.
+  // 4. Eigenvectors for the K smallest eigenvalues (K = n: all) with the library's
+  // eigen-solver, heevd_mgpu, on a fresh copy of A (hetrd_mgpu above overwrote it): its
+  // own reduction, T's eigenvectors by MRRR on every device's columns of Z, and Q Z.
   std::vector<T> X;
   if (K > 0) {
     const int P = ctx.global_num_devices();
     DistMatrix<T> Z(ctx_ptr, BlockCyclic1D(n, K, std::min(nb, (K + P - 1) / P), P));
-    double stedc_s = 0, unmtr_s = 0;
+    std::vector<R> wz(static_cast<std::size_t>(n));
+    HeevdProfile prof;
+    HeevdOptions opts;
+    opts.profile = &prof;
+    const EigenRange range = K == n ? EigenRange::all() : EigenRange::smallest(K);
+    A.distribute(root ? A_triangle.data() : nullptr, n, 0);
+    ctx.synchronize();
+    int64_t m = 0;
     r.t_vec = 1e-3 * examples::timed_max_ms(comm, [&] {
-                auto t0 = std::chrono::steady_clock::now();
-                std::vector<T> zk;
-                int info = 0;
-                if (root) {
-                  std::vector<R> dz = d, ez = e, z(static_cast<std::size_t>(n * n));
-                  ez.resize(std::max<int64_t>(n - 1, 1));
-                  info = stedc(static_cast<int>(n), dz.data(), ez.data(), z.data());
-                  zk.assign(z.begin(), z.begin() + n * K);  // real -> T
-                }
-                comm.bcast(&info, sizeof info, 0);
-                if (info != 0)
-                  throw std::runtime_error("?stedc failed, info " + std::to_string(info));
-                Z.distribute(root ? zk.data() : nullptr, n, 0);
-                stedc_s = seconds_since(t0);
-                t0 = std::chrono::steady_clock::now();
-                unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), Z);
+                m = heevd_mgpu<T>(uplo, A, wz.data(), &Z, range, opts);
                 ctx.synchronize();
-                unmtr_s = seconds_since(t0);
               });
-    r.t_stedc = max_over_ranks(comm, stedc_s);
-    r.t_unmtr = max_over_ranks(comm, unmtr_s);
+    if (m != K) throw std::runtime_error("heevd_mgpu returned " + std::to_string(m) + " pairs");
+    r.t_vec_trd = max_over_ranks(comm, prof.reduction);
+    r.t_vec_tri = max_over_ranks(comm, prof.tridiagonal);
+    r.t_vec_back = max_over_ranks(comm, prof.back_transform);
     if (root) X.resize(static_cast<std::size_t>(n * K));
     Z.collect(root ? X.data() : nullptr, n, 0);
   }
+  A_triangle = {};
 
   // 5. The check on rank 0.
   //  +-----------------------------------------------------------------------------------+
@@ -438,8 +427,24 @@ Result run_case(const std::shared_ptr<Context>& ctx_ptr, const Options& o,
         res_one = std::max(res_one, col);
       }
       r.vec_resid = res_one / (nd * std::max(a_one, 1e-300) * eps);
+      // ||I - X^H X||_1 / (n eps), in double.
+      double orth_one = 0;
+      for (int64_t j = 0; j < K; ++j) {
+        double col = 0;
+        for (int64_t i = 0; i < K; ++i) {
+          Wide<T> dot = 0;
+          for (int64_t k = 0; k < n; ++k) {
+            const auto xi = static_cast<Wide<T>>(X[k + i * n]);
+            if constexpr (is_complex_v<T>) dot += std::conj(xi) * static_cast<Wide<T>>(X[k + j * n]);
+            else dot += xi * static_cast<Wide<T>>(X[k + j * n]);
+          }
+          col += std::abs((i == j ? Wide<T>(1) : Wide<T>(0)) - dot);
+        }
+        orth_one = std::max(orth_one, col);
+      }
+      r.vec_orth = orth_one / (nd * eps);
     }
-    for (const auto& err : {r.err_known, r.err_ref, r.vec_resid})
+    for (const auto& err : {r.err_known, r.err_ref, r.vec_resid, r.vec_orth})
       if (err) fine = fine && std::isfinite(*err) && *err <= o.tol;
   }
   r.ok = examples::share_verdict(comm, fine);
@@ -480,8 +485,11 @@ bool run_type(const std::shared_ptr<Context>& ctx, const Options& o, const FileM
   std::printf("#   %c: ||A||_2 %s; eig_err vs D %s, vs ?%s %s", t,
               num(r.anorm > 0 ? std::optional<double>(r.anorm) : std::nullopt, e0),
               num(r.err_known, e1), is_complex_v<T> ? "heevd" : "syevd", num(r.err_ref, e2));
-  if (o.vectors > 0)
-    std::printf("; stedc %.4f s, unmtr %.4f s", r.t_stedc, r.t_unmtr);
+  if (o.vectors > 0) {
+    char e3[16];
+    std::printf("; vec_orth %s; heevd_mgpu: reduction %.4f s, tridiagonal %.4f s, back-transform "
+                "%.4f s", num(r.vec_orth, e3), r.t_vec_trd, r.t_vec_tri, r.t_vec_back);
+  }
   std::printf("\n");
   if (r.profile) {
     const HetrdProfile& p = *r.profile;
@@ -576,7 +584,7 @@ int run(int argc, char** argv, int world_rank) {
 
   // The banner wants a Reducer; hetrd_mgpu and unmtr_mgpu pick their own transport.
   const auto reducer = make_reducer(ctx, ReducerKind::Auto);
-  examples::print_banner(*reducer, "distributed eigen-solver (hetrd_mgpu, stebz_mgpu, unmtr_mgpu)",
+  examples::print_banner(*reducer, "distributed eigen-solver (hetrd_mgpu, stebz_mgpu, heevd_mgpu)",
                          argc, argv);
   if (ctx->rank() == 0) {
     if (file.present)
