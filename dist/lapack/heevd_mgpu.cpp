@@ -163,10 +163,12 @@ void fallback_vectors(const char* what, Context& ctx, int64_t n, const real_type
 
 // dest (n x m, m = root.m) := the eigenvectors of T in ascending order of their
 // eigenvalues; w[0..m-1] := those eigenvalues, on every rank.
+// copy_seconds (when not null) receives the time of the copy to the devices.
 template <Scalar T>
 void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
                   const real_type_t<T>* e, const EigenRange& range,
-                  const MrrrRoot<real_type_t<T>>& root, real_type_t<T>* w, DistMatrix<T>& dest) {
+                  const MrrrRoot<real_type_t<T>>& root, real_type_t<T>* w, DistMatrix<T>& dest,
+                  double* copy_seconds = nullptr) {
   using R = real_type_t<T>;
   const int64_t n = root.n, m = root.m;
   // Root order is by block of T, ascending inside each; the approximations order them
@@ -220,6 +222,7 @@ void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
     fallback_vectors<T>(what, ctx, n, d, e, range, w, dest);
     return;
   }
+  const auto t_copy = std::chrono::steady_clock::now();
   all_or_nothing(ctx.comm(), what, [&] {
     for (int l = 0; l < nd; ++l) {
       if (cols[l] == 0) continue;
@@ -233,6 +236,7 @@ void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
       }
     }
   });
+  if (copy_seconds != nullptr) *copy_seconds = seconds_since(t_copy);
   // Each eigenvalue comes from one device: the sum only places it (x + 0 = x exactly).
   ctx.comm().allreduce_sum(wpart.data(), m);
   // The order came from ?larre's approximations; ?larrv's refined values of two pairs
@@ -341,11 +345,13 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     prof.tridiagonal = seconds_since(t);
   } else {
     const MrrrRoot<R> root = shared_root<R>(what, comm, n, d.data(), e.data(), range);
+    prof.mrrr_root = seconds_since(t);
     m = root.m;
     std::optional<DistMatrix<T>> part = narrower(*Z, m);
     DistMatrix<T>& dest = part ? *part : *Z;
     std::vector<R> wm(static_cast<std::size_t>(m));
-    fill_vectors<T>(what, ctx, d.data(), e.data(), range, root, wm.data(), dest);
+    fill_vectors<T>(what, ctx, d.data(), e.data(), range, root, wm.data(), dest,
+                    &prof.to_devices);
     prof.tridiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
     if (m > 0) unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);

@@ -50,6 +50,8 @@ struct EigenRange {
 struct HeevdProfile {
   double reduction = 0;       ///< hetrd_mgpu
   double tridiagonal = 0;     ///< the eigenpairs of T (with vectors: MRRR and the copy to Z)
+  double mrrr_root = 0;       ///< of which rank 0's root representation and its broadcast
+  double to_devices = 0;      ///< of which the copy of T's vectors to the devices
   double back_transform = 0;  ///< unmtr_mgpu (0 without vectors)
   double total = 0;           ///< the whole call
 };
