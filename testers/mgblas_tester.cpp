@@ -43,6 +43,7 @@ constexpr Subcommand kSubcommands[] = {
     {"gebrd", mt::gebrd_main, nullptr, "distributed bidiagonal reduction vs cuSOLVER"},
     {"unmtr", mt::unmtr_main, nullptr, "distributed application of hetrd's Q vs cuSOLVER"},
     {"redistribute", mt::redistribute_main, nullptr, "ScaLAPACK 2-D layout in and out (MPI)"},
+    {"heevd", mt::heevd_main, nullptr, "distributed eigen-solver with vectors vs cuSOLVER"},
 #endif
 };
 
@@ -52,7 +53,7 @@ void usage(std::FILE* out) {
                "routines:\n");
   for (const auto& s : kSubcommands) std::fprintf(out, "  %-10s %s\n", s.name, s.help);
 #if !MGBLAS_TESTER_LAPACK
-  std::fprintf(out, "  (hetrd, gebrd, unmtr and redistribute need a build with MPI)\n");
+  std::fprintf(out, "  (hetrd, gebrd, unmtr, redistribute and heevd need a build with MPI)\n");
 #endif
 }
 

@@ -16,6 +16,7 @@ int hetrd_main(int argc, char** argv);  // tester_hetrd.cpp: tridiagonal reducti
 int gebrd_main(int argc, char** argv);  // tester_gebrd.cpp: bidiagonal reduction (MPI)
 int unmtr_main(int argc, char** argv);  // tester_unmtr.cpp: hetrd's Q applied to C (MPI)
 int redistribute_main(int argc, char** argv);  // tester_redistribute.cpp: 2-D layout (MPI)
+int heevd_main(int argc, char** argv);  // tester_heevd.cpp: eigen-solver with vectors (MPI)
 #endif
 
 }  // namespace mgblas::testers

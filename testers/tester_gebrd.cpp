@@ -37,13 +37,8 @@ namespace mgblas::testers {
 namespace {
 
 
-struct Options : CommonOptions {
-  Options() {
-    types = {"d"};
-    niter = 3;
-    warmup = 1;
-  }
-  std::vector<int64_t> mlist, nlist;
+struct Options : LapackOptions {
+  std::vector<int64_t> mlist;  // and LapackOptions::nlist
   int64_t nb = 256, panel = 0, check_max_n = 1024, one_pass_min_mib = -1;
   bool ref = true, profile = false;
   std::string pass = "auto";

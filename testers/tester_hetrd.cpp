@@ -35,13 +35,7 @@ namespace mgblas::testers {
 namespace {
 
 
-struct Options : CommonOptions {
-  Options() {
-    types = {"d"};
-    niter = 3;
-    warmup = 1;
-  }
-  std::vector<int64_t> nlist;
+struct Options : LapackOptions {
   int64_t nb = 256, panel = 0, check_max_n = 2048;
   std::string uplo = "L";
   bool ref = true, profile = false, eig = false;
@@ -122,49 +116,6 @@ double cusolver_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, 
   return secs;
 }
 
-// cusolverDnXsyevd without vectors (jobz N) on rank 0's first GPU: median seconds (CUDA
-// events), the matrix refilled before each call; its eigenvalues into w.
-template <Scalar T>
-double syevd_seconds(const Device& dev, Uplo uplo, int64_t n, uint64_t seed, int niter,
-                     std::vector<real_type_t<T>>& w) {
-  using R = real_type_t<T>;
-  dev.make_current();
-  const cudaDataType ta = std::is_same_v<T, float>    ? CUDA_R_32F
-                          : std::is_same_v<T, double> ? CUDA_R_64F
-                          : std::is_same_v<T, scomplex> ? CUDA_C_32F
-                                                        : CUDA_C_64F;
-  const cudaDataType tw = sizeof(R) == 8 ? CUDA_R_64F : CUDA_R_32F;
-  DeviceBuffer<T> A(dev, static_cast<std::size_t>(n * n));
-  DeviceBuffer<R> W(dev, static_cast<std::size_t>(n));
-  DeviceBuffer<int> info(dev, 1);
-  cusolverDnHandle_t h = nullptr;
-  cusolverDnParams_t params = nullptr;
-  CHECK_CUSOLVER(cusolverDnCreate(&h));
-  CHECK_CUSOLVER(cusolverDnSetStream(h, dev.stream()));
-  CHECK_CUSOLVER(cusolverDnCreateParams(&params));
-  const cublasFillMode_t u = uplo == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-  std::size_t dev_bytes = 0, host_bytes = 0;
-  CHECK_CUSOLVER(cusolverDnXsyevd_bufferSize(h, params, CUSOLVER_EIG_MODE_NOVECTOR, u, n, ta,
-                                             A.data(), n, tw, W.data(), ta, &dev_bytes,
-                                             &host_bytes));
-  DeviceBuffer<std::byte> dwork(dev, std::max<std::size_t>(dev_bytes, 1));
-  std::vector<std::byte> hwork(std::max<std::size_t>(host_bytes, 1));
-  const double secs = event_median(
-      dev, niter,
-      [&] { fill_matrix(dev, A.data(), n, n, n, is_complex_v<T> ? 2 : 1, sizeof(R) == 8, seed); },
-      [&] {
-        CHECK_CUSOLVER(cusolverDnXsyevd(h, params, CUSOLVER_EIG_MODE_NOVECTOR, u, n, ta, A.data(),
-                                        n, tw, W.data(), ta, dwork.data(), dev_bytes,
-                                        hwork.data(), host_bytes, info.data()));
-      });
-  w.resize(static_cast<std::size_t>(n));
-  MGBLAS_CHECK_CUDA(cudaMemcpy(w.data(), W.data(), w.size() * sizeof(R), cudaMemcpyDeviceToHost));
-  cusolverDnDestroyParams(params);
-  cusolverDnDestroy(h);
-  return secs;
-}
-
-
 template <Scalar T>
 int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
              const std::vector<int64_t>& sizes) {
@@ -233,7 +184,8 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
       const double mine_e = median_of(te);
       MPI_Allreduce(&mine_e, &eig_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
       if (o.ref && root && ctx->device(0).is_gpu()) {
-        eig_ref = syevd_seconds<T>(ctx->device(0), uplo, n, seed, o.niter, wref);
+        eig_ref = syevd_seconds<T>(ctx->device(0), CUSOLVER_EIG_MODE_NOVECTOR, uplo, n, seed, 0,
+                                   o.niter, wref);
         double big = 0;
         eig_diff = 0;
         for (int64_t i = 0; i < n; ++i) {

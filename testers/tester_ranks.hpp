@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -54,17 +55,23 @@ inline std::string mpi_version() {
 #endif
 }
 
-/// --backend: cuda, or host devices, to try a tester without a GPU.
-inline void add_backend_option(CLI::App& app, std::string& backend) {
+/// --backend: cuda, or host devices, to try a tester without a GPU; with `with_auto`, also
+/// auto (the library's choice), for a tester that runs on either.
+inline void add_backend_option(CLI::App& app, std::string& backend, bool with_auto = false) {
+  std::vector<std::string> kinds{"cuda", "host"};
+  if (with_auto) kinds.insert(kinds.begin(), "auto");
   app.add_option("--backend", backend,
-                 "cuda, or host: host devices (MGBLAS_HOST_DEVICES per rank), to try the tester "
-                 "without a GPU")
+                 std::string(with_auto ? "auto: CUDA when a GPU is visible, else host devices "
+                                         "(MGBLAS_BACKEND overrides); " : "") +
+                     "cuda, or host: host devices (MGBLAS_HOST_DEVICES per rank), to try the "
+                     "tester without a GPU")
       ->capture_default_str()
-      ->check(CLI::IsMember({"cuda", "host"}));
+      ->check(CLI::IsMember(kinds));
 }
 
-/// The context over every rank on `backend` (cuda or host); nullptr, after the "no GPU"
-/// line on rank 0, when it is cuda and no GPU is visible (the tester then exits kSkipped).
+/// The context over every rank on `backend` (cuda, host, or auto: ContextOptions' automatic
+/// choice); nullptr, after the "no GPU" line on rank 0, when it is cuda and no GPU is
+/// visible (the tester then exits kSkipped).
 inline std::shared_ptr<Context> open_context(const std::string& backend, int world_rank) {
   const bool cuda = backend == "cuda";
   if (cuda && cuda_device_count() == 0) {
@@ -72,7 +79,9 @@ inline std::shared_ptr<Context> open_context(const std::string& backend, int wor
     return nullptr;
   }
   ContextOptions copts;
-  copts.backend = cuda ? BackendChoice::Cuda : BackendChoice::Host;
+  copts.backend = cuda ? BackendChoice::Cuda
+                  : backend == "auto" ? BackendChoice::Auto
+                                      : BackendChoice::Host;
   return Context::create(copts);
 }
 
@@ -109,11 +118,17 @@ inline void print_ranks_header(const Context& ctx, const char* tester,
 /// tester's report derives from it with its own columns.
 class RanksReport {
  public:
-  /// `columns`: the CSV's header line; no file when `csv` is empty.
-  RanksReport(bool root, const std::string& csv, const char* columns) : root_(root) {
+  /// `columns`: the CSV's header line; no file when `csv` is empty. With `append`, rows go
+  /// after those already in the file (the header only into an empty or new file), so that
+  /// several runs of a bench script fill one CSV.
+  RanksReport(bool root, const std::string& csv, const char* columns, bool append = false)
+      : root_(root) {
     if (root_ && !csv.empty()) {
-      csv_.open(csv);
-      csv_ << columns << '\n';
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(csv, ec);  // ec: no such file
+      const bool fresh = !append || ec || size == 0;
+      csv_.open(csv, append ? std::ios::app : std::ios::out);
+      if (fresh) csv_ << columns << '\n';
     }
   }
   int failures() const { return failures_; }

@@ -32,13 +32,8 @@
 namespace mgblas::testers {
 namespace {
 
-struct Options : CommonOptions {
-  Options() {
-    types = {"d"};
-    niter = 5;
-    warmup = 1;
-  }
-  std::vector<int64_t> nlist;
+struct Options : LapackOptions {
+  Options() { niter = 5; }
   int64_t mb = 64, nb = 256;
   std::string grid;  // PxQ; empty: the squarest grid of all ranks
   bool hetrd = false, root = true;

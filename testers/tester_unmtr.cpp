@@ -30,13 +30,7 @@
 namespace mgblas::testers {
 namespace {
 
-struct Options : CommonOptions {
-  Options() {
-    types = {"d"};
-    niter = 3;
-    warmup = 1;
-  }
-  std::vector<int64_t> nlist;
+struct Options : LapackOptions {
   int64_t k = 0, nb = 256, cnb = 256, panel = 0, check_max_n = 8192;
   std::vector<std::string> uplos = {"L", "U"};
   std::string trans = "N";

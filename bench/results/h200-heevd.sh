@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The device commands behind h200-heevd.md (heevd_mgpu against cusolverDnXsyevd; one H200,
+# each call <= 10 min):
+#   build          configure build-dev as h200-edges.sh's build (Release, sm_90), then build
+#                  only mgblas-tester and the heevd tests (test_heevd_*), all cores; logs to $OUT
+#   ctest REGEX    ctest -R REGEX --output-on-failure in build-dev, log to $OUT/ctest-<REGEX>.log
+#   bench NP SIZES TYPES [EXTRA]
+#                  mpirun -np NP mgblas-tester heevd -n SIZES --type TYPES, nb 256, median of 3
+#                  after 1 warm-up, against cuSOLVER (jobz V and N) on rank 0's GPU; EXTRA (one
+#                  word of options, starting with '-') is passed on, e.g. "--vectors all,0.1
+#                  --uplo L,U"; rows appended to $OUT/heevd.csv
+# e.g. bash bench/results/h200-heevd.sh build ctest 'heevd' bench 1 4096,8192,16384 d,z "--vectors all,0.1"
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+summary() { grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$1" | tail -25; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    build)
+      shift; t0=$SECONDS
+      cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_heevd[A-Za-z0-9_]*\): .*/\1/p' | sort -u)
+      echo "targets: mgblas-tester ${tests[*]}"
+      cmake --build "$B" -j"$(nproc)" --target mgblas-tester "${tests[@]}" > "$OUT/build.log" 2>&1; rc=$?
+      echo "build rc $rc in $((SECONDS - t0)) s"
+      grep -m5 -B2 -A12 " error\|FAILED" "$OUT/build.log" | head -40; [ $rc = 0 ] || exit 1 ;;
+    ctest)
+      sel=$2; shift 2; log=$OUT/ctest-${sel//[^A-Za-z0-9_]/_}.log
+      (cd "$B" && timeout "${TO:-500}" ctest -R "$sel" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $sel rc $?"
+      summary "$log" ;;
+    bench)
+      np=$2 sizes=$3 types=$4; shift 4; extra=
+      if [ $# -gt 0 ] && [[ $1 == -* ]]; then extra=$1; shift; fi
+      # shellcheck disable=SC2086 # extra holds several options
+      timeout 540 mpirun --oversubscribe --bind-to none -np "$np" "$B/testers/mgblas-tester" heevd \
+        -n "$sizes" --type "$types" --nb 256 --repeat 3 --warmup 1 $extra --csv "$OUT/heevd.csv" |
+        grep -v "^# \(command\|time\)" ;;
+    *) echo "unknown step $1"; exit 2 ;;
+  esac
+done
