@@ -4,10 +4,13 @@ of every operation of the manifest, under the C name with the C argument order, 
 fortran/mgblas.f90.in (the module `mgblas`; docs/fortran.md).
 
 How an argument crosses (its role, and whether the entry is collective):
-- op, uplo: integer(c_int), value (MGBLAS_OP_N, MGBLAS_UPLO_LOWER, ...);
+- op, uplo, range: integer(c_int), value (MGBLAS_OP_N, MGBLAS_UPLO_LOWER,
+  MGBLAS_RANGE_ALL, ...);
 - int: integer(c_int64_t), value; real: the real kind, value;
 - scalar: by value; complex ones as type(mgblas_complex_float/double), the C struct;
-- handles (ctx, dev, stream, matrix, tiled): type(c_ptr), value;
+- handles (ctx, dev, stream, matrix, tiled, matrix_opt): type(c_ptr), value (c_null_ptr
+  for an absent matrix_opt);
+- int_out of a collective entry: integer(c_int64_t), intent(out), a scalar by reference;
 - arrays of a collective entry (host memory): assumed-size arrays of their type,
   intent(in) or intent(inout); arrays of pointers (and local_in/out): type(c_ptr) :: x(*);
 - every array of a single-device entry (device memory, some host arrays): type(c_ptr),
@@ -32,7 +35,7 @@ ARRAY_INTENT = {"in": "in", "out": "inout", "real_in": "in", "real_out": "out",
 def declaration(role, letter, collective):
     """The Fortran declaration (without the name) of an argument of `role`."""
     T, R, V = KINDS[letter]
-    if role in ("op", "uplo"):
+    if role in ("op", "uplo", "range"):
         return "integer(c_int), value"
     if role == "int":
         return "integer(c_int64_t), value"
@@ -40,12 +43,14 @@ def declaration(role, letter, collective):
         return f"{V}, value"
     if role == "real":
         return f"{R}, value"
-    if role in ("matrix", "tiled"):
+    if role in ("matrix", "tiled", "matrix_opt"):
         return "type(c_ptr), value"
     if role == "options":
         return "type(mgblas_reduction_options_t), intent(in)"
     if not collective:
         return "type(c_ptr), value"
+    if role == "int_out":
+        return "integer(c_int64_t), intent(out)"
     element = {"in": T, "out": T, "scalars": T, "real_in": R, "real_out": R,
                "ints": "integer(c_int64_t)", "ops": "integer(c_int)"}.get(role, "type(c_ptr)")
     return f"{element}, intent({ARRAY_INTENT[role]}), dimension(*)"

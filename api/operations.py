@@ -25,17 +25,27 @@ ARGUMENT_ROLES = {
     "out": ("T*", "array written (as `in` for where it lives)"),
     "real_in": ("const R*", "real array read"),
     "real_out": ("R*", "real array written"),
+    "int_out": ("int64_t*", "count written (host memory; every rank receives it)"),
+    "range": ("mgblas_range_t", "which eigenvalues, LAPACK's RANGE: A all, I the indices "
+                                "il..iu, V the interval (vl, vu]; with the entry's vl, vu, il, "
+                                "iu (RANGE_BOUNDS)"),
     "ints": ("const int64_t*", "array of sizes or leading dimensions"),
     "in_ptrs": ("const T* const*", "array of pointers to matrices read"),
     "out_ptrs": ("T* const*", "array of pointers to matrices written"),
     "ops": ("const mgblas_op_t*", "array of transpose letters, one per group"),
     "scalars": ("const T*", "array of scalars, one per group (host memory)"),
     "matrix": ("mgblas_matrix_t", "block-cyclic distributed matrix of the context"),
+    "matrix_opt": ("mgblas_matrix_t", "block-cyclic distributed matrix of the context, or "
+                                      "NULL (none: what it would receive is not computed)"),
     "tiled": ("mgblas_matrix_t", "row-tiled distributed matrix of the context"),
     "local_in": ("const T* const*", "one pointer per local device, in its memory"),
     "local_out": ("T* const*", "one pointer per local device, in its memory"),
     "options": ("const mgblas_reduction_options_t*", "options of a reduction (NULL: defaults)"),
 }
+
+# The arguments that an entry with a `range` argument lists with it (their roles real, real,
+# int, int): LAPACK's VL, VU, IL, IU, here 0-based. Only those of the chosen range are read.
+RANGE_BOUNDS = ("vl", "vu", "il", "iu")
 
 # What every operation of a group shares, said once in the C header and docs/api.md.
 GROUPS = {
@@ -66,7 +76,8 @@ GROUPS = {
         "Collective over the context's ranks, LAPACK's routines on a distributed matrix. "
         "Vectors (d, e, tau, w, the replicated A and B of her2k/syr2k) are host memory, the "
         "same on every rank; outputs arrive on every rank. The _ex forms take a "
-        "mgblas_reduction_options_t (NULL or all zeros: the defaults).",
+        "mgblas_reduction_options_t (NULL or all zeros: the defaults). The eigen-solver's "
+        "subsets are LAPACK ?syevr's (range, vl, vu, il, iu) with il and iu counted from 0.",
 }
 
 ALL = "sdcz"
@@ -86,6 +97,10 @@ def op(name, kind, args, doc, precisions=ALL, cpp=None, c_names=None, python_bin
         role, arg = a.split()
         assert role in ARGUMENT_ROLES, f"{name}: unknown role {role}"
         parsed.append((role, arg))
+    if any(role == "range" for role, _ in parsed):
+        bounds = dict((arg, role) for role, arg in parsed)
+        for arg, role in zip(RANGE_BOUNDS, ("real", "real", "int", "int")):
+            assert bounds.get(arg) == role, f"{name}: a range needs '{role} {arg}'"
     return dict(name=name, kind=kind, args=parsed, doc=doc, precisions=precisions, cpp=cpp,
                 c_names=c_names or {}, python_binding=python_binding, group=group)
 
@@ -208,6 +223,16 @@ OPERATIONS = [
        ["uplo uplo", "op op", "matrix A", "in tau", "matrix C", "options opts"],
        "C = op(Q) C with the Q that hetrd_mgpu(uplo) left in A and tau (real: ormtr)",
        c_names={"s": "ormtr_mgpu", "d": "ormtr_mgpu"}, group="Reductions and eigenvalues"),
+    op("heevd_mgpu", "collective",
+       ["uplo uplo", "matrix A", "range range", "real vl", "real vu", "int il", "int iu",
+        "int_out m", "real_out w", "matrix_opt Z", "options opts"],
+       "eigenvalues (ascending, on every rank: m of them into w, room for n) and, where Z "
+       "is not NULL, eigenvectors (Z's columns 0..m-1; Z n x K, K >= n, for range I K >= "
+       "iu - il + 1) of the Hermitian A (real: syevd), whose reduction overwrites A; range "
+       "A all, I indices il..iu (0-based, inclusive), V the interval (vl, vu]",
+       c_names={"s": "syevd_mgpu", "d": "syevd_mgpu"},
+       cpp="*{m} = mgblas::heevd_mgpu<{T}>({uplo}, {A}, {w}, {Z}, {range}, {opts})",
+       group="Reductions and eigenvalues"),
     op("tridiag_eigenvalues_mgpu", "collective",
        ["int n", "real_in d", "real_in e", "real_out w"],
        "all eigenvalues of the real symmetric tridiagonal (d, e), ascending, on every "

@@ -26,6 +26,7 @@
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "dist/lapack/heevd_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/batched_mgpu.hpp"
 #include "dist/lapack/her2k_mgpu.hpp"
@@ -206,6 +207,19 @@ inline mgblas::Uplo to_uplo(mgblas_uplo_t uplo) {
                  ": must be MGBLAS_UPLO_LOWER or _UPPER ('L', 'U', any case)");
   return static_cast<mgblas::Uplo>(v);
 }
+// LAPACK's RANGE with its bounds (any case, as op and uplo): A all, I the eigenvalues
+// il..iu (0-based), V those in (vl, vu]; the bounds of the other kinds are not read (the
+// C++ call checks the chosen kind's, inside its own agreement).
+inline mgblas::EigenRange to_range(mgblas_range_t range, double vl, double vu, int64_t il,
+                                   int64_t iu) {
+  switch (upper(static_cast<int>(range))) {
+    case MGBLAS_RANGE_ALL: return mgblas::EigenRange::all();
+    case MGBLAS_RANGE_INDEX: return mgblas::EigenRange::index(il, iu);
+    case MGBLAS_RANGE_VALUE: return mgblas::EigenRange::value(vl, vu);
+  }
+  MGBLAS_THROW(mgblas::BadArgument, "argument 'range' = ", shown(range),
+               ": must be MGBLAS_RANGE_ALL, _INDEX or _VALUE ('A', 'I', 'V', any case)");
+}
 inline void check_matrix_handle(mgblas_matrix_t A, const char* name = "A") {
   MGBLAS_CHECK_PTR(A, name, true);
   if (!is_live(registry().matrices, A))
@@ -374,6 +388,29 @@ template <> struct CapiOptions<mgblas::UnmtrOptions> {
                    "argument 'opts.profile' is not NULL: unmtr_mgpu keeps no profile");
   }
   void finish(const mgblas_reduction_options_t*) const {}
+};
+// heevd_mgpu / syevd_mgpu: panel and transport go to both steps that take them (the
+// reduction and the back-transformation; a divisor of A's nb suits both); the profile
+// receives the reduction's four phases and the whole call's total.
+template <> struct CapiOptions<mgblas::HeevdOptions> {
+  mgblas::HeevdOptions options;
+  mgblas::HetrdProfile reduction;
+  mgblas::HeevdProfile profile;
+  void read(const mgblas_reduction_options_t* c) {
+    if (!c) return;
+    options.reduction.panel = options.back_transform.panel = c->panel;
+    options.reduction.transport = options.back_transform.transport = to_transport(c->transport);
+    require_auto_pass(*c, "an eigen-solver");
+    if (c->profile) {
+      options.reduction.profile = &reduction;
+      options.profile = &profile;
+    }
+  }
+  void finish(const mgblas_reduction_options_t* c) const {
+    if (c && options.profile)
+      add_profile(c->profile, reduction.symv, reduction.panel, reduction.comm, reduction.update,
+                  profile.total);
+  }
 };
 
 }  // namespace mgblas::capi

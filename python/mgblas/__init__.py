@@ -27,15 +27,15 @@ _mgblas.set_error_types(ERROR_TYPES)
 from ._context import Context  # noqa: E402
 from ._dist import DistMatrix, LocalBlock, RowTiledMatrix  # noqa: E402
 from ._layout2d import BlockCyclic2D  # noqa: E402
-from ._blas import (gebrd, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_mgpu_offset,  # noqa: E402
+from ._blas import (gebrd, eigh, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_mgpu_offset,  # noqa: E402
                     hemv, hemv_mgpu, hemv_mgpu_offset, hetrd, ormtr, symv, symv_mgpu,
                     symv_mgpu_offset, sytrd, tridiag_eigenvalues, tsgemm, tsgemm_mgpu, unmtr)
 # The rest of the manifest's operations (api/operations.py), under their C++/C names.
 from ._ops import (gebrd_mgpu, gemm, gemm_batched_strided, gemm_batched_strided_mgpu,  # noqa: E402
                    gemm_batched_strided_mgpu_local, gemm_grouped, gemm_vbatched,
-                   gemm_vbatched_mgpu, gemv_offset, hemv_offset, her2k_mgpu, hetrd_mgpu,
-                   ormtr_mgpu, symv_offset, syr2k_mgpu, sytrd_mgpu, tridiag_eigenvalues_mgpu,
-                   tsgemm_mgpu_ksplit, unmtr_mgpu)
+                   gemm_vbatched_mgpu, gemv_offset, heevd_mgpu, hemv_offset, her2k_mgpu,
+                   hetrd_mgpu, ormtr_mgpu, symv_offset, syr2k_mgpu, sytrd_mgpu,
+                   tridiag_eigenvalues_mgpu, tsgemm_mgpu_ksplit, unmtr_mgpu)
 
 __version__ = _mgblas.__version__
 has_cuda: bool = _mgblas.has_cuda
@@ -56,12 +56,12 @@ __all__ = [
     "gemv", "symv", "hemv", "tsgemm", "gemm_batched",
     "gemv_mgpu", "gemv_mgpu_offset", "symv_mgpu", "symv_mgpu_offset",
     "hemv_mgpu", "hemv_mgpu_offset", "tsgemm_mgpu",
-    "hetrd", "sytrd", "gebrd", "tridiag_eigenvalues", "eigvalsh", "unmtr", "ormtr",
+    "hetrd", "sytrd", "gebrd", "tridiag_eigenvalues", "eigvalsh", "eigh", "unmtr", "ormtr",
     "gemv_offset", "symv_offset", "hemv_offset", "gemm", "gemm_batched_strided",
     "gemm_vbatched", "gemm_grouped", "gemm_batched_strided_mgpu", "gemm_vbatched_mgpu",
     "gemm_batched_strided_mgpu_local", "tsgemm_mgpu_ksplit", "her2k_mgpu", "syr2k_mgpu",
     "hetrd_mgpu", "sytrd_mgpu", "gebrd_mgpu", "unmtr_mgpu", "ormtr_mgpu",
-    "tridiag_eigenvalues_mgpu",
+    "tridiag_eigenvalues_mgpu", "heevd_mgpu",
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
     "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",
     "AllocationError", "Timeout",

@@ -587,12 +587,7 @@ def hetrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
     _check_dist(A)
 
     def check():
-        u = option(uplo, "uplo", "LU")
-        m, n = A.shape
-        if m != n:
-            raise DimensionMismatch(f"hetrd: A is {m} x {n} but must be square")
-        if not isinstance(panel, (int, np.integer)) or panel < 0:
-            raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        u, n = _hermitian_args("hetrd", A, uplo, panel)
         return (u, n), lambda: _sig("hetrd", A._c.dt, u, n, panel)
 
     u, n = A.ctx._agree("hetrd", check)
@@ -602,6 +597,18 @@ def hetrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
     tau = np.zeros(max(0, n - 1), dtype=A.dtype)
     _core.hetrd_mgpu(A.ctx._c, u, A._c, _addr(d), _addr(e), _addr(tau), int(panel), -1)
     return d, e, tau
+
+
+def _hermitian_args(name: str, A: DistMatrix, uplo: str, panel: Any) -> Tuple[str, int]:
+    """The checks of a call on the uplo triangle of a square A with a panel width:
+    (uplo letter, n)."""
+    u = option(uplo, "uplo", "LU")
+    m, n = A.shape
+    if m != n:
+        raise DimensionMismatch(f"{name}: A is {m} x {n} but must be square")
+    if not isinstance(panel, (int, np.integer)) or panel < 0:
+        raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+    return u, n
 
 
 def sytrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -676,6 +683,108 @@ def eigvalsh(A: DistMatrix, uplo: str = "L", panel: int = 0) -> np.ndarray:
     tridiag_eigenvalues. A is overwritten by the reduction. Collective."""
     d, e, _ = hetrd(A, uplo, panel)
     return tridiag_eigenvalues(A.ctx, d, e)
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
+
+
+def _subset(subset_by_index: Any, subset_by_value: Any, n: int
+            ) -> Tuple[str, float, float, int, int, int]:
+    """eigh's subset as the extension takes it: (range letter, vl, vu, il, iu, the columns
+    Z needs)."""
+    if subset_by_index is not None and subset_by_value is not None:
+        raise BadArgument("subset_by_index and subset_by_value were both given: pass one "
+                          "of them, or neither for every eigenvalue")
+    if subset_by_index is not None:
+        pair = tuple(subset_by_index) if isinstance(subset_by_index, (tuple, list)) else ()
+        if len(pair) != 2 or not all(isinstance(v, (int, np.integer)) and
+                                     not isinstance(v, bool) for v in pair):
+            raise BadArgument(f"subset_by_index = {subset_by_index!r}: must be a pair of "
+                              "integers (il, iu)")
+        il, iu = (int(v) for v in pair)
+        if not 0 <= il <= iu < n:
+            raise BadArgument(f"subset_by_index = {subset_by_index!r}: must have 0 <= il <= "
+                              f"iu < n = {n} (0-based, inclusive)")
+        return "I", 0.0, 0.0, il, iu, iu - il + 1
+    if subset_by_value is not None:
+        pair = tuple(subset_by_value) if isinstance(subset_by_value, (tuple, list)) else ()
+        if len(pair) != 2 or not all(_number(v) for v in pair):
+            raise BadArgument(f"subset_by_value = {subset_by_value!r}: must be a pair of real "
+                              "numbers (vl, vu)")
+        vl, vu = (float(v) for v in pair)
+        if not vl < vu:  # NaN fails too
+            raise BadArgument(f"subset_by_value = {subset_by_value!r}: must have vl < vu (the "
+                              "half-open interval (vl, vu])")
+        return "V", vl, vu, 0, -1, n
+    return "A", 0.0, 0.0, 0, -1, n
+
+
+def eigh(A: DistMatrix, uplo: str = "L", vectors: bool = True, subset_by_index: Any = None,
+         subset_by_value: Any = None, panel: int = 0
+         ) -> Union[np.ndarray, Tuple[np.ndarray, DistMatrix]]:
+    """Eigenvalues and (``vectors=True``) eigenvectors of the Hermitian (real: symmetric)
+    n x n A whose ``uplo`` triangle is read: A Z = Z diag(w) (LAPACK ?heevd / ?syevd with
+    ?syevr's subsets; SciPy's eigh). ``subset_by_index=(il, iu)``: the eigenvalues il..iu
+    of the ascending order, 0-based and inclusive; ``subset_by_value=(vl, vu)``: those in
+    the half-open interval (vl, vu], possibly none; neither: all of them.
+
+    Returns ``w``, the m selected eigenvalues ascending (a NumPy array of A's real dtype,
+    the same on every rank), or with vectors ``(w, Z)``: Z a new n x m DistMatrix on A's
+    context with A's nb, column j the unit eigenvector of ``w[j]``. A is overwritten by
+    the reduction (as LAPACK's). ``panel``: columns per panel of the reduction and
+    reflectors per block of the back-transformation, a divisor of A.nb (0 picks them).
+    Collective."""
+    _check_dist(A)
+
+    def check():
+        u, n = _hermitian_args("eigh", A, uplo, panel)
+        if not isinstance(vectors, (bool, np.bool_)):
+            raise BadArgument(f"vectors = {vectors!r}: must be True or False")
+        sub = _subset(subset_by_index, subset_by_value, n)
+        return (u, n, sub), lambda: _sig("eigh", A._c.dt, u, n, bool(vectors), *sub, panel)
+
+    u, n, (kind, vl, vu, il, iu, cols) = A.ctx._agree("eigh", check)
+    w = np.zeros(n, dtype=REAL_OF[A._c.dt])
+    count = np.zeros(1, dtype=np.int64)
+    Z = DistMatrix(A.ctx, n, cols, A.dtype, A.nb) if vectors else None
+    _core.heevd_mgpu(A.ctx._c, u, A._c, kind, vl, vu, il, iu, _addr(count), _addr(w),
+                     None if Z is None else Z._c, int(panel), -1)
+    m = int(count[0])
+    w = w[:m].copy()
+    if Z is None:
+        return w
+    return w, (Z if m == cols else _leading_columns(Z, m))
+
+
+def _leading_columns(Z: DistMatrix, m: int) -> DistMatrix:
+    """A new n x m DistMatrix (Z's nb) with Z's first m columns. Column j lies on the same
+    device in both (the block columns are dealt out alike), so each device copies its own
+    blocks; through the host only on a GPU without CuPy. Collective."""
+    ctx = Z.ctx
+    out = DistMatrix(ctx, Z.shape[0], m, Z.dtype, Z.nb)
+    ctx.synchronize()
+    src = {(b.device, b.col): b.array for b in Z.local_blocks()}
+    dst = out.local_blocks()
+    views = all(a is not None for a in src.values()) and all(b.array is not None for b in dst)
+    if ctx.size > 1:  # the same path on every rank: the other one is collective
+        views = all(t == "1" for t in ctx._gather_tokens("1" if views else "0"))
+    if not views:
+        return DistMatrix.from_array(ctx, Z.to_array(root=None)[:, :m], nb=Z.nb, root=None)
+    ords = ctx._c.gpu_ordinals
+    gpus = set()
+    for b in dst:
+        if ords[b.device] < 0:
+            b.array[...] = src[(b.device, b.col)][:, :b.cols]
+            continue
+        import cupy
+        with cupy.cuda.Device(ords[b.device]):
+            b.array[...] = src[(b.device, b.col)][:, :b.cols]
+        gpus.add(ords[b.device])
+    for g in gpus:  # the copies ran on CuPy's stream: done before mgblas's next call
+        import cupy
+        cupy.cuda.Device(g).synchronize()
+    return out
 
 
 def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = "L",

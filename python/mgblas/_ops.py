@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The manifest's operations under their C++ and C names (api/operations.py; docs/api.md):
 the submatrix (offset) forms, gemm, the batched forms one name each, grouped GEMM, the
-per-device batched form, the distributed rank-2k updates, and the reductions' _mgpu
-names. The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr, ...) stay as they
-were."""
+per-device batched form, the distributed rank-2k updates, and the reductions' and the
+eigen-solver's _mgpu names. The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr,
+eigh, ...) stay as they were."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import numpy as np
 from . import _mgblas as _core
 from ._arrays import Arr, check_dtype, describe, matrix_orders, option, scalar
 from ._blas import (_check_dist, _addr, _sig, _single, _gemm_sizes, _gemm2d,
-                    _operand_vectors, gebrd, gemm_batched, hetrd, sytrd, tridiag_eigenvalues,
-                    tsgemm_mgpu, unmtr, ormtr)
+                    _operand_vectors, gebrd, eigh, gemm_batched, hetrd, sytrd,
+                    tridiag_eigenvalues, tsgemm_mgpu, unmtr, ormtr)
 from ._context import Context
 from ._dist import DistMatrix, _check_ctx
 from ._errors import BadArgument, DimensionMismatch
@@ -300,6 +300,7 @@ gebrd_mgpu = gebrd
 unmtr_mgpu = unmtr
 ormtr_mgpu = ormtr
 tridiag_eigenvalues_mgpu = tridiag_eigenvalues
+heevd_mgpu = eigh
 
 
 def tsgemm_mgpu_ksplit(A: Any, B: Any, C: Any = None, transa: str = "T", alpha: Any = 1.0,

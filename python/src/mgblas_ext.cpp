@@ -157,6 +157,15 @@ Uplo to_uplo(char c) {
     default: MGBLAS_THROW(BadArgument, "uplo '", c, "': must be 'L' or 'U'");
   }
 }
+// An eigen-solver's subset (LAPACK's RANGE and its bounds; those of other kinds unread).
+EigenRange to_range(char c, double vl, double vu, int64_t il, int64_t iu) {
+  switch (c) {
+    case 'A': return EigenRange::all();
+    case 'I': return EigenRange::index(il, iu);
+    case 'V': return EigenRange::value(vl, vu);
+    default: MGBLAS_THROW(BadArgument, "range '", c, "': must be 'A', 'I' or 'V'");
+  }
+}
 
 // ---------------------------------------------------------------------------------
 // Context, with the reducer and device-vector staging its Python calls reuse.
@@ -408,11 +417,15 @@ void same_precision(char first, char other, const char* name) {
 }
 
 // A reduction's options from the extension's (panel, pass) pair: pass -1 the default
-// (Auto), 0 two GEMVs, 1 one pass (gebrd only; the others take -1).
+// (Auto), 0 two GEMVs, 1 one pass (gebrd only; the others take -1). The eigen-solver's
+// panel goes to its reduction and its back-transformation.
 template <typename Options>
 Options py_options(int64_t panel, int pass) {
   Options o;
-  o.panel = panel;
+  if constexpr (std::is_same_v<Options, HeevdOptions>)
+    o.reduction.panel = o.back_transform.panel = panel;
+  else
+    o.panel = panel;
   if constexpr (std::is_same_v<Options, GebrdOptions>) {
     o.set_pass(pass < 0 ? GebrdPass::Auto : pass == 1 ? GebrdPass::One : GebrdPass::Two);
   } else if (pass >= 0) {

@@ -175,3 +175,33 @@ def test_same_zhetrd_mgpu(capi, cctx, ctx, rng):
     scale = np.linalg.norm(A) * n * np.finfo(float).eps
     np.testing.assert_allclose(d_c, d_py, rtol=0, atol=8 * scale)
     np.testing.assert_allclose(np.abs(e_c), np.abs(e_py), rtol=0, atol=8 * scale)
+
+
+def test_same_dsyevd_mgpu(capi, cctx, ctx, rng):
+    """The range letter, the int64_t* count and an optional matrix through C: the same
+    eigenpairs (up to each vector's sign) as mgblas.eigh."""
+    n, nb, il, iu = 29, 8, 2, 10
+    A = random(rng, (n, n), np.float64)
+    A = A + A.T
+    w_py, Z_py = mgblas.eigh(mgblas.DistMatrix.from_array(ctx, A, nb=nb), "U",
+                             subset_by_index=(il, iu))
+    M = _c_matrix(capi, cctx, "d", A, nb)
+    Z = _c_matrix(capi, cctx, "d", np.zeros((n, iu - il + 1)), nb)
+    w_c, m = np.zeros(n), ctypes.c_int64(-1)
+    i64, dbl = ctypes.c_int64, ctypes.c_double
+    _check(capi, capi.mgblas_dsyevd_mgpu(cctx, ord("U"), M, ord("I"), dbl(0), dbl(0), i64(il),
+                                         i64(iu), ctypes.byref(m), _ptr(w_c), Z))
+    assert m.value == iu - il + 1
+    Z_c = _c_collect(capi, cctx, Z, (n, m.value), np.float64)
+    # values only (Z NULL), the whole spectrum
+    Af = np.asfortranarray(A)  # alive through the call
+    _check(capi, capi.mgblas_matrix_distribute(cctx, M, _ptr(Af), i64(n), 0))
+    w_all = np.zeros(n)
+    _check(capi, capi.mgblas_dsyevd_mgpu(cctx, ord("L"), M, ord("A"), dbl(0), dbl(0), i64(0),
+                                         i64(0), ctypes.byref(m), _ptr(w_all), None))
+    capi.mgblas_matrix_destroy(M)
+    scale = np.linalg.norm(A) * n * np.finfo(float).eps
+    np.testing.assert_allclose(w_c[:iu - il + 1], w_py, rtol=0, atol=8 * scale)
+    np.testing.assert_allclose(w_all, np.linalg.eigvalsh(A), rtol=0, atol=8 * scale)
+    dots = np.abs(np.sum(Z_c * Z_py.to_array(root=None), axis=0))
+    np.testing.assert_allclose(dots, 1.0, rtol=0, atol=1e-10)

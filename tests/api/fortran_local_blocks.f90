@@ -2,7 +2,9 @@
 ! The local blocks from Fortran (issue 36, item 2): one rank (no MPI_Init), 3 host devices;
 ! every local block of a block-cyclic and of a row-tiled matrix is filled in place through
 ! c_f_pointer with f(i, j) = i + 1000 j (global, counted from 1), the matrix is collected
-! and every entry checked; an index past the count must fail. Exit status 1 on failure.
+! and every entry checked; an index past the count must fail. Then one eigen-solver call
+! (mgblas_dsyevd_mgpu, an index subset with vectors) on a matrix filled the same way, whose
+! eigenvalues are known. Exit status 1 on failure.
 program fortran_local_blocks
   use mgblas
   implicit none
@@ -13,6 +15,7 @@ program fortran_local_blocks
   call check(mgblas_context_create_ex(MGBLAS_BACKEND_HOST, 3_c_int, ctx))
   call round_trip(.false., 7_c_int64_t, 13_c_int64_t, 3_c_int64_t)
   call round_trip(.true., 11_c_int64_t, 5_c_int64_t, 2_c_int64_t)
+  call eigenpairs(12_c_int64_t, 4_c_int64_t)
   call check(mgblas_context_destroy(ctx))
   if (failures /= 0) then
     print '(a, i0, a)', "fortran_local_blocks: ", failures, " failure(s)"
@@ -30,13 +33,49 @@ contains
     end if
   end subroutine check
 
+  ! Entry (i, j), counted from 1, of the matrices filled: i + 1000 j, or the lower triangle
+  ! of the tridiagonal matrix 2, -1.
+  pure real(c_double) function expected(i, j, tridiagonal)
+    integer(c_int64_t), intent(in) :: i, j
+    logical, intent(in) :: tridiagonal
+    if (.not. tridiagonal) then
+      expected = real(i, c_double) + 1000 * real(j, c_double)
+    else if (i == j) then
+      expected = 2
+    else if (i == j + 1) then
+      expected = -1
+    else
+      expected = 0
+    end if
+  end function expected
+
+  ! Every local block of A filled in place with expected(); count: how many blocks.
+  subroutine fill(A, tridiagonal, count)
+    type(c_ptr), intent(in) :: A
+    logical, intent(in) :: tridiagonal
+    integer(c_int64_t), intent(out) :: count
+    type(mgblas_local_block_t) :: b
+    integer(c_int64_t) :: k, i, j
+    real(c_double), pointer :: p(:, :)
+
+    call check(mgblas_matrix_local_block_count(A, count))
+    do k = 0, count - 1
+      call check(mgblas_matrix_local_block(A, k, b))
+      call c_f_pointer(b%data, p, [b%ld, b%cols])
+      do j = 1, b%cols
+        do i = 1, b%rows
+          p(i, j) = expected(b%row + i, b%col + j, tridiagonal)
+        end do
+      end do
+    end do
+  end subroutine fill
+
   subroutine round_trip(tiled, m, n, blk)
     logical, intent(in) :: tiled
     integer(c_int64_t), intent(in) :: m, n, blk
     type(c_ptr) :: A
     type(mgblas_local_block_t) :: b
-    integer(c_int64_t) :: count, k, i, j
-    real(c_double), pointer :: p(:, :)
+    integer(c_int64_t) :: count, i, j
     real(c_double), allocatable, target :: full(:, :)
 
     if (tiled) then
@@ -44,16 +83,7 @@ contains
     else
       call check(mgblas_matrix_create(ctx, MGBLAS_PREC_D, m, n, blk, A))
     end if
-    call check(mgblas_matrix_local_block_count(A, count))
-    do k = 0, count - 1
-      call check(mgblas_matrix_local_block(A, k, b))
-      call c_f_pointer(b%data, p, [b%ld, b%cols])
-      do j = 1, b%cols
-        do i = 1, b%rows
-          p(i, j) = real(b%row + i, c_double) + 1000 * real(b%col + j, c_double)
-        end do
-      end do
-    end do
+    call fill(A, .false., count)
     if (mgblas_matrix_local_block(A, count, b) /= MGBLAS_ERROR_BAD_ARGUMENT) then
       print '(a)', "fortran_local_blocks: index = count was accepted"
       failures = failures + 1
@@ -62,9 +92,49 @@ contains
     call check(mgblas_matrix_collect(ctx, A, c_loc(full), m, 0_c_int))
     do j = 1, n
       do i = 1, m
-        if (full(i, j) /= real(i, c_double) + 1000 * real(j, c_double)) failures = failures + 1
+        if (full(i, j) /= expected(i, j, .false.)) failures = failures + 1
       end do
     end do
     call check(mgblas_matrix_destroy(A))
   end subroutine round_trip
+
+  ! The n x n tridiagonal matrix 2, -1 (filled in its local blocks, lower triangle only)
+  ! has the eigenvalues 2 - 2 cos(k pi / (n + 1)), k = 1..n: mgblas_dsyevd_mgpu for the
+  ! indices 2..5 (0-based, inclusive), with their vectors, checked by |A z - w z|.
+  subroutine eigenpairs(n, nb)
+    integer(c_int64_t), intent(in) :: n, nb
+    integer(c_int64_t), parameter :: il = 2, iu = 5
+    type(c_ptr) :: A, Z
+    integer(c_int64_t) :: count, j, m
+    real(c_double), allocatable, target :: v(:, :)
+    real(c_double) :: w(n), r(n), pi
+
+    pi = acos(-1.0_c_double)
+    call check(mgblas_matrix_create(ctx, MGBLAS_PREC_D, n, n, nb, A))
+    call fill(A, .true., count)
+    call check(mgblas_matrix_create(ctx, MGBLAS_PREC_D, n, iu - il + 1, nb, Z))
+    m = -1
+    call check(mgblas_dsyevd_mgpu(ctx, MGBLAS_UPLO_LOWER, A, MGBLAS_RANGE_INDEX, 0.0_c_double, &
+                                  0.0_c_double, il, iu, m, w, Z))
+    if (m /= iu - il + 1) then
+      print '(a, i0)', "fortran_local_blocks: syevd m = ", m
+      failures = failures + 1
+      return
+    end if
+    allocate(v(n, m))
+    call check(mgblas_matrix_collect(ctx, Z, c_loc(v), n, 0_c_int))
+    do j = 1, m
+      r = 2 * v(:, j) - w(j) * v(:, j)
+      r(2:n) = r(2:n) - v(1:n - 1, j)
+      r(1:n - 1) = r(1:n - 1) - v(2:n, j)
+      if (abs(w(j) - (2 - 2 * cos((il + j) * pi / (n + 1)))) > 1d-12 .or. &
+          maxval(abs(r)) > 1d-12 .or. abs(norm2(v(:, j)) - 1) > 1d-12) then
+        print '(a, i0, a, es10.3)', "fortran_local_blocks: syevd eigenpair ", il + j - 1, &
+            " off, w = ", w(j)
+        failures = failures + 1
+      end if
+    end do
+    call check(mgblas_matrix_destroy(A))
+    call check(mgblas_matrix_destroy(Z))
+  end subroutine eigenpairs
 end program fortran_local_blocks
