@@ -11,8 +11,10 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/agreement.hpp"
@@ -22,6 +24,10 @@
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/host/mrrr.hpp"
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace mgblas {
 namespace {
@@ -87,15 +93,18 @@ void bcast_vector(const Communicator& comm, V& v, int64_t count) {
   if (count > 0) comm.bcast(v.data(), v.size() * sizeof(v[0]), 0);
 }
 
-// Rank 0's MRRR root on every rank (a failure there raises on every rank).
+// Rank 0's MRRR root on every rank (a failure there raises on every rank). The root is
+// always that of the whole spectrum: ?larre's subset roots (RANGE 'I' / 'V') start from
+// eigenvalues bisected to sqrt(eps) only, and their vectors' residuals reached 17 units of
+// n eps ||T|| in LAPACK's own ?stemr on random T of order 50 (0.6 with RANGE 'A'), up to 39
+// through the reduction. A subset saves on the vectors and the back-transformation.
 template <typename R>
 MrrrRoot<R> shared_root(const char* what, const Communicator& comm, int64_t n, const R* d,
-                        const R* e, const EigenRange& r) {
+                        const R* e) {
   MrrrRoot<R> root;
   all_or_nothing(comm, what, [&] {
     if (comm.rank() != 0) return;
-    root = kernels::host::mrrr_root<R>(what, static_cast<MrrrRange>(r.kind), n, d, e,
-                                       static_cast<R>(r.vl), static_cast<R>(r.vu), r.il, r.iu);
+    root = kernels::host::mrrr_root<R>(what, MrrrRange::All, n, d, e, R(0), R(0), 0, n - 1);
   });
   int64_t head[3] = {root.m, static_cast<int64_t>(root.isplit.size()), root.n};
   comm.bcast(head, sizeof head, 0);
@@ -120,21 +129,54 @@ MrrrRoot<R> shared_root(const char* what, const Communicator& comm, int64_t n, c
   return root;
 }
 
-// A run of a device's local columns whose eigenpairs are consecutive in the root's order:
-// one ?larrv call.
-struct Run {
-  int device;     // local device
-  int64_t col;    // first local column
-  int64_t count;  // columns
-  int64_t first;  // first eigenpair (root order)
+// The wanted eigenpairs: positions [first, first + m) of the ascending order, which lists
+// the root's pairs (the root orders them by block of T, ascending inside each block).
+struct Selection {
+  std::vector<int64_t> order;
+  int64_t first = 0, m = 0;
 };
+
+template <typename R>
+Selection select_pairs(const MrrrRoot<R>& root, const EigenRange& r) {
+  Selection sel;
+  const int64_t n = root.m;
+  sel.order.resize(static_cast<std::size_t>(n));
+  std::iota(sel.order.begin(), sel.order.end(), int64_t{0});
+  std::vector<R> key(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) key[i] = root.approx(i);
+  // ?larre's approximations of the whole spectrum are accurate to a few ulps (dqds), so
+  // only values equal to rounding can come out in either order.
+  std::stable_sort(sel.order.begin(), sel.order.end(),
+                   [&](int64_t a, int64_t b) { return key[a] < key[b]; });
+  std::sort(key.begin(), key.end());
+  if (r.kind == EigenRange::Kind::Index) {
+    sel.first = r.il;
+    sel.m = r.iu - r.il + 1;
+  } else if (r.kind == EigenRange::Kind::Value) {
+    sel.first = std::upper_bound(key.begin(), key.end(), static_cast<R>(r.vl)) - key.begin();
+    sel.m = (std::upper_bound(key.begin(), key.end(), static_cast<R>(r.vu)) - key.begin()) -
+            sel.first;
+  } else {
+    sel.m = n;
+  }
+  return sel;
+}
+
+int max_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 
 // LAPACK's ?syevr answer to an MRRR failure (no representation found for a child inside
 // a tight cluster), with ?stedc: rank 0 computes every eigenpair and deals the wanted
 // columns out. Slow (one rank's CPU, the whole matrix moves) but rare.
 template <Scalar T>
 void fallback_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
-                      const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
+                      const real_type_t<T>* e, int64_t first, real_type_t<T>* w,
                       DistMatrix<T>& dest) {
   using R = real_type_t<T>;
   const Communicator& comm = ctx.comm();
@@ -145,14 +187,6 @@ void fallback_vectors(const char* what, Context& ctx, int64_t n, const real_type
     if (comm.rank() != 0) return;
     std::vector<R> z(static_cast<std::size_t>(n * n)), wall(static_cast<std::size_t>(n));
     kernels::host::stedc_all<R>(what, n, d, e, z.data(), wall.data());
-    // The root chose m; the first wanted index follows from the range (for a value range,
-    // the values at or below vl, kept so that m columns fit).
-    int64_t first = 0;
-    if (range.kind == EigenRange::Kind::Index) first = range.il;
-    if (range.kind == EigenRange::Kind::Value)
-      first = std::min<int64_t>(n - m, std::upper_bound(wall.begin(), wall.end(),
-                                                        static_cast<R>(range.vl)) -
-                                           wall.begin());
     zsel.assign(z.begin() + first * n, z.begin() + (first + m) * n);
     std::copy_n(wall.begin() + first, m, wsel.begin());
   });
@@ -161,37 +195,64 @@ void fallback_vectors(const char* what, Context& ctx, int64_t n, const real_type
   std::copy(wsel.begin(), wsel.end(), w);
 }
 
-// dest (n x m, m = root.m) := the eigenvectors of T in ascending order of their
+// dest (n x sel.m) := the selected eigenvectors of T in ascending order of their
 // eigenvalues; w[0..m-1] := those eigenvalues, on every rank.
 // copy_seconds (when not null) receives the time of the copy to the devices.
 template <Scalar T>
 void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
-                  const real_type_t<T>* e, const EigenRange& range,
-                  const MrrrRoot<real_type_t<T>>& root, real_type_t<T>* w, DistMatrix<T>& dest,
+                  const real_type_t<T>* e, const MrrrRoot<real_type_t<T>>& root,
+                  const Selection& sel, real_type_t<T>* w, DistMatrix<T>& dest,
                   double* copy_seconds = nullptr) {
   using R = real_type_t<T>;
-  const int64_t n = root.n, m = root.m;
-  // Root order is by block of T, ascending inside each; the approximations order them
-  // globally.
-  std::vector<int64_t> order(static_cast<std::size_t>(m));
-  std::iota(order.begin(), order.end(), int64_t{0});
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int64_t a, int64_t b) { return root.approx(a) < root.approx(b); });
+  const int64_t n = root.n, m = sel.m;
+  const auto order = [&](int64_t j) { return sel.order[static_cast<std::size_t>(sel.first + j)]; };
 
   const BlockCyclic1D& L = dest.layout();
   const int nd = ctx.num_devices();
-  std::vector<Run> runs;
+  // Where each root pair this rank wants goes: (local device, local column), or none.
+  std::vector<int> to_device(static_cast<std::size_t>(root.m), -1);
+  std::vector<int64_t> to_col(static_cast<std::size_t>(root.m), -1);
   std::vector<int64_t> cols(nd);
   for (int l = 0; l < nd; ++l) {
     const int g = ctx.device_offset() + l;
     cols[l] = dest.local_n(l);
     for (int64_t jl = 0; jl < cols[l]; ++jl) {
-      const int64_t k = order[static_cast<std::size_t>(L.global_col(g, jl))];
-      if (!runs.empty() && runs.back().device == l && runs.back().col + runs.back().count == jl &&
-          runs.back().first + runs.back().count == k)
-        ++runs.back().count;
-      else
-        runs.push_back({l, jl, 1, k});
+      const int64_t k = order(L.global_col(g, jl));
+      to_device[static_cast<std::size_t>(k)] = l;
+      to_col[static_cast<std::size_t>(k)] = jl;
+    }
+  }
+  // The calls: intervals of root pairs that never cut a root-level cluster (?larrv's
+  // rule: pairs j, j + 1 of one block stay together while wgap_j < minrgp |w_j|). The
+  // vectors of one cluster come from its child representations, which are only the same
+  // when one call computes the whole cluster; across clusters the root's relative gaps
+  // make vectors from different calls orthogonal. Each interval holds pairs this rank
+  // wants; one that holds a cluster only partly wanted computes all of it (a cluster
+  // split between ranks or devices is computed by each).
+  const auto ends_cluster = [&](int64_t k) {
+    const auto u = static_cast<std::size_t>(k);
+    return k + 1 == root.m || (n > 2 && (root.iblock[u] != root.iblock[u + 1] ||
+                                         root.wgap[u] >= kernels::host::mrrr_min_relative_gap<R>() *
+                                                             std::abs(root.w[u])));
+  };
+  const bool large = static_cast<double>(n) * static_cast<double>(m) > double(1 << 22);
+  int64_t wanted = 0;
+  for (int64_t c : cols) wanted += c;
+  // Threads only where the work pays for them: ranks sharing few cores (CI) would
+  // otherwise spin against each other. Pieces of about wanted / (4 threads) pairs.
+  const int64_t piece = large ? std::max<int64_t>(16, wanted / (4 * max_threads()) + 1)
+                              : std::numeric_limits<int64_t>::max();
+  std::vector<std::pair<int64_t, int64_t>> calls;  // [first, last] in root order
+  for (int64_t k = 0, start = 0, has = 0; k < root.m; ++k) {
+    has += to_device[static_cast<std::size_t>(k)] >= 0 ? 1 : 0;
+    if (!ends_cluster(k)) continue;
+    const bool full = k - start + 1 >= piece;
+    if (has > 0 && (full || k + 1 == root.m || to_device[static_cast<std::size_t>(k + 1)] < 0)) {
+      calls.emplace_back(start, k);
+      start = k + 1;
+      has = 0;
+    } else if (has == 0) {
+      start = k + 1;
     }
   }
   std::vector<R> wpart(static_cast<std::size_t>(m), R(0));
@@ -199,27 +260,28 @@ void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
   int failed = 0;
   all_or_nothing(ctx.comm(), what, [&] {
     for (int l = 0; l < nd; ++l) stage[l].resize(static_cast<std::size_t>(n * cols[l]));
-    // Threads only where the work pays for them: ranks sharing few cores (CI) would
-    // otherwise spin against each other.
-    const bool large = static_cast<double>(n) * static_cast<double>(m) > double(1 << 22);
-    const auto nrun = static_cast<int64_t>(runs.size());
+    const auto ncall = static_cast<int64_t>(calls.size());
 #pragma omp parallel for schedule(dynamic, 1) if (large) reduction(max : failed)
-    for (int64_t i = 0; i < nrun; ++i) {
-      const Run& r = runs[static_cast<std::size_t>(i)];
-      std::vector<R> wr(static_cast<std::size_t>(r.count));
-      if (kernels::host::mrrr_vectors<R>(what, root, r.first, r.count,
-                                         stage[r.device].data() + r.col * n, n, wr.data()) != 0) {
+    for (int64_t i = 0; i < ncall; ++i) {
+      const auto [lo, hi] = calls[static_cast<std::size_t>(i)];
+      const int64_t count = hi - lo + 1;
+      std::vector<R> z(static_cast<std::size_t>(n * count)), wr(static_cast<std::size_t>(count));
+      if (kernels::host::mrrr_vectors<R>(what, root, lo, count, z.data(), n, wr.data()) != 0) {
         failed = 1;
         continue;
       }
-      const int g = ctx.device_offset() + r.device;
-      for (int64_t j = 0; j < r.count; ++j)
-        wpart[static_cast<std::size_t>(L.global_col(g, r.col + j))] = wr[j];
+      for (int64_t k = lo; k <= hi; ++k) {
+        const int l = to_device[static_cast<std::size_t>(k)];
+        if (l < 0) continue;
+        const int64_t jl = to_col[static_cast<std::size_t>(k)];
+        std::copy_n(z.data() + (k - lo) * n, n, stage[l].data() + jl * n);
+        wpart[static_cast<std::size_t>(L.global_col(ctx.device_offset() + l, jl))] = wr[k - lo];
+      }
     }
   });
   // Where one device's MRRR failed, every rank takes the fallback together.
   if (ctx.comm().allreduce_max(static_cast<int64_t>(failed)) != 0) {
-    fallback_vectors<T>(what, ctx, n, d, e, range, w, dest);
+    fallback_vectors<T>(what, ctx, n, d, e, sel.first, w, dest);
     return;
   }
   const auto t_copy = std::chrono::steady_clock::now();
@@ -344,13 +406,14 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     }
     prof.tridiagonal = seconds_since(t);
   } else {
-    const MrrrRoot<R> root = shared_root<R>(what, comm, n, d.data(), e.data(), range);
+    const MrrrRoot<R> root = shared_root<R>(what, comm, n, d.data(), e.data());
     prof.mrrr_root = seconds_since(t);
-    m = root.m;
+    const Selection sel = select_pairs(root, range);
+    m = sel.m;
     std::optional<DistMatrix<T>> part = narrower(*Z, m);
     DistMatrix<T>& dest = part ? *part : *Z;
     std::vector<R> wm(static_cast<std::size_t>(m));
-    fill_vectors<T>(what, ctx, d.data(), e.data(), range, root, wm.data(), dest,
+    fill_vectors<T>(what, ctx, d.data(), e.data(), root, sel, wm.data(), dest,
                     &prof.to_devices);
     prof.tridiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
@@ -431,11 +494,12 @@ int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real
     }
   });
   if (n == 0) return 0;
-  const MrrrRoot<R> root = shared_root<R>(what, comm, n, d, e, range);
-  std::optional<DistMatrix<T>> part = narrower(Z, root.m);
-  fill_vectors<T>(what, ctx, d, e, range, root, w, part ? *part : Z);
+  const MrrrRoot<R> root = shared_root<R>(what, comm, n, d, e);
+  const Selection sel = select_pairs(root, range);
+  std::optional<DistMatrix<T>> part = narrower(Z, sel.m);
+  fill_vectors<T>(what, ctx, d, e, root, sel, w, part ? *part : Z);
   if (part) copy_prefix(what, *part, Z);
-  return root.m;
+  return sel.m;
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                              \

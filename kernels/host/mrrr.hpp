@@ -51,6 +51,13 @@ struct MrrrRoot {
 template <typename R>
 void stedc_all(const char* what, int64_t n, const R* d, const R* e, R* z, R* w);
 
+/// ?larrv's minimum relative gap between root-level clusters (?stemr's MINRGP: 1e-3 in
+/// double, 3e-3 in single precision); a caller that groups pairs by cluster uses it too.
+template <typename R>
+constexpr R mrrr_min_relative_gap() {
+  return sizeof(R) == 4 ? R(3e-3) : R(1e-3);
+}
+
 /// ?larre on T (d, e: n and n - 1 entries; not modified). Throws mgblas::Error naming
 /// `what` when LAPACK reports failure. The pairs are ordered by block, ascending inside
 /// each block: sort by approx() for the global order.
