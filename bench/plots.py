@@ -790,6 +790,26 @@ def redistribute(paths, out):
     save(fig, out)
 
 
+@topic("heevd", "CSV", "heevd_mgpu against cusolverDnXsyevd with vectors: time per phase "
+       "(reduction, tridiagonal, back-transformation) beside cuSOLVER's total, per n and "
+       "vector count (<gpu>-heevd)")
+def heevd(paths, out):
+    rows = read(paths[0])
+    fig, ax = figure(1, (8, 4.5))
+    labels = [f"{r['type']} {r['n']}\n{r['vectors']}" for r in rows]
+    x = list(range(len(rows)))
+    parts = [("reduction", [float(r["reduction"]) for r in rows]),
+             ("tridiagonal (MRRR, host)", [float(r["tridiagonal"]) for r in rows]),
+             ("back-transformation", [float(r["back_transform"]) for r in rows])]
+    stacked_bars(ax, [i - 0.2 for i in x], parts)
+    ax.bar([i + 0.2 for i in x], [float(r["t_cusolver_V"]) for r in rows], 0.35,
+           label="cusolverDnXsyevd jobz V")
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels)
+    finish(ax, "heevd_mgpu phases vs cuSOLVER (1 H200)", None, "seconds", logy=True, legend=6)
+    save(fig, out)
+
+
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
 @topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
        "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "
