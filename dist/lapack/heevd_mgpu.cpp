@@ -25,10 +25,6 @@
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/host/mrrr.hpp"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 namespace mgblas {
 namespace {
 
@@ -162,14 +158,6 @@ Selection select_pairs(const MrrrRoot<R>& root, const EigenRange& r) {
   return sel;
 }
 
-int max_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
-
 
 // LAPACK's ?syevr answer to an MRRR failure (no representation found for a child inside
 // a tight cluster), with ?stedc: rank 0 computes every eigenpair and deals the wanted
@@ -222,46 +210,22 @@ void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
       to_col[static_cast<std::size_t>(k)] = jl;
     }
   }
-  // The calls: intervals of root pairs that never cut a root-level cluster (?larrv's
-  // rule: pairs j, j + 1 of one block stay together while wgap_j < minrgp |w_j|). The
-  // vectors of one cluster come from its child representations, which are only the same
-  // when one call computes the whole cluster; across clusters the root's relative gaps
-  // make vectors from different calls orthogonal. Each interval holds pairs this rank
-  // wants; one that holds a cluster only partly wanted computes all of it (a cluster
-  // split between ranks or devices is computed by each).
-  const auto ends_cluster = [&](int64_t k) {
-    const auto u = static_cast<std::size_t>(k);
-    return k + 1 == root.m || (n > 2 && (root.iblock[u] != root.iblock[u + 1] ||
-                                         root.wgap[u] >= kernels::host::mrrr_min_relative_gap<R>() *
-                                                             std::abs(root.w[u])));
-  };
-  const bool large = static_cast<double>(n) * static_cast<double>(m) > double(1 << 22);
-  int64_t wanted = 0;
-  for (int64_t c : cols) wanted += c;
-  // Threads only where the work pays for them: ranks sharing few cores (CI) would
-  // otherwise spin against each other. Pieces of about wanted / (4 threads) pairs.
-  const int64_t piece = large ? std::max<int64_t>(16, wanted / (4 * max_threads()) + 1)
-                              : std::numeric_limits<int64_t>::max();
+  // One ?larrv call per rank for every pair of the root (?stemr's own call), of which the
+  // rank keeps the pairs its devices want. Cutting the pairs into several calls (per
+  // device, per thread, or spans widened to whole root-level clusters) was tried: the
+  // calls then run in ?larrv's subset mode, and vectors of different calls lost
+  // orthogonality: 250-830 n eps on reduced graded and clustered matrices of order 120 on
+  // 2 ranks, where one call on the same T gives under 15. So every rank repeats the whole
+  // computation on one core; the GPU divide and conquer of issue 34 is to replace it.
   std::vector<std::pair<int64_t, int64_t>> calls;  // [first, last] in root order
-  for (int64_t k = 0, start = 0, has = 0; k < root.m; ++k) {
-    has += to_device[static_cast<std::size_t>(k)] >= 0 ? 1 : 0;
-    if (!ends_cluster(k)) continue;
-    const bool full = k - start + 1 >= piece;
-    if (has > 0 && (full || k + 1 == root.m || to_device[static_cast<std::size_t>(k + 1)] < 0)) {
-      calls.emplace_back(start, k);
-      start = k + 1;
-      has = 0;
-    } else if (has == 0) {
-      start = k + 1;
-    }
-  }
+  if (std::any_of(to_device.begin(), to_device.end(), [](int l) { return l >= 0; }))
+    calls.emplace_back(0, root.m - 1);
   std::vector<R> wpart(static_cast<std::size_t>(m), R(0));
   std::vector<std::vector<R>> stage(nd);
   int failed = 0;
   all_or_nothing(ctx.comm(), what, [&] {
     for (int l = 0; l < nd; ++l) stage[l].resize(static_cast<std::size_t>(n * cols[l]));
     const auto ncall = static_cast<int64_t>(calls.size());
-#pragma omp parallel for schedule(dynamic, 1) if (large) reduction(max : failed)
     for (int64_t i = 0; i < ncall; ++i) {
       const auto [lo, hi] = calls[static_cast<std::size_t>(i)];
       const int64_t count = hi - lo + 1;
