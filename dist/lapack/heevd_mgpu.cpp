@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // heevd_mgpu: hetrd_mgpu, the eigenpairs of T, unmtr_mgpu (see the header). With
 // vectors, T's eigenpairs come from MRRR split at its seam: rank 0 computes the root
-// representation (kernels/host/mrrr.hpp, O(n) data) and broadcasts it, then every device
-// computes the vectors of its own columns of Z from it (host LAPACK, OpenMP over the
-// rank's runs of columns) and receives them in one copy.
+// representation (kernels/host/mrrr.hpp, O(n) data) and broadcasts it, then every rank
+// computes all vectors from it in one ?larrv call and each device receives its columns
+// of Z in one copy.
 #include "dist/lapack/heevd_mgpu.hpp"
 
 #include <algorithm>

@@ -5,12 +5,13 @@
 //   1. hetrd_mgpu reduces A to tridiagonal T = Q^H A Q (d, e, tau on every rank);
 //   2. the eigenpairs of T: without vectors, bisection over every device
 //      (tridiag_eigenvalues_mgpu); with vectors, MRRR (tridiag_eigenvectors_mgpu below):
-//      rank 0 computes the shared root representation, every device then computes the
-//      eigenvectors of its own columns of Z, so no vector ever moves between devices;
+//      rank 0 computes the root representation and broadcasts it, every rank computes
+//      all of T's eigenvectors from it in one ?larrv call (split calls lose
+//      orthogonality) and copies its devices' columns of Z to them once;
 //   3. unmtr_mgpu turns them into eigenvectors of A: Z := Q Z, on Z's own columns.
-// Step 2's vectors run on the host CPU's LAPACK (?larre / ?larrv), in parallel over the
-// devices' columns, and are copied to the GPUs once: the GPU divide and conquer of issue
-// 34 is to replace that step behind this same interface.
+// Step 2's vectors run on one host core per rank (LAPACK ?larre / ?larrv): slow (see
+// bench/results/h200-heevd.md); the GPU divide and conquer of issue 34 is to replace that
+// step behind this same interface.
 #pragma once
 
 #include <cstdint>
@@ -116,8 +117,8 @@ int64_t syevd_mgpu(Uplo uplo, DistMatrix<T>& A, std::type_identity_t<T>* w, Dist
 /// Eigenpairs of the real symmetric tridiagonal T (d: n, e: n - 1 entries, host memory,
 /// the same on every rank) by MRRR: the m selected eigenvalues into w (host, room for n,
 /// every rank) and their eigenvectors into columns 0..m-1 of Z (n x K as in heevd_mgpu; a
-/// complex Z receives real vectors). Each device computes its own columns, from one root
-/// representation that rank 0 computes and broadcasts. Returns m. Collective; errors as
+/// complex Z receives real vectors). Every rank computes all pairs from one root
+/// representation that rank 0 computes and broadcasts, and keeps its devices' columns. Returns m. Collective; errors as
 /// heevd_mgpu's, and a NaN or infinity in d or e is a BadArgument naming it.
 template <Scalar T>
 int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real_type_t<T>* e,
