@@ -46,4 +46,28 @@ template <Scalar T>
 void tridiag_eigenvalues(const Queue& q, int64_t n, const real_type_t<T>* d,
                          const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w);
 
+// ---- Tridiagonal eigenpairs (divide and conquer, LAPACK ?stedc with COMPZ = 'I') -----
+
+/// Every eigenpair of the real symmetric tridiagonal matrix T with diagonal d and
+/// off-diagonal e: w[i] = lambda_i ascending, column i of Z its unit eigenvector (real;
+/// zero imaginary parts for a complex T). On a GPU, Cuppen's divide and conquer with
+/// every merge on the device (deflation decided on the host, secular equations one
+/// thread per root, Gu and Eisenstat's vectors, the merges' products as cuBLAS GEMMs);
+/// on a host device, LAPACK ?stedc. Residual and orthogonality O(n eps) like ?stedc's.
+///
+/// @param[in] q     the device (and stream) to run on.
+/// @param[in] n     order of T, >= 0.
+/// @param[in] d     n diagonal entries, HOST memory; finite.
+/// @param[in] e     n - 1 off-diagonal entries, HOST memory; finite; may be null when n <= 1.
+/// @param[out] w    n eigenvalues, HOST memory.
+/// @param[out] Z    n x n eigenvectors (memory of q's device), leading dimension ldz.
+/// @param[in] ldz   >= max(1, n).
+///
+/// Unlike the other entries it has finished on return on every device (the GPU engine
+/// waits for q.stream once per level of its merge tree). Workspace: 2 n^2 reals on the
+/// GPU (3 n^2 for a complex T), allocated per call.
+template <Scalar T>
+void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
+                          const real_type_t<T>* e, real_type_t<T>* w, T* Z, int64_t ldz);
+
 }  // namespace mgblas

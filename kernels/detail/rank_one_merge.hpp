@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The merge step of tridiagonal divide and conquer (private, not installed): the
+// eigenpairs of D + rho z z^T, D = diag(d) ascending, rho > 0, ||z|| = 1, the design of
+// LAPACK's ?laed2 (deflation), ?laed4 (the secular equation) and ?laed3 (Gu and
+// Eisenstat's vectors). The CUDA engine's tridiag_eigenvectors (kernels/stedc_kernels.hpp)
+// deflates on the host (O(m) data, sequential) and solves the rest on the GPU with the
+// host-and-device functions here; tests/kernels/test_rank_one_merge.cpp runs the same
+// functions on the host, so CI checks the arithmetic without a GPU.
+//
+// Conventions: a merge of order m has k undeflated pairs with poles dk[0..k) strictly
+// ascending and weights zk (nonzero); root j lies in (dk[j], dk[j+1]) (j < k - 1) or
+// (dk[k-1], dk[k-1] + rho]. A root is stored as an origin o (the nearer pole) and an
+// offset tau, lambda_j = dk[o] + tau, so that dk[r] - lambda_j = (dk[r] - dk[o]) - tau is
+// computed without cancellation: the differences of Gu and Eisenstat's formula are then
+// accurate and the vectors orthogonal to working precision however close the roots are.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#if defined(__CUDACC__)
+#define MGBLAS_MERGE_HD_ __host__ __device__
+#else
+#define MGBLAS_MERGE_HD_
+#endif
+
+namespace mgblas::kernels::detail {
+
+// ---- deflation (host) ---------------------------------------------------------------
+
+/// A plane rotation of two basis vectors of a merge, p and q (merge-local indices):
+/// b_p' = c b_p + s b_q, b_q' = c b_q - s b_p (LAPACK's ?rot on the columns of Q).
+template <typename R>
+struct MergeRotation {
+  int64_t p, q;
+  R c, s;
+};
+
+/// What deflation leaves of one merge: the k pairs still to solve and the m - k found.
+template <typename R>
+struct MergePlan {
+  R rho = R(0);                     ///< of the normalised problem (||z|| = 1)
+  std::vector<int64_t> kept;        ///< merge-local basis index of each undeflated pair
+  std::vector<R> dk, zk;            ///< their poles (strictly ascending) and weights
+  std::vector<int64_t> dropped;     ///< merge-local basis index of each deflated pair
+  std::vector<R> dropped_value;     ///< its eigenvalue
+  std::vector<MergeRotation<R>> rotations;  ///< in the order they act on the basis
+};
+
+/// Deflation of the merge of two blocks: d[0..n1) and d[n1..m) are each ascending (the
+/// blocks' eigenvalues), z the rows of the blocks' eigenvectors that meet the coupling
+/// (any norm; 0 only if the whole merge deflates), rho >= 0 the coupling. A weight with
+/// rho |z_i| <= tol deflates pair i (its eigenvalue is d_i, its vector the basis vector
+/// itself); two poles closer than tol / |c s| are rotated so that one weight vanishes (the
+/// rotations are returned, for the caller to apply to the basis). tol = 8 eps
+/// max(max|d|, max|z|) of the normalised problem, as in ?laed2.
+template <typename R>
+MergePlan<R> deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, R rho) {
+  MergePlan<R> plan;
+  std::vector<R> d(d_in, d_in + m), z(z_in, z_in + m);
+  R norm2 = R(0);
+  for (R v : z) norm2 += v * v;
+  plan.rho = rho * norm2;
+  if (norm2 > R(0)) {
+    const R inv = R(1) / std::sqrt(norm2);
+    for (R& v : z) v *= inv;
+  }
+  // The two ascending halves merged into one ascending order.
+  std::vector<int64_t> order(static_cast<std::size_t>(m));
+  for (int64_t i = 0; i < m; ++i) order[static_cast<std::size_t>(i)] = i;
+  {
+    std::vector<int64_t> merged(static_cast<std::size_t>(m));
+    std::merge(order.begin(), order.begin() + n1, order.begin() + n1, order.end(),
+               merged.begin(), [&](int64_t a, int64_t b) { return d[a] < d[b]; });
+    order.swap(merged);
+  }
+  R dmax = R(0), zmax = R(0);
+  for (int64_t i = 0; i < m; ++i) {
+    dmax = std::max(dmax, std::abs(d[i]));
+    zmax = std::max(zmax, std::abs(z[i]));
+  }
+  const R tol = R(8) * std::numeric_limits<R>::epsilon() * std::max(dmax, zmax);
+  const auto drop = [&](int64_t i, R value) {
+    plan.dropped.push_back(i);
+    plan.dropped_value.push_back(value);
+  };
+  const auto keep = [&](int64_t i) {
+    plan.kept.push_back(i);
+    plan.dk.push_back(d[i]);
+    plan.zk.push_back(z[i]);
+  };
+  if (!(plan.rho * zmax > tol)) {  // the coupling is negligible: D is the answer
+    for (int64_t i : order) drop(i, d[i]);
+    return plan;
+  }
+  int64_t pending = -1;  // the last undeflated pole, not yet known to stay
+  for (int64_t i : order) {
+    if (plan.rho * std::abs(z[i]) <= tol) {
+      drop(i, d[i]);
+      continue;
+    }
+    if (pending < 0) {
+      pending = i;
+      continue;
+    }
+    // Rotate b_pending and b_i so that pending's weight vanishes; the coupling this
+    // leaves between them is (d_i - d_pending) c s.
+    const R a = z[pending], b = z[i];
+    const R tau = std::hypot(a, b);
+    const R c = b / tau, s = -a / tau;
+    if (std::abs((d[i] - d[pending]) * c * s) <= tol) {
+      const R dp = d[pending] * c * c + d[i] * s * s;
+      const R di = d[pending] * s * s + d[i] * c * c;
+      plan.rotations.push_back({pending, i, c, s});
+      z[i] = tau;
+      z[pending] = R(0);
+      d[i] = di;
+      drop(pending, dp);
+    } else {
+      keep(pending);
+    }
+    pending = i;
+  }
+  if (pending >= 0) keep(pending);
+  return plan;
+}
+
+// ---- the secular equation (host and device) -----------------------------------------
+
+template <typename R>
+struct FloatBits;
+template <>
+struct FloatBits<float> {
+  using U = uint32_t;
+};
+template <>
+struct FloatBits<double> {
+  using U = uint64_t;
+};
+
+template <typename R>
+MGBLAS_MERGE_HD_ inline typename FloatBits<R>::U to_bits(R x) {
+  typename FloatBits<R>::U u;
+  std::memcpy(&u, &x, sizeof u);
+  return u;
+}
+template <typename R>
+MGBLAS_MERGE_HD_ inline R from_bits(typename FloatBits<R>::U u) {
+  R x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+/// f(lambda) = 1 + rho sum_j z_j^2 / (d_j - lambda) at lambda = d[o] + tau.
+template <typename R>
+MGBLAS_MERGE_HD_ inline R secular_value(int64_t k, const R* d, const R* z, R rho, int64_t o,
+                                        R tau) {
+  R sum = R(0);
+  const R origin = d[o];
+  for (int64_t j = 0; j < k; ++j) sum += z[j] * z[j] / ((d[j] - origin) - tau);
+  return R(1) + rho * sum;
+}
+
+/// Root j of the secular equation: *origin and *tau with lambda_j = d[*origin] + *tau.
+/// f increases from -inf to +inf between two poles. The midpoint's sign picks the nearer
+/// pole; then the offset's magnitude is bisected over its bit pattern (positive floats
+/// order as their bits), which ends in at most 32 (float) or 64 (double) evaluations at
+/// two neighbouring floating-point numbers, whatever the scale of the offset.
+template <typename R>
+MGBLAS_MERGE_HD_ inline void secular_root(int64_t k, const R* d, const R* z, R rho, int64_t j,
+                                          int64_t* origin, R* tau) {
+  using U = typename FloatBits<R>::U;
+  int64_t o = j;
+  R sign = R(1), reach;
+  if (j < k - 1) {
+    const R half = (d[j + 1] - d[j]) / R(2);
+    if (secular_value(k, d, z, rho, j, half) < R(0)) {
+      o = j + 1;
+      sign = R(-1);
+    }
+    reach = half;
+  } else {
+    reach = rho;  // f(d[k-1] + rho) >= 0 because ||z|| = 1
+  }
+  // h(t) = sign f(d[o] + sign t) goes from -inf (t -> 0) to >= 0 at t = reach.
+  U lo = 0, hi = to_bits(reach);
+  if (hi == 0) hi = 1;
+  while (hi - lo > 1) {
+    const U mid = lo + (hi - lo) / 2;
+    const R t = from_bits<R>(mid);
+    if (sign * secular_value(k, d, z, rho, o, sign * t) < R(0))
+      lo = mid;
+    else
+      hi = mid;
+  }
+  R t = from_bits<R>(hi);
+  if (lo > 0) {
+    const R tl = from_bits<R>(lo);
+    const R fl = secular_value(k, d, z, rho, o, sign * tl);
+    const R fh = secular_value(k, d, z, rho, o, sign * t);
+    if ((fl < R(0) ? -fl : fl) < (fh < R(0) ? -fh : fh)) t = tl;
+  }
+  *origin = o;
+  *tau = sign * t;
+}
+
+/// d[r] - lambda_j for the root (o, tau), without cancellation.
+template <typename R>
+MGBLAS_MERGE_HD_ inline R pole_gap(const R* d, int64_t r, int64_t o, R tau) {
+  return (d[r] - d[o]) - tau;
+}
+
+/// Gu and Eisenstat's weight for row r: the z-hat for which the computed roots are the
+/// exact eigenvalues of D + rho zhat zhat^T, with the sign of z[r]. The product pairs each
+/// root with a pole so that every factor lies in (0, 1] except the last (no overflow).
+template <typename R>
+MGBLAS_MERGE_HD_ inline R gu_eisenstat_weight(int64_t k, const R* d, const R* z, R rho,
+                                              const int64_t* origin, const R* tau, int64_t r) {
+  R p = -pole_gap(d, r, origin[k - 1], tau[k - 1]) / rho;
+  for (int64_t j = 0; j < r; ++j) p *= pole_gap(d, r, origin[j], tau[j]) / (d[r] - d[j]);
+  for (int64_t j = r; j < k - 1; ++j)
+    p *= -pole_gap(d, r, origin[j], tau[j]) / (d[j + 1] - d[r]);
+  const R w = p > R(0) ? std::sqrt(p) : R(0);
+  return z[r] < R(0) ? -w : w;
+}
+
+/// 1 / ||u_j||, u_j(r) = zhat[r] / (d[r] - lambda_j): the scale of eigenvector j.
+template <typename R>
+MGBLAS_MERGE_HD_ inline R vector_inverse_norm(int64_t k, const R* d, const R* zhat, int64_t o,
+                                              R tau) {
+  R sum = R(0);
+  for (int64_t r = 0; r < k; ++r) {
+    const R u = zhat[r] / pole_gap(d, r, o, tau);
+    sum += u * u;
+  }
+  return R(1) / std::sqrt(sum);
+}
+
+}  // namespace mgblas::kernels::detail
