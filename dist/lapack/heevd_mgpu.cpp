@@ -24,6 +24,7 @@
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/host/mrrr.hpp"
+#include "kernels/lapack.hpp"
 
 namespace mgblas {
 namespace {
@@ -297,6 +298,89 @@ void copy_prefix(const char* what, const DistMatrix<T>& from, DistMatrix<T>& to)
   });
 }
 
+// The range's positions [first, first + m) in the ascending order of all n eigenvalues.
+template <typename R>
+std::pair<int64_t, int64_t> range_positions(const std::vector<R>& all, const EigenRange& r) {
+  if (r.kind == EigenRange::Kind::Index) return {r.il, r.iu - r.il + 1};
+  if (r.kind == EigenRange::Kind::All) return {0, static_cast<int64_t>(all.size())};
+  const auto first = std::upper_bound(all.begin(), all.end(), static_cast<R>(r.vl)) - all.begin();
+  const auto last = std::upper_bound(all.begin(), all.end(), static_cast<R>(r.vu)) - all.begin();
+  return {first, last - first};
+}
+
+// With GPUs: every rank's first device computes all of T's eigenpairs by the GPU divide
+// and conquer (kernels/lapack.hpp tridiag_eigenvectors; the same T and the same
+// deterministic kernels give every rank the same pairs, as one call would), then each of
+// the rank's devices copies its columns of the range out of it, device to device. Rank
+// 0's eigenvalues are broadcast so that m agrees on every rank whatever happens.
+// Returns m; w[0..m) := the range's eigenvalues; Z's columns 0..m-1 := their vectors.
+template <Scalar T>
+int64_t gpu_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
+                    const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
+                    DistMatrix<T>& Z, HeevdProfile& prof) {
+  using R = real_type_t<T>;
+  const Communicator& comm = ctx.comm();
+  std::vector<R> all(static_cast<std::size_t>(n));
+  DeviceBuffer<T> full;
+  all_or_nothing(comm, what, [&] {
+    const Device& lead = ctx.device(0);
+    lead.make_current();
+    full = DeviceBuffer<T>(lead, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+    tridiag_eigenvectors<T>(Queue(lead), n, d, e, all.data(), full.data(), n);
+  });
+  comm.bcast(all.data(), all.size() * sizeof(R), 0);
+  const auto [first, m] = range_positions(all, range);
+  std::optional<DistMatrix<T>> part = narrower(Z, m);
+  DistMatrix<T>& dest = part ? *part : Z;
+  const auto t = std::chrono::steady_clock::now();
+  all_or_nothing(comm, what, [&] {
+    const BlockCyclic1D& L = dest.layout();
+    for (int l = 0; l < ctx.num_devices(); ++l) {
+      const Device& dev = ctx.device(l);
+      dev.make_current();
+      const int g = ctx.device_offset() + l;
+      // Runs of local columns whose global columns are consecutive (a block of nb).
+      for (int64_t jl = 0; jl < dest.local_n(l);) {
+        const int64_t j0 = L.global_col(g, jl);
+        int64_t len = 1;
+        while (jl + len < dest.local_n(l) && L.global_col(g, jl + len) == j0 + len) ++len;
+        copy_matrix(dev, n, len, full.data() + (first + j0) * n, n, dest.local(l) + jl * dest.ld(),
+                    dest.ld());
+        jl += len;
+      }
+    }
+  });
+  prof.to_devices = seconds_since(t);
+  if (part) copy_prefix(what, *part, Z);
+  std::copy_n(all.begin() + first, m, w);
+  return m;
+}
+
+// With host devices: MRRR (the root on rank 0, one ?larrv call per rank).
+template <Scalar T>
+int64_t host_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
+                     const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
+                     DistMatrix<T>& Z, HeevdProfile& prof) {
+  using R = real_type_t<T>;
+  auto t = std::chrono::steady_clock::now();
+  const MrrrRoot<R> root = shared_root<R>(what, ctx.comm(), n, d, e);
+  prof.mrrr_root = seconds_since(t);
+  const Selection sel = select_pairs(root, range);
+  std::optional<DistMatrix<T>> part = narrower(Z, sel.m);
+  fill_vectors<T>(what, ctx, d, e, root, sel, w, part ? *part : Z, &prof.to_devices);
+  if (part) copy_prefix(what, *part, Z);
+  return sel.m;
+}
+
+// T's eigenpairs of the range into w and Z's first m columns; returns m.
+template <Scalar T>
+int64_t tridiagonal_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
+                            const real_type_t<T>* e, const EigenRange& range,
+                            real_type_t<T>* w, DistMatrix<T>& Z, HeevdProfile& prof) {
+  return ctx.device(0).is_gpu() ? gpu_vectors<T>(what, ctx, n, d, e, range, w, Z, prof)
+                                : host_vectors<T>(what, ctx, n, d, e, range, w, Z, prof);
+}
+
 template <Scalar T>
 CallRecord heevd_record(const char* what, const DistMatrix<T>& A, Uplo uplo,
                         const DistMatrix<T>* Z, const EigenRange& r) {
@@ -370,21 +454,20 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     }
     prof.tridiagonal = seconds_since(t);
   } else {
-    const MrrrRoot<R> root = shared_root<R>(what, comm, n, d.data(), e.data());
-    prof.mrrr_root = seconds_since(t);
-    const Selection sel = select_pairs(root, range);
-    m = sel.m;
-    std::optional<DistMatrix<T>> part = narrower(*Z, m);
-    DistMatrix<T>& dest = part ? *part : *Z;
-    std::vector<R> wm(static_cast<std::size_t>(m));
-    fill_vectors<T>(what, ctx, d.data(), e.data(), root, sel, wm.data(), dest,
-                    &prof.to_devices);
+    // T's vectors go to Z's first m columns; unmtr_mgpu then transforms exactly those
+    // (through an n x m matrix when m < K, so Z's other columns stay untouched).
+    std::vector<R> wm(static_cast<std::size_t>(n));
+    m = tridiagonal_vectors<T>(what, ctx, n, d.data(), e.data(), range, wm.data(), *Z, prof);
     prof.tridiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    if (m > 0) unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);
-    if (part) copy_prefix(what, *part, *Z);
+    if (m > 0) {
+      std::optional<DistMatrix<T>> part = narrower(*Z, m);
+      if (part) copy_prefix(what, *Z, *part);
+      unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), part ? *part : *Z, opts.back_transform);
+      if (part) copy_prefix(what, *part, *Z);
+    }
     prof.back_transform = seconds_since(t);
-    std::copy(wm.begin(), wm.end(), w);
+    std::copy_n(wm.begin(), m, w);
   }
   prof.total = seconds_since(t0);
   if (opts.profile != nullptr) *opts.profile = prof;
@@ -458,12 +541,8 @@ int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real
     }
   });
   if (n == 0) return 0;
-  const MrrrRoot<R> root = shared_root<R>(what, comm, n, d, e);
-  const Selection sel = select_pairs(root, range);
-  std::optional<DistMatrix<T>> part = narrower(Z, sel.m);
-  fill_vectors<T>(what, ctx, d, e, root, sel, w, part ? *part : Z);
-  if (part) copy_prefix(what, *part, Z);
-  return sel.m;
+  HeevdProfile prof;
+  return tridiagonal_vectors<T>(what, ctx, n, d, e, range, w, Z, prof);
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                              \
