@@ -48,9 +48,11 @@ void tridiag_eigenvalues(const Queue& q, int64_t n, const real_type_t<T>* d,
 
 // ---- Tridiagonal eigenpairs (divide and conquer, LAPACK ?stedc with COMPZ = 'I') -----
 
-/// Every eigenpair of the real symmetric tridiagonal matrix T with diagonal d and
-/// off-diagonal e: w[i] = lambda_i ascending, column i of Z its unit eigenvector (real;
-/// zero imaginary parts for a complex T). On a GPU, Cuppen's divide and conquer with
+/// The eigenpairs il..iu-1 of the real symmetric tridiagonal matrix T with diagonal d and
+/// off-diagonal e: w[i] = lambda_i ascending for all n, column i - il of Z the unit
+/// eigenvector of lambda_i (real; zero imaginary parts for a complex T). A window costs
+/// less than all vectors on a GPU: the last merge's product, the largest, makes only
+/// its columns. On a GPU, Cuppen's divide and conquer with
 /// every merge on the device (deflation decided on the host, secular equations one
 /// thread per root, Gu and Eisenstat's vectors, the merges' products as cuBLAS GEMMs);
 /// on a host device, LAPACK ?stedc. Residual and orthogonality O(n eps) like ?stedc's.
@@ -59,15 +61,19 @@ void tridiag_eigenvalues(const Queue& q, int64_t n, const real_type_t<T>* d,
 /// @param[in] n     order of T, >= 0.
 /// @param[in] d     n diagonal entries, HOST memory; finite.
 /// @param[in] e     n - 1 off-diagonal entries, HOST memory; finite; may be null when n <= 1.
-/// @param[out] w    n eigenvalues, HOST memory.
-/// @param[out] Z    n x n eigenvectors (memory of q's device), leading dimension ldz.
+/// @param[in] il    first eigenvector wanted, 0 <= il <= iu.
+/// @param[in] iu    one past the last, il <= iu <= n (0, n: all).
+/// @param[out] w    all n eigenvalues, HOST memory.
+/// @param[out] Z    n x (iu - il) eigenvectors (memory of q's device), leading dimension
+///                  ldz; may be null when il = iu.
 /// @param[in] ldz   >= max(1, n).
 ///
 /// Unlike the other entries it has finished on return on every device (the GPU engine
-/// waits for q.stream once per level of its merge tree). Workspace: 2 n^2 reals on the
-/// GPU (3 n^2 for a complex T), allocated per call.
+/// waits for q.stream twice per level of its merge tree). Workspace: 3 n^2 reals on the
+/// GPU (2 n^2 when T is real and the window is all of Z), allocated per call.
 template <Scalar T>
 void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
-                          const real_type_t<T>* e, real_type_t<T>* w, T* Z, int64_t ldz);
+                          const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w,
+                          T* Z, int64_t ldz);
 
 }  // namespace mgblas

@@ -42,15 +42,18 @@ MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 
 template <Scalar T>
 void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
-                          const real_type_t<T>* e, real_type_t<T>* w, T* Z, int64_t ldz) {
+                          const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w,
+                          T* Z, int64_t ldz) {
   if (q.device == nullptr)
     MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
   MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_ARG(il >= 0 && il <= n, "il", il, "in [0, n] = [0, ", n, "]");
+  MGBLAS_CHECK_ARG(iu >= il && iu <= n, "iu", iu, "in [il, n] = [", il, ", ", n, "]");
   MGBLAS_CHECK_ARG(ldz >= (n > 1 ? n : 1), "ldz", ldz, ">= max(1, n) = ", n > 1 ? n : 1);
   MGBLAS_CHECK_PTR(d, "d", n > 0);
   MGBLAS_CHECK_PTR(e, "e", n > 1);
   MGBLAS_CHECK_PTR(w, "w", n > 0);
-  MGBLAS_CHECK_PTR(Z, "Z", n > 0);
+  MGBLAS_CHECK_PTR(Z, "Z", iu > il);
   for (int64_t i = 0; i < n; ++i)
     if (!std::isfinite(d[i]))
       MGBLAS_THROW(BadArgument, "argument 'd' has a NaN or infinite entry (d[", i, "] = ", d[i], ")");
@@ -58,12 +61,13 @@ void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
     if (!std::isfinite(e[i]))
       MGBLAS_THROW(BadArgument, "argument 'e' has a NaN or infinite entry (e[", i, "] = ", e[i], ")");
   if (n == 0) return;
-  MGBLAS_DISPATCH(q, tridiag_eigenvectors<T>, n, d, e, w, Z, ldz);
+  MGBLAS_DISPATCH(q, tridiag_eigenvectors<T>, n, d, e, il, iu, w, Z, ldz);
 }
 
 #define MGBLAS_INSTANTIATE_(T)                                                           \
   template void tridiag_eigenvectors<T>(const Queue&, int64_t, const real_type_t<T>*,    \
-                                        const real_type_t<T>*, real_type_t<T>*, T*, int64_t);
+                                        const real_type_t<T>*, int64_t, int64_t, real_type_t<T>*,   \
+                                        T*, int64_t);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 #undef MGBLAS_INSTANTIATE_
 

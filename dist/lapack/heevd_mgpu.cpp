@@ -14,6 +14,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -308,11 +309,12 @@ std::pair<int64_t, int64_t> range_positions(const std::vector<R>& all, const Eig
   return {first, last - first};
 }
 
-// With GPUs: every rank's first device computes all of T's eigenpairs by the GPU divide
-// and conquer (kernels/lapack.hpp tridiag_eigenvectors; the same T and the same
+// With GPUs: every rank's first device computes the range's eigenvectors of T by the GPU
+// divide and conquer (kernels/lapack.hpp tridiag_eigenvectors; the same T and the same
 // deterministic kernels give every rank the same pairs, as one call would), then each of
-// the rank's devices copies its columns of the range out of it, device to device. Rank
-// 0's eigenvalues are broadcast so that m agrees on every rank whatever happens.
+// the rank's devices copies its columns out of it, device to device. A value range is
+// first turned into indices by bisection over every device (the vectors of a window cost
+// less). Rank 0's eigenvalues are broadcast so that every rank returns the same w.
 // Returns m; w[0..m) := the range's eigenvalues; Z's columns 0..m-1 := their vectors.
 template <Scalar T>
 int64_t gpu_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
@@ -321,15 +323,22 @@ int64_t gpu_vectors(const char* what, Context& ctx, int64_t n, const real_type_t
   using R = real_type_t<T>;
   const Communicator& comm = ctx.comm();
   std::vector<R> all(static_cast<std::size_t>(n));
-  DeviceBuffer<T> full;
+  int64_t first = 0, m = n;
+  if (range.kind == EigenRange::Kind::Index) {
+    first = range.il;
+    m = range.iu - range.il + 1;
+  } else if (range.kind == EigenRange::Kind::Value) {
+    tridiag_eigenvalues_mgpu<T>(ctx, n, d, e, all.data());
+    std::tie(first, m) = range_positions(all, range);
+  }
+  DeviceBuffer<T> window;
   all_or_nothing(comm, what, [&] {
     const Device& lead = ctx.device(0);
     lead.make_current();
-    full = DeviceBuffer<T>(lead, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-    tridiag_eigenvectors<T>(Queue(lead), n, d, e, all.data(), full.data(), n);
+    window = DeviceBuffer<T>(lead, static_cast<std::size_t>(n) * static_cast<std::size_t>(m));
+    tridiag_eigenvectors<T>(Queue(lead), n, d, e, first, first + m, all.data(), window.data(), n);
   });
   comm.bcast(all.data(), all.size() * sizeof(R), 0);
-  const auto [first, m] = range_positions(all, range);
   std::optional<DistMatrix<T>> part = narrower(Z, m);
   DistMatrix<T>& dest = part ? *part : Z;
   const auto t = std::chrono::steady_clock::now();
@@ -344,7 +353,7 @@ int64_t gpu_vectors(const char* what, Context& ctx, int64_t n, const real_type_t
         const int64_t j0 = L.global_col(g, jl);
         int64_t len = 1;
         while (jl + len < dest.local_n(l) && L.global_col(g, jl + len) == j0 + len) ++len;
-        copy_matrix(dev, n, len, full.data() + (first + j0) * n, n, dest.local(l) + jl * dest.ld(),
+        copy_matrix(dev, n, len, window.data() + j0 * n, n, dest.local(l) + jl * dest.ld(),
                     dest.ld());
         jl += len;
       }

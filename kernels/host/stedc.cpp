@@ -13,19 +13,19 @@ namespace {
 
 template <Scalar T>
 void eigenpairs_stedc(int64_t n, const real_type_t<T>* d, const real_type_t<T>* e,
-                      real_type_t<T>* w, T* Z, int64_t ldz) {
+                      int64_t il, int64_t iu, real_type_t<T>* w, T* Z, int64_t ldz) {
   using R = real_type_t<T>;
   if (n == 0) return;
   std::vector<R> z(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
   stedc_all<R>("tridiag_eigenvectors", n, d, e, z.data(), w);
-  for (int64_t j = 0; j < n; ++j)
-    std::copy_n(z.data() + j * n, n, Z + j * ldz);  // widens to T for a complex T
+  for (int64_t j = il; j < iu; ++j)
+    std::copy_n(z.data() + j * n, n, Z + (j - il) * ldz);  // widens to T for a complex T
 }
 
 }  // namespace
 
 #define MGBLAS_HOST_STEDC_(T) \
-  MGBLAS_DECLARE_STEDC_KERNEL(T) { eigenpairs_stedc<T>(n, d, e, w, Z, ldz); }
+  MGBLAS_DECLARE_STEDC_KERNEL(T) { eigenpairs_stedc<T>(n, d, e, il, iu, w, Z, ldz); }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_STEDC_)
 #undef MGBLAS_HOST_STEDC_
 

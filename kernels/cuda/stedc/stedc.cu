@@ -11,8 +11,10 @@
 //      U Gu and Eisenstat's eigenvectors, P the ascending order) and multiplies the
 //      halves' eigenvectors by it: [Q1 0; 0 Q2] W = [Q1 W_top; Q2 W_bottom], two GEMMs
 //      (batched over the level's merges of one shape) that skip the zero blocks.
-// Two n x n buffers alternate by level (the root's level writes Z) and a third holds the
-// level's W, 3 n^2 reals of device memory in all (2 n^2 when Z is real and has its own).
+// Two n x n buffers alternate by level and a third holds the level's W, 3 n^2 reals of
+// device memory in all (2 n^2 when Z is real and wanted whole: it is one of the two). A
+// window of columns il..iu-1 costs less: the root's W and its product, the largest of
+// all, have only iu - il columns.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -43,7 +46,9 @@ template <typename R>
 struct Merge {
   int64_t s, m, n1;
   int64_t koff, k;     // its undeflated pairs
-  int64_t woff;        // its W (m x m, leading dimension m)
+  int64_t woff;        // its W (m x cols, leading dimension m)
+  int64_t c0, cols;    // W's columns: output pairs c0 .. c0 + cols - 1 (0 .. m - 1 but
+                       // at the root of a window)
   int64_t roff, nrot;  // its rotations
   R rho, sign;         // the normalised coupling; the sign of e at the split
 };
@@ -52,11 +57,12 @@ unsigned blocks_for(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + kThreads - 1) / kThreads, 1 << 20));
 }
 
+// Q(row0 + j, j) = 1 for j < count.
 template <typename R>
-__global__ void set_diagonal(int64_t n, R* Q, int64_t ld) {
-  for (int64_t i = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += int64_t{gridDim.x} * blockDim.x)
-    Q[i + i * ld] = R(1);
+__global__ void set_diagonal(int64_t count, R* Q, int64_t ld, int64_t row0) {
+  for (int64_t j = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; j < count;
+       j += int64_t{gridDim.x} * blockDim.x)
+    Q[(row0 + j) + j * ld] = R(1);
 }
 
 // z[p] for every position p of a merge: the last row of the first half's eigenvectors,
@@ -126,7 +132,7 @@ __global__ void fill_w(int64_t total, int nmerges, const Merge<R>* merges, const
       if (merges[mid].woff <= x) lo = mid; else hi = mid - 1;
     }
     const Merge<R> g = merges[lo];
-    const int64_t local = x - g.woff, i = local % g.m, c = local / g.m;
+    const int64_t local = x - g.woff, i = local % g.m, c = g.c0 + local / g.m;
     const int64_t src = colsrc[g.s + c];
     R v = R(0);
     if (src >= 0) {
@@ -152,8 +158,9 @@ __global__ void rotate_w(int64_t n, const Merge<R>* merges, const int* node_of,
     const int node = node_of[p];
     if (node < 0) continue;
     const Merge<R> g = merges[node];
-    if (g.nrot == 0) continue;
-    R* col = W + g.woff + (p - g.s) * g.m;
+    const int64_t c = p - g.s;
+    if (g.nrot == 0 || c < g.c0 || c >= g.c0 + g.cols) continue;
+    R* col = W + g.woff + (c - g.c0) * g.m;
     for (int64_t t = g.nrot - 1; t >= 0; --t) {
       const MergeRotation<R> r = rots[g.roff + t];
       const R a = col[r.p], b = col[r.q];
@@ -164,8 +171,8 @@ __global__ void rotate_w(int64_t n, const Merge<R>* merges, const int* node_of,
 }
 
 template <typename R, typename T>
-__global__ void widen(int64_t n, const R* Q, int64_t ldq, T* Z, int64_t ldz) {
-  const int64_t total = n * n;
+__global__ void widen(int64_t n, int64_t cols, const R* Q, int64_t ldq, T* Z, int64_t ldz) {
+  const int64_t total = n * cols;
   for (int64_t x = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; x < total;
        x += int64_t{gridDim.x} * blockDim.x) {
     const int64_t i = x % n, j = x / n;
@@ -211,19 +218,22 @@ std::vector<std::vector<Node>> merge_tree(int64_t n) {
 
 template <typename R>
 void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const R* d,
-                        const R* e, R* w, R* Z, int64_t ldz) {
+                        const R* e, int64_t il, int64_t iu, R* w, R* Z, int64_t ldz) {
   if (n == 0) return;
   dev.make_current();
+  const int64_t cnt = iu - il;
   R scale = R(0);
   for (int64_t i = 0; i < n; ++i) scale = std::max(scale, std::abs(d[i]));
   for (int64_t i = 0; i + 1 < n; ++i) scale = std::max(scale, std::abs(e[i]));
-  MGBLAS_CHECK_CUDA(cudaMemset2DAsync(Z, static_cast<std::size_t>(ldz) * sizeof(R), 0,
-                                      static_cast<std::size_t>(n) * sizeof(R),
-                                      static_cast<std::size_t>(n), stream));
-  set_diagonal<R><<<blocks_for(n), kThreads, 0, stream>>>(n, Z, ldz);
-  MGBLAS_CHECK_LAUNCH(stream);
-  if (n == 1 || scale == R(0)) {  // T is diagonal of order 1, or zero
+  if (n == 1 || scale == R(0)) {  // T is diagonal of order 1, or zero: Z = I's window
     std::copy_n(d, n, w);
+    if (cnt > 0) {
+      MGBLAS_CHECK_CUDA(cudaMemset2DAsync(Z, static_cast<std::size_t>(ldz) * sizeof(R), 0,
+                                          static_cast<std::size_t>(n) * sizeof(R),
+                                          static_cast<std::size_t>(cnt), stream));
+      set_diagonal<R><<<blocks_for(cnt), kThreads, 0, stream>>>(cnt, Z, ldz, il);
+      MGBLAS_CHECK_LAUNCH(stream);
+    }
     MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
     return;
   }
@@ -248,7 +258,10 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   }
 
   const auto un = static_cast<std::size_t>(n);
-  DeviceBuffer<R> other(dev, un * un), W(dev, static_cast<std::size_t>(max_w));
+  // Z itself is the even levels' buffer when it is wanted whole.
+  const bool whole = il == 0 && iu == n;
+  DeviceBuffer<R> even(dev, whole ? 0 : un * un), other(dev, un * un),
+      W(dev, static_cast<std::size_t>(max_w));
   DeviceBuffer<R> zbuf(dev, un), dk(dev, un), zk(dev, un), tau(dev, un), lam(dev, un),
       zhat(dev, un), inv(dev, un);
   DeviceBuffer<int64_t> origin(dev, un), rowpos(dev, un), colsrc(dev, un);
@@ -256,10 +269,14 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   DeviceBuffer<Merge<R>> merges_dev(dev, static_cast<std::size_t>(max_merges));
   DeviceBuffer<MergeRotation<R>> rots_dev(dev, un);
   DeviceBuffer<R*> ptrs(dev, static_cast<std::size_t>(6 * max_merges));
-  set_diagonal<R><<<blocks_for(n), kThreads, 0, stream>>>(n, other.data(), n);
-  MGBLAS_CHECK_LAUNCH(stream);
-  R* buf[2] = {Z, other.data()};
-  const int64_t ld[2] = {ldz, n};
+  R* buf[2] = {whole ? Z : even.data(), other.data()};
+  const int64_t ld[2] = {whole ? ldz : n, n};
+  // The blocks of order 1 (the leaves) are 1 in both buffers; every other entry a level
+  // reads was written by the level below.
+  for (int b = 0; b < 2; ++b) {
+    set_diagonal<R><<<blocks_for(n), kThreads, 0, stream>>>(n, buf[b], ld[b], 0);
+    MGBLAS_CHECK_LAUNCH(stream);
+  }
 
   cublasHandle_t h = dev.cublas();
   MGBLAS_CHECK_CUBLAS(cublasSetStream(h, stream));
@@ -286,8 +303,11 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     for (int i = 0; i < nm; ++i) {
       const Node& g = level[static_cast<std::size_t>(i)];
       const R b = es[static_cast<std::size_t>(g.s + g.n1 - 1)];
-      merges[i] = {g.s, g.m, g.n1, 0, 0, woff, 0, 0, std::abs(b), b < R(0) ? R(-1) : R(1)};
-      woff += g.m * g.m;
+      // The root of a window makes only the window's columns.
+      const int64_t c0 = depth == 0 ? il : 0, cols = depth == 0 ? cnt : g.m;
+      merges[i] = {g.s, g.m, g.n1, 0, 0, woff, c0, cols, 0, 0, std::abs(b),
+                   b < R(0) ? R(-1) : R(1)};
+      woff += g.m * cols;
       std::fill(node_of_h.begin() + g.s, node_of_h.begin() + g.s + g.m, i);
     }
     upload(stream, merges, merges_dev.data());
@@ -373,6 +393,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
           tau.data(), inv.data());
       MGBLAS_CHECK_LAUNCH(stream);
     }
+    if (woff == 0) continue;  // an empty window: the eigenvalues are all there is to do
     fill_w<R><<<blocks_for(woff), kThreads, 0, stream>>>(
         woff, nm, merges_dev.data(), rowpos.data(), colsrc.data(), dk.data(), zhat.data(),
         origin.data(), tau.data(), inv.data(), W.data());
@@ -382,9 +403,13 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
                                                           rots_dev.data(), W.data());
       MGBLAS_CHECK_LAUNCH(stream);
     }
-    // Merges of one shape (m, n1) share a batched call for each half.
-    std::map<std::pair<int64_t, int64_t>, std::vector<int>> shapes;
-    for (int i = 0; i < nm; ++i) shapes[{merges[i].m, merges[i].n1}].push_back(i);
+    // Merges of one shape (m, n1, cols) share a batched call for each half; the root
+    // writes Z (its window's columns), the others their own diagonal block of dst.
+    std::map<std::tuple<int64_t, int64_t, int64_t>, std::vector<int>> shapes;
+    for (int i = 0; i < nm; ++i)
+      shapes[{merges[i].m, merges[i].n1, merges[i].cols}].push_back(i);
+    R* const out = depth == 0 ? Z : dst;
+    const int64_t ldo = depth == 0 ? ldz : ldd;
     std::vector<R*> ptr_h;
     std::vector<std::pair<std::size_t, std::size_t>> calls;  // (first pointer, batch)
     for (const auto& [shape, ids] : shapes) {
@@ -396,7 +421,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
             const int64_t r0 = g.s + (half ? g.n1 : 0);
             R* p = role == 0 ? const_cast<R*>(src) + r0 + r0 * lds
                  : role == 1 ? W.data() + g.woff + (half ? g.n1 : 0)
-                             : dst + r0 + g.s * ldd;
+                             : out + r0 + (depth == 0 ? 0 : g.s) * ldo;
             ptr_h.push_back(p);
           }
         calls.emplace_back(first, ids.size());
@@ -406,16 +431,16 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     const R one = R(1), zero = R(0);
     std::size_t call = 0;
     for (const auto& [shape, ids] : shapes) {
-      const auto [m, n1] = shape;
+      const auto [m, n1, cols] = shape;
       for (int half = 0; half < 2; ++half, ++call) {
         const auto [first, batch] = calls[call];
         const int rows = static_cast<int>(half ? m - n1 : n1);
         R* const* P = ptrs.data() + first;
         common::cublas::raw::gemm_batched(
-            h, CUBLAS_OP_N, CUBLAS_OP_N, rows, static_cast<int>(m), rows, &one,
+            h, CUBLAS_OP_N, CUBLAS_OP_N, rows, static_cast<int>(cols), rows, &one,
             const_cast<const R* const*>(P), static_cast<int>(lds),
             const_cast<const R* const*>(P + batch), static_cast<int>(m), &zero,
-            P + 2 * batch, static_cast<int>(ldd), static_cast<int>(batch));
+            P + 2 * batch, static_cast<int>(ldo), static_cast<int>(batch));
       }
     }
   }
@@ -425,17 +450,21 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
 
 template <Scalar T>
 void eigenpairs(const Device& dev, cudaStream_t stream, int64_t n, const real_type_t<T>* d,
-                const real_type_t<T>* e, real_type_t<T>* w, T* Z, int64_t ldz) {
+                const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w, T* Z,
+                int64_t ldz) {
   using R = real_type_t<T>;
   if constexpr (std::is_same_v<T, R>) {
-    divide_and_conquer<R>(dev, stream, n, d, e, w, Z, ldz);
+    divide_and_conquer<R>(dev, stream, n, d, e, il, iu, w, Z, ldz);
   } else {
     if (n == 0) return;
     dev.make_current();
-    DeviceBuffer<R> real(dev, static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-    divide_and_conquer<R>(dev, stream, n, d, e, w, real.data(), n);
-    widen<R, T><<<blocks_for(n * n), kThreads, 0, stream>>>(n, real.data(), n, Z, ldz);
-    MGBLAS_CHECK_LAUNCH(stream);
+    const int64_t cnt = iu - il;
+    DeviceBuffer<R> real(dev, static_cast<std::size_t>(n) * static_cast<std::size_t>(cnt));
+    divide_and_conquer<R>(dev, stream, n, d, e, il, iu, w, real.data(), n);
+    if (cnt > 0) {
+      widen<R, T><<<blocks_for(n * cnt), kThreads, 0, stream>>>(n, cnt, real.data(), n, Z, ldz);
+      MGBLAS_CHECK_LAUNCH(stream);
+    }
     MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
   }
 }
@@ -443,7 +472,7 @@ void eigenpairs(const Device& dev, cudaStream_t stream, int64_t n, const real_ty
 }  // namespace stedc
 
 #define MGBLAS_CUDA_STEDC_(T) \
-  MGBLAS_DECLARE_STEDC_KERNEL(T) { stedc::eigenpairs<T>(dev, stream, n, d, e, w, Z, ldz); }
+  MGBLAS_DECLARE_STEDC_KERNEL(T) { stedc::eigenpairs<T>(dev, stream, n, d, e, il, iu, w, Z, ldz); }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_STEDC_)
 #undef MGBLAS_CUDA_STEDC_
 
