@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // heevd_mgpu: hetrd_mgpu, the eigenpairs of T, unmtr_mgpu (see the header). With
-// vectors, T's eigenpairs come from MRRR split at its seam: rank 0 computes the root
-// representation (kernels/host/mrrr.hpp, O(n) data) and broadcasts it, then every rank
-// computes all vectors from it in one ?larrv call and each device receives its columns
-// of Z in one copy.
+// vectors, T's eigenpairs come from the GPU divide and conquer on GPU contexts
+// (gpu_vectors) and from MRRR split at its seam on host devices (host_vectors): rank 0
+// computes the root representation (kernels/host/mrrr.hpp, O(n) data) and broadcasts
+// it, then every rank computes all vectors from it in one ?larrv call and each device
+// receives its columns of Z in one copy.
 #include "dist/lapack/heevd_mgpu.hpp"
 
 #include <algorithm>

@@ -27,8 +27,9 @@
 //      split over every device of every rank).
 //   4. --vectors K: heevd_mgpu(uplo, A, w, &Z, EigenRange::smallest(K)) (K = n: all) on a
 //      fresh copy of A, Z an n x K DistMatrix with its own BlockCyclic1D over the K
-//      columns: its own reduction, T's eigenvectors by MRRR on every device's columns of
-//      Z, and the back-transformation Q Z, each phase timed (HeevdProfile).
+//      columns: its own reduction, T's eigenvectors (divide and conquer on each rank's
+//      first GPU; MRRR on host devices) copied to every device's columns of Z, and the
+//      back-transformation Q Z, each phase timed (HeevdProfile).
 //   5. The check (rank 0, in double precision; the verdict is broadcast).
 //
 // How to run
@@ -73,7 +74,7 @@
 //             real types and 4 * (4/3) n^3 / t_trd for complex ones.
 //   t_eig     tridiag_eigenvalues_mgpu; t_vec: the whole heevd_mgpu call with vectors
 //             ("-" without --vectors); the '#' line under the row splits it into its
-//             reduction, tridiagonal (MRRR) and back-transform phases (max over ranks).
+//             reduction, tridiagonal and back-transform phases (max over ranks).
 //   eig_err   max_i |lambda_i - lambda_i(ref)| / (n ||A||_2 eps): against the sorted D
 //             of a generated matrix, and against LAPACKE ?syevd / ?heevd of rank 0's copy
 //             of A for a file (and, with --check, for a generated matrix up to n = 2000);
@@ -347,7 +348,7 @@ Result run_case(const std::shared_ptr<Context>& ctx_ptr, const Options& o,
 
   // 4. Eigenvectors for the K smallest eigenvalues (K = n: all) with the library's
   // eigen-solver, heevd_mgpu, on a fresh copy of A (hetrd_mgpu above overwrote it): its
-  // own reduction, T's eigenvectors by MRRR on every device's columns of Z, and Q Z.
+  // own reduction, T's eigenvectors on every device's columns of Z, and Q Z.
   std::vector<T> X;
   if (K > 0) {
     const int P = ctx.global_num_devices();

@@ -26,4 +26,6 @@ std::optional<int> stebz_points_override() {
   return p;
 }
 
+bool stedc_trace() { return std::getenv("MGBLAS_STEDC_TRACE") != nullptr; }
+
 }  // namespace mgblas::kernels::cuda::common

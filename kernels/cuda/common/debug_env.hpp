@@ -22,4 +22,8 @@ bool latrd_no_coop_override();
 /// BadArgument otherwise); nullopt where unset or empty.
 std::optional<int> stebz_points_override();
 
+/// MGBLAS_STEDC_TRACE: set (any value): the divide and conquer waits for the GPU after
+/// each step of each level and prints the steps' times to stderr, for measurements.
+bool stedc_trace();
+
 }  // namespace mgblas::kernels::cuda::common

@@ -18,6 +18,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -30,6 +32,7 @@
 #include "core/detail/cuda_check.hpp"
 #include "core/memory.hpp"
 #include "kernels/cuda/common/cublas.hpp"
+#include "kernels/cuda/common/debug_env.hpp"
 #include "kernels/detail/rank_one_merge.hpp"
 #include "kernels/stedc_kernels.hpp"
 
@@ -199,6 +202,21 @@ struct Node {
   int64_t s, m, n1;
 };
 
+// MGBLAS_STEDC_TRACE's clock: milliseconds since the last call, after waiting for the
+// stream when `wait`.
+struct StepClock {
+  bool on = common::stedc_trace();
+  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+  double lap(cudaStream_t stream, bool wait) {
+    if (!on) return 0;
+    if (wait) MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t).count();
+    t = now;
+    return ms;
+  }
+};
+
 // The merge tree: balanced halving down to order 1; by_depth[t] lists the merges at
 // depth t (every merge's halves sit one level deeper or are blocks of order 1).
 std::vector<std::vector<Node>> merge_tree(int64_t n) {
@@ -288,8 +306,13 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   std::vector<MergeRotation<R>> rots_h;
   std::vector<detail::MergePlan<R>> plans;
 
+  StepClock clock;
+  if (clock.on)
+    std::fprintf(stderr, "stedc n=%lld: depth merges k rotations | ms: gather deflate secular "
+                 "order vectors+gemm\n", static_cast<long long>(n));
   for (std::size_t depth = tree.size(); depth-- > 0;) {
     const std::vector<Node>& level = tree[depth];
+    double ms[5] = {clock.lap(stream, true)};
     const int from = static_cast<int>((depth + 1) % 2), to = static_cast<int>(depth % 2);
     const R* src = buf[from];
     R* dst = buf[to];
@@ -304,9 +327,16 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
       const Node& g = level[static_cast<std::size_t>(i)];
       const R b = es[static_cast<std::size_t>(g.s + g.n1 - 1)];
       // The root of a window makes only the window's columns.
-      const int64_t c0 = depth == 0 ? il : 0, cols = depth == 0 ? cnt : g.m;
-      merges[i] = {g.s, g.m, g.n1, 0, 0, woff, c0, cols, 0, 0, std::abs(b),
-                   b < R(0) ? R(-1) : R(1)};
+      const int64_t cols = depth == 0 ? cnt : g.m;
+      Merge<R>& mg = merges[i];
+      mg.s = g.s;
+      mg.m = g.m;
+      mg.n1 = g.n1;
+      mg.woff = woff;
+      mg.c0 = depth == 0 ? il : 0;
+      mg.cols = cols;
+      mg.rho = std::abs(b);
+      mg.sign = b < R(0) ? R(-1) : R(1);
       woff += g.m * cols;
       std::fill(node_of_h.begin() + g.s, node_of_h.begin() + g.s + g.m, i);
     }
@@ -316,6 +346,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
                                                         src, lds, zbuf.data());
     MGBLAS_CHECK_LAUNCH(stream);
     download(stream, zbuf.data(), n, zh);
+    ms[0] = clock.lap(stream, false);
 
     plans.clear();
     dk_h.clear();
@@ -340,6 +371,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
       for (int64_t j = 0; j < g.k; ++j) rowpos_h[static_cast<std::size_t>(g.s + p.kept[j])] = j;
     }
     const auto count = static_cast<int64_t>(dk_h.size());
+    ms[1] = clock.lap(stream, false);
 
     // 2. The roots, and the level's eigenvalues in ascending order per merge.
     upload(stream, merges, merges_dev.data());
@@ -355,6 +387,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
       MGBLAS_CHECK_LAUNCH(stream);
     }
     download(stream, lam.data(), count, lam_h);
+    ms[2] = clock.lap(stream, true);
     for (int i = 0; i < nm; ++i) {
       const Merge<R>& g = merges[i];
       const detail::MergePlan<R>& p = plans[static_cast<std::size_t>(i)];
@@ -381,6 +414,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
       }
     }
     upload(stream, colsrc_h, colsrc.data());
+    ms[3] = clock.lap(stream, false);
 
     // 3. W, then the two GEMMs per merge.
     if (count > 0) {
@@ -442,6 +476,12 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
             const_cast<const R* const*>(P + batch), static_cast<int>(m), &zero,
             P + 2 * batch, static_cast<int>(ldo), static_cast<int>(batch));
       }
+    }
+    if (clock.on) {
+      ms[4] = clock.lap(stream, true);
+      std::fprintf(stderr, "stedc %3zu %6d %6lld %6zu | %8.3f %8.3f %8.3f %8.3f %8.3f\n", depth,
+                   nm, static_cast<long long>(count), rots_h.size(), ms[0], ms[1], ms[2], ms[3],
+                   ms[4]);
     }
   }
   MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
