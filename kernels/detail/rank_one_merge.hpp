@@ -155,14 +155,31 @@ MGBLAS_MERGE_HD_ inline R from_bits(typename FloatBits<R>::U u) {
   return x;
 }
 
+/// How the functions below reduce over a merge's k indices: reduce(k, f) returns the sum
+/// (or, for `product`, the product) of f(j), j = 0 .. k-1. The host and the tests loop on
+/// one thread (SerialReduce); the CUDA engine splits the indices over a warp's lanes and
+/// combines them with CUB, every lane receiving the result.
+struct SerialReduce {
+  template <typename F>
+  MGBLAS_MERGE_HD_ auto sum(int64_t k, F f) const -> decltype(f(int64_t{0})) {
+    decltype(f(int64_t{0})) s(0);
+    for (int64_t j = 0; j < k; ++j) s += f(j);
+    return s;
+  }
+  template <typename F>
+  MGBLAS_MERGE_HD_ auto product(int64_t k, F f) const -> decltype(f(int64_t{0})) {
+    decltype(f(int64_t{0})) p(1);
+    for (int64_t j = 0; j < k; ++j) p *= f(j);
+    return p;
+  }
+};
+
 /// f(lambda) = 1 + rho sum_j z_j^2 / (d_j - lambda) at lambda = d[o] + tau.
-template <typename R>
+template <typename R, typename Reduce = SerialReduce>
 MGBLAS_MERGE_HD_ inline R secular_value(int64_t k, const R* d, const R* z, R rho, int64_t o,
-                                        R tau) {
-  R sum = R(0);
+                                        R tau, Reduce reduce = {}) {
   const R origin = d[o];
-  for (int64_t j = 0; j < k; ++j) sum += z[j] * z[j] / ((d[j] - origin) - tau);
-  return R(1) + rho * sum;
+  return R(1) + rho * reduce.sum(k, [&](int64_t j) { return z[j] * z[j] / ((d[j] - origin) - tau); });
 }
 
 /// Root j of the secular equation: *origin and *tau with lambda_j = d[*origin] + *tau.
@@ -170,15 +187,15 @@ MGBLAS_MERGE_HD_ inline R secular_value(int64_t k, const R* d, const R* z, R rho
 /// pole; then the offset's magnitude is bisected over its bit pattern (positive floats
 /// order as their bits), which ends in at most 32 (float) or 64 (double) evaluations at
 /// two neighbouring floating-point numbers, whatever the scale of the offset.
-template <typename R>
+template <typename R, typename Reduce = SerialReduce>
 MGBLAS_MERGE_HD_ inline void secular_root(int64_t k, const R* d, const R* z, R rho, int64_t j,
-                                          int64_t* origin, R* tau) {
+                                          int64_t* origin, R* tau, Reduce reduce = {}) {
   using U = typename FloatBits<R>::U;
   int64_t o = j;
   R sign = R(1), reach;
   if (j < k - 1) {
     const R half = (d[j + 1] - d[j]) / R(2);
-    if (secular_value(k, d, z, rho, j, half) < R(0)) {
+    if (secular_value(k, d, z, rho, j, half, reduce) < R(0)) {
       o = j + 1;
       sign = R(-1);
     }
@@ -192,7 +209,7 @@ MGBLAS_MERGE_HD_ inline void secular_root(int64_t k, const R* d, const R* z, R r
   while (hi - lo > 1) {
     const U mid = lo + (hi - lo) / 2;
     const R t = from_bits<R>(mid);
-    if (sign * secular_value(k, d, z, rho, o, sign * t) < R(0))
+    if (sign * secular_value(k, d, z, rho, o, sign * t, reduce) < R(0))
       lo = mid;
     else
       hi = mid;
@@ -200,8 +217,8 @@ MGBLAS_MERGE_HD_ inline void secular_root(int64_t k, const R* d, const R* z, R r
   R t = from_bits<R>(hi);
   if (lo > 0) {
     const R tl = from_bits<R>(lo);
-    const R fl = secular_value(k, d, z, rho, o, sign * tl);
-    const R fh = secular_value(k, d, z, rho, o, sign * t);
+    const R fl = secular_value(k, d, z, rho, o, sign * tl, reduce);
+    const R fh = secular_value(k, d, z, rho, o, sign * t, reduce);
     if ((fl < R(0) ? -fl : fl) < (fh < R(0) ? -fh : fh)) t = tl;
   }
   *origin = o;
@@ -217,26 +234,27 @@ MGBLAS_MERGE_HD_ inline R pole_gap(const R* d, int64_t r, int64_t o, R tau) {
 /// Gu and Eisenstat's weight for row r: the z-hat for which the computed roots are the
 /// exact eigenvalues of D + rho zhat zhat^T, with the sign of z[r]. The product pairs each
 /// root with a pole so that every factor lies in (0, 1] except the last (no overflow).
-template <typename R>
+template <typename R, typename Reduce = SerialReduce>
 MGBLAS_MERGE_HD_ inline R gu_eisenstat_weight(int64_t k, const R* d, const R* z, R rho,
-                                              const int64_t* origin, const R* tau, int64_t r) {
-  R p = -pole_gap(d, r, origin[k - 1], tau[k - 1]) / rho;
-  for (int64_t j = 0; j < r; ++j) p *= pole_gap(d, r, origin[j], tau[j]) / (d[r] - d[j]);
-  for (int64_t j = r; j < k - 1; ++j)
-    p *= -pole_gap(d, r, origin[j], tau[j]) / (d[j + 1] - d[r]);
+                                              const int64_t* origin, const R* tau, int64_t r,
+                                              Reduce reduce = {}) {
+  const R p = reduce.product(k, [&](int64_t j) {
+    const R gap = pole_gap(d, r, origin[j], tau[j]);  // d_r - lambda_j
+    if (j == k - 1) return -gap / rho;
+    return j < r ? gap / (d[r] - d[j]) : -gap / (d[j + 1] - d[r]);
+  });
   const R w = p > R(0) ? std::sqrt(p) : R(0);
   return z[r] < R(0) ? -w : w;
 }
 
 /// 1 / ||u_j||, u_j(r) = zhat[r] / (d[r] - lambda_j): the scale of eigenvector j.
-template <typename R>
+template <typename R, typename Reduce = SerialReduce>
 MGBLAS_MERGE_HD_ inline R vector_inverse_norm(int64_t k, const R* d, const R* zhat, int64_t o,
-                                              R tau) {
-  R sum = R(0);
-  for (int64_t r = 0; r < k; ++r) {
+                                              R tau, Reduce reduce = {}) {
+  const R sum = reduce.sum(k, [&](int64_t r) {
     const R u = zhat[r] / pole_gap(d, r, o, tau);
-    sum += u * u;
-  }
+    return u * u;
+  });
   return R(1) / std::sqrt(sum);
 }
 
