@@ -796,7 +796,8 @@ def redistribute(paths, out):
 def heevd(paths, out):
     rows = read(paths[0])
     fig, ax = figure(1, (8, 4.5))
-    labels = [f"{r['type']} {r['n']}\n{r['vectors']}" for r in rows]
+    labels = [f"{r['type']} {r['n']}\n{r['vectors']}\n{r['ranks']}x{int(r['devices']) // int(r['ranks'])}"
+              for r in rows]
     x = list(range(len(rows)))
     parts = [("reduction", [float(r["reduction"]) for r in rows]),
              ("tridiagonal (divide and conquer)", [float(r["tridiagonal"]) for r in rows]),
@@ -806,7 +807,7 @@ def heevd(paths, out):
            label="cusolverDnXsyevd jobz V")
     ax.set_xticks(x)
     ax.set_xticklabels(labels)
-    finish(ax, "heevd_mgpu phases vs cuSOLVER (1 H200)", None, "seconds", logy=True, legend=6)
+    finish(ax, "heevd_mgpu phases (ranks x GPUs) vs cuSOLVER on one GPU", None, "seconds", logy=True, legend=6)
     ax.set_ylim(bottom=0.01)  # the smallest phases (4096) stay visible
     ax.tick_params(axis="x", labelsize=7)
     save(fig, out)
