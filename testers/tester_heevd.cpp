@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // mgblas-tester heevd: the distributed Hermitian eigen-solver with eigenvectors (heevd_mgpu:
-// hetrd_mgpu, MRRR on the host for each device's columns, unmtr_mgpu) over the devices of
-// every rank against cusolverDnXsyevd on rank 0's first GPU, on the same matrix in the
-// same run.
+// hetrd_mgpu, T's vectors by divide and conquer on each rank's first device, unmtr_mgpu)
+// over the devices of every rank against cusolverDnXsyevd on rank 0's first GPU, on the
+// same matrix in the same run.
 //
 //   mpirun -np R mgblas-tester heevd -n 4096,8192 --type d,z [--vectors all,0.1] [--uplo L,U]
 //          [--nb 256] [--panel 0] [--repeat 3] [--warmup 1] [--check-max-n 2048] [--no-ref]

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // heevd_mgpu: hetrd_mgpu, the eigenpairs of T, unmtr_mgpu (see the header). With
-// vectors, T's eigenpairs come from the GPU divide and conquer on GPU contexts
-// (gpu_vectors) and from MRRR split at its seam on host devices (host_vectors): rank 0
-// computes the root representation (kernels/host/mrrr.hpp, O(n) data) and broadcasts
-// it, then every rank computes all vectors from it in one ?larrv call and each device
-// receives its columns of Z in one copy.
+// vectors, T's eigenpairs come from tridiag_eigenvectors on every rank's first device
+// (window_vectors): divide and conquer on a GPU, LAPACK ?stedc on a host device.
 #include "dist/lapack/heevd_mgpu.hpp"
 
 #include <algorithm>
@@ -25,14 +22,10 @@
 #include "core/memory.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
-#include "kernels/host/mrrr.hpp"
 #include "kernels/lapack.hpp"
 
 namespace mgblas {
 namespace {
-
-using kernels::host::MrrrRange;
-using kernels::host::MrrrRoot;
 
 // Error E raised as the public entry `what` (a string literal).
 template <typename E, typename... Args>
@@ -86,196 +79,6 @@ void require_finite(const char* what, const char* name, const char* where, const
                         "[", i, "] = ", x[i], ")");
 }
 
-template <typename V>
-void bcast_vector(const Communicator& comm, V& v, int64_t count) {
-  v.resize(static_cast<std::size_t>(count));
-  if (count > 0) comm.bcast(v.data(), v.size() * sizeof(v[0]), 0);
-}
-
-// Rank 0's MRRR root on every rank (a failure there raises on every rank). The root is
-// always that of the whole spectrum: ?larre's subset roots (RANGE 'I' / 'V') start from
-// eigenvalues bisected to sqrt(eps) only, and their vectors' residuals reached 17 units of
-// n eps ||T|| in LAPACK's own ?stemr on random T of order 50 (0.6 with RANGE 'A'), up to 39
-// through the reduction. A subset saves on the vectors and the back-transformation.
-template <typename R>
-MrrrRoot<R> shared_root(const char* what, const Communicator& comm, int64_t n, const R* d,
-                        const R* e) {
-  MrrrRoot<R> root;
-  all_or_nothing(comm, what, [&] {
-    if (comm.rank() != 0) return;
-    root = kernels::host::mrrr_root<R>(what, MrrrRange::All, n, d, e, R(0), R(0), 0, n - 1);
-  });
-  int64_t head[3] = {root.m, static_cast<int64_t>(root.isplit.size()), root.n};
-  comm.bcast(head, sizeof head, 0);
-  R reals[4] = {root.scale, root.wl, root.wu, root.pivmin};
-  comm.bcast(reals, sizeof reals, 0);
-  root.m = head[0];
-  root.n = head[2];
-  root.scale = reals[0];
-  root.wl = reals[1];
-  root.wu = reals[2];
-  root.pivmin = reals[3];
-  if (n <= 2) {
-    bcast_vector(comm, root.small_w, root.m);
-    bcast_vector(comm, root.small_z, root.m * n);
-    return root;
-  }
-  for (auto* v : {&root.d, &root.l, &root.w, &root.werr, &root.wgap}) bcast_vector(comm, *v, n);
-  bcast_vector(comm, root.gers, 2 * n);
-  bcast_vector(comm, root.isplit, head[1]);
-  bcast_vector(comm, root.iblock, n);
-  bcast_vector(comm, root.indexw, n);
-  return root;
-}
-
-// The wanted eigenpairs: positions [first, first + m) of the ascending order, which lists
-// the root's pairs (the root orders them by block of T, ascending inside each block).
-struct Selection {
-  std::vector<int64_t> order;
-  int64_t first = 0, m = 0;
-};
-
-template <typename R>
-Selection select_pairs(const MrrrRoot<R>& root, const EigenRange& r) {
-  Selection sel;
-  const int64_t n = root.m;
-  sel.order.resize(static_cast<std::size_t>(n));
-  std::iota(sel.order.begin(), sel.order.end(), int64_t{0});
-  std::vector<R> key(static_cast<std::size_t>(n));
-  for (int64_t i = 0; i < n; ++i) key[i] = root.approx(i);
-  // ?larre's approximations of the whole spectrum are accurate to a few ulps (dqds), so
-  // only values equal to rounding can come out in either order.
-  std::stable_sort(sel.order.begin(), sel.order.end(),
-                   [&](int64_t a, int64_t b) { return key[a] < key[b]; });
-  std::sort(key.begin(), key.end());
-  if (r.kind == EigenRange::Kind::Index) {
-    sel.first = r.il;
-    sel.m = r.iu - r.il + 1;
-  } else if (r.kind == EigenRange::Kind::Value) {
-    sel.first = std::upper_bound(key.begin(), key.end(), static_cast<R>(r.vl)) - key.begin();
-    sel.m = (std::upper_bound(key.begin(), key.end(), static_cast<R>(r.vu)) - key.begin()) -
-            sel.first;
-  } else {
-    sel.m = n;
-  }
-  return sel;
-}
-
-
-// LAPACK's ?syevr answer to an MRRR failure (no representation found for a child inside
-// a tight cluster), with ?stedc: rank 0 computes every eigenpair and deals the wanted
-// columns out. Slow (one rank's CPU, the whole matrix moves) but rare.
-template <Scalar T>
-void fallback_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
-                      const real_type_t<T>* e, int64_t first, real_type_t<T>* w,
-                      DistMatrix<T>& dest) {
-  using R = real_type_t<T>;
-  const Communicator& comm = ctx.comm();
-  const int64_t m = dest.n();
-  std::vector<T> zsel;
-  std::vector<R> wsel(static_cast<std::size_t>(m));
-  all_or_nothing(comm, what, [&] {
-    if (comm.rank() != 0) return;
-    std::vector<R> z(static_cast<std::size_t>(n * n)), wall(static_cast<std::size_t>(n));
-    kernels::host::stedc_all<R>(what, n, d, e, z.data(), wall.data());
-    zsel.assign(z.begin() + first * n, z.begin() + (first + m) * n);
-    std::copy_n(wall.begin() + first, m, wsel.begin());
-  });
-  if (m > 0) comm.bcast(wsel.data(), wsel.size() * sizeof(R), 0);
-  dest.distribute(zsel.empty() ? nullptr : zsel.data(), n, 0);
-  std::copy(wsel.begin(), wsel.end(), w);
-}
-
-// dest (n x sel.m) := the selected eigenvectors of T in ascending order of their
-// eigenvalues; w[0..m-1] := those eigenvalues, on every rank.
-// copy_seconds (when not null) receives the time of the copy to the devices.
-template <Scalar T>
-void fill_vectors(const char* what, Context& ctx, const real_type_t<T>* d,
-                  const real_type_t<T>* e, const MrrrRoot<real_type_t<T>>& root,
-                  const Selection& sel, real_type_t<T>* w, DistMatrix<T>& dest,
-                  double* copy_seconds = nullptr) {
-  using R = real_type_t<T>;
-  const int64_t n = root.n, m = sel.m;
-  const auto order = [&](int64_t j) { return sel.order[static_cast<std::size_t>(sel.first + j)]; };
-
-  const BlockCyclic1D& L = dest.layout();
-  const int nd = ctx.num_devices();
-  // Where each root pair this rank wants goes: (local device, local column), or none.
-  std::vector<int> to_device(static_cast<std::size_t>(root.m), -1);
-  std::vector<int64_t> to_col(static_cast<std::size_t>(root.m), -1);
-  std::vector<int64_t> cols(nd);
-  for (int l = 0; l < nd; ++l) {
-    const int g = ctx.device_offset() + l;
-    cols[l] = dest.local_n(l);
-    for (int64_t jl = 0; jl < cols[l]; ++jl) {
-      const int64_t k = order(L.global_col(g, jl));
-      to_device[static_cast<std::size_t>(k)] = l;
-      to_col[static_cast<std::size_t>(k)] = jl;
-    }
-  }
-  // One ?larrv call per rank for every pair of the root (?stemr's own call), of which the
-  // rank keeps the pairs its devices want. Cutting the pairs into several calls (per
-  // device, per thread, or spans widened to whole root-level clusters) was tried: the
-  // calls then run in ?larrv's subset mode, and vectors of different calls lost
-  // orthogonality: 250-830 n eps on reduced graded and clustered matrices of order 120 on
-  // 2 ranks, where one call on the same T gives under 15. So every rank repeats the whole
-  // computation on one core; the GPU divide and conquer of issue 34 is to replace it.
-  std::vector<std::pair<int64_t, int64_t>> calls;  // [first, last] in root order
-  if (std::any_of(to_device.begin(), to_device.end(), [](int l) { return l >= 0; }))
-    calls.emplace_back(0, root.m - 1);
-  std::vector<R> wpart(static_cast<std::size_t>(m), R(0));
-  std::vector<std::vector<R>> stage(nd);
-  int failed = 0;
-  all_or_nothing(ctx.comm(), what, [&] {
-    for (int l = 0; l < nd; ++l) stage[l].resize(static_cast<std::size_t>(n * cols[l]));
-    const auto ncall = static_cast<int64_t>(calls.size());
-    for (int64_t i = 0; i < ncall; ++i) {
-      const auto [lo, hi] = calls[static_cast<std::size_t>(i)];
-      const int64_t count = hi - lo + 1;
-      std::vector<R> z(static_cast<std::size_t>(n * count)), wr(static_cast<std::size_t>(count));
-      if (kernels::host::mrrr_vectors<R>(what, root, lo, count, z.data(), n, wr.data()) != 0) {
-        failed = 1;
-        continue;
-      }
-      for (int64_t k = lo; k <= hi; ++k) {
-        const int l = to_device[static_cast<std::size_t>(k)];
-        if (l < 0) continue;
-        const int64_t jl = to_col[static_cast<std::size_t>(k)];
-        std::copy_n(z.data() + (k - lo) * n, n, stage[l].data() + jl * n);
-        wpart[static_cast<std::size_t>(L.global_col(ctx.device_offset() + l, jl))] = wr[k - lo];
-      }
-    }
-  });
-  // Where one device's MRRR failed, every rank takes the fallback together.
-  if (ctx.comm().allreduce_max(static_cast<int64_t>(failed)) != 0) {
-    fallback_vectors<T>(what, ctx, n, d, e, sel.first, w, dest);
-    return;
-  }
-  const auto t_copy = std::chrono::steady_clock::now();
-  all_or_nothing(ctx.comm(), what, [&] {
-    for (int l = 0; l < nd; ++l) {
-      if (cols[l] == 0) continue;
-      const Device& dev = ctx.device(l);
-      dev.make_current();
-      if constexpr (is_complex_v<T>) {
-        std::vector<T> wide(stage[l].begin(), stage[l].end());
-        copy_matrix(dev, n, cols[l], wide.data(), n, dest.local(l), dest.ld());
-      } else {
-        copy_matrix(dev, n, cols[l], stage[l].data(), n, dest.local(l), dest.ld());
-      }
-    }
-  });
-  if (copy_seconds != nullptr) *copy_seconds = seconds_since(t_copy);
-  // Each eigenvalue comes from one device: the sum only places it (x + 0 = x exactly).
-  ctx.comm().allreduce_sum(wpart.data(), m);
-  // The order came from ?larre's approximations; ?larrv's refined values of two pairs
-  // from different blocks of T can swap where they agree to within their errors (graded
-  // and clustered T). Sorting the values alone moves each by at most that difference, far
-  // less than the eigenvalues' own error, and keeps the vectors where they are.
-  std::sort(wpart.begin(), wpart.end());
-  std::copy(wpart.begin(), wpart.end(), w);
-}
-
 // Z's first m columns sit where those of an n x m matrix with Z's nb and first device do:
 // when m < K the work happens in such a matrix and its local columns are copied over,
 // so Z's other columns are neither touched nor transformed.
@@ -310,15 +113,15 @@ std::pair<int64_t, int64_t> range_positions(const std::vector<R>& all, const Eig
   return {first, last - first};
 }
 
-// With GPUs: every rank's first device computes the range's eigenvectors of T by the GPU
-// divide and conquer (kernels/lapack.hpp tridiag_eigenvectors; the same T and the same
-// deterministic kernels give every rank the same pairs, as one call would), then each of
-// the rank's devices copies its columns out of it, device to device. A value range is
+// Every rank's first device computes the range's eigenvectors of T (kernels/lapack.hpp
+// tridiag_eigenvectors: the divide and conquer on a GPU, LAPACK ?stedc on a host device;
+// the same T and the same deterministic code give every rank the same pairs, as one call
+// would), then each of the rank's devices copies its columns out of it. A value range is
 // first turned into indices by bisection over every device (the vectors of a window cost
 // less). Rank 0's eigenvalues are broadcast so that every rank returns the same w.
 // Returns m; w[0..m) := the range's eigenvalues; Z's columns 0..m-1 := their vectors.
 template <Scalar T>
-int64_t gpu_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
+int64_t window_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
                     const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
                     DistMatrix<T>& Z, HeevdProfile& prof) {
   using R = real_type_t<T>;
@@ -364,31 +167,6 @@ int64_t gpu_vectors(const char* what, Context& ctx, int64_t n, const real_type_t
   if (part) copy_prefix(what, *part, Z);
   std::copy_n(all.begin() + first, m, w);
   return m;
-}
-
-// With host devices: MRRR (the root on rank 0, one ?larrv call per rank).
-template <Scalar T>
-int64_t host_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
-                     const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
-                     DistMatrix<T>& Z, HeevdProfile& prof) {
-  using R = real_type_t<T>;
-  auto t = std::chrono::steady_clock::now();
-  const MrrrRoot<R> root = shared_root<R>(what, ctx.comm(), n, d, e);
-  prof.mrrr_root = seconds_since(t);
-  const Selection sel = select_pairs(root, range);
-  std::optional<DistMatrix<T>> part = narrower(Z, sel.m);
-  fill_vectors<T>(what, ctx, d, e, root, sel, w, part ? *part : Z, &prof.to_devices);
-  if (part) copy_prefix(what, *part, Z);
-  return sel.m;
-}
-
-// T's eigenpairs of the range into w and Z's first m columns; returns m.
-template <Scalar T>
-int64_t tridiagonal_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
-                            const real_type_t<T>* e, const EigenRange& range,
-                            real_type_t<T>* w, DistMatrix<T>& Z, HeevdProfile& prof) {
-  return ctx.device(0).is_gpu() ? gpu_vectors<T>(what, ctx, n, d, e, range, w, Z, prof)
-                                : host_vectors<T>(what, ctx, n, d, e, range, w, Z, prof);
 }
 
 template <Scalar T>
@@ -467,7 +245,7 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     // T's vectors go to Z's first m columns; unmtr_mgpu then transforms exactly those
     // (through an n x m matrix when m < K, so Z's other columns stay untouched).
     std::vector<R> wm(static_cast<std::size_t>(n));
-    m = tridiagonal_vectors<T>(what, ctx, n, d.data(), e.data(), range, wm.data(), *Z, prof);
+    m = window_vectors<T>(what, ctx, n, d.data(), e.data(), range, wm.data(), *Z, prof);
     prof.tridiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
     if (m > 0) {
@@ -552,7 +330,7 @@ int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real
   });
   if (n == 0) return 0;
   HeevdProfile prof;
-  return tridiagonal_vectors<T>(what, ctx, n, d, e, range, w, Z, prof);
+  return window_vectors<T>(what, ctx, n, d, e, range, w, Z, prof);
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                              \

@@ -4,12 +4,11 @@
 // DistMatrix:
 //   1. hetrd_mgpu reduces A to tridiagonal T = Q^H A Q (d, e, tau on every rank);
 //   2. the eigenpairs of T: without vectors, bisection over every device
-//      (tridiag_eigenvalues_mgpu); with vectors (tridiag_eigenvectors_mgpu below) on GPUs,
-//      divide and conquer on every rank's first GPU (kernels/lapack.hpp
-//      tridiag_eigenvectors: the merges as GEMMs, only the range's columns at the last
-//      merge), whose columns each device of the rank copies; on host devices, MRRR: rank
-//      0 computes the root representation and broadcasts it, every rank computes all of
-//      T's eigenvectors from it in one ?larrv call (split calls lose orthogonality);
+//      (tridiag_eigenvalues_mgpu); with vectors (tridiag_eigenvectors_mgpu below), every
+//      rank's first device computes the range's window of them (kernels/lapack.hpp
+//      tridiag_eigenvectors: on a GPU divide and conquer with the merges as GEMMs and
+//      only the window's columns at the last merge; on a host device LAPACK ?stedc), and
+//      each device of the rank copies its columns;
 //   3. unmtr_mgpu turns them into eigenvectors of A: Z := Q Z, on Z's own columns.
 // Measured on one H200 (bench/results/h200-heevd.md): 1.24x cusolverDnXsyevd with all
 // vectors at n = 16384, 1.30x at 32768, where the one-stage reduction is 75% of the time.
@@ -52,7 +51,6 @@ struct EigenRange {
 struct HeevdProfile {
   double reduction = 0;       ///< hetrd_mgpu
   double tridiagonal = 0;     ///< the eigenpairs of T (with vectors: their solve and the copy to Z)
-  double mrrr_root = 0;       ///< of which, on host devices, rank 0's MRRR root and its broadcast
   double to_devices = 0;      ///< of which the copy of T's vectors to the devices
   double back_transform = 0;  ///< unmtr_mgpu (0 without vectors)
   double total = 0;           ///< the whole call
@@ -118,10 +116,9 @@ int64_t syevd_mgpu(Uplo uplo, DistMatrix<T>& A, std::type_identity_t<T>* w, Dist
 /// Eigenpairs of the real symmetric tridiagonal T (d: n, e: n - 1 entries, host memory,
 /// the same on every rank): the m selected eigenvalues into w (host, room for n, every
 /// rank) and their eigenvectors into columns 0..m-1 of Z (n x K as in heevd_mgpu; a
-/// complex Z receives real vectors). On GPUs every rank's first GPU computes the range's
-/// vectors by divide and conquer and the rank's devices copy their columns from it; on
-/// host devices every rank computes all pairs by MRRR from one root representation that
-/// rank 0 computes and broadcasts. Returns m. Collective; errors as heevd_mgpu's, and a
+/// complex Z receives real vectors). Every rank's first device computes the range's
+/// vectors (divide and conquer on a GPU, LAPACK ?stedc on a host device) and the rank's
+/// devices copy their columns from it. Returns m. Collective; errors as heevd_mgpu's, and a
 /// NaN or infinity in d or e is a BadArgument naming it.
 template <Scalar T>
 int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real_type_t<T>* e,

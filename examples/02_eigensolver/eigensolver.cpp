@@ -28,8 +28,8 @@
 //   4. --vectors K: heevd_mgpu(uplo, A, w, &Z, EigenRange::smallest(K)) (K = n: all) on a
 //      fresh copy of A, Z an n x K DistMatrix with its own BlockCyclic1D over the K
 //      columns: its own reduction, T's eigenvectors (divide and conquer on each rank's
-//      first GPU; MRRR on host devices) copied to every device's columns of Z, and the
-//      back-transformation Q Z, each phase timed (HeevdProfile).
+//      first device; LAPACK ?stedc on host devices) copied to every device's columns of
+//      Z, and the back-transformation Q Z, each phase timed (HeevdProfile).
 //   5. The check (rank 0, in double precision; the verdict is broadcast).
 //
 // How to run

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// heevd_mgpu on the GPUs of every rank (hetrd_mgpu and unmtr_mgpu on the CUDA engine, the
-// MRRR vectors copied to each GPU's columns): the checks of the host test
+// heevd_mgpu on the GPUs of every rank (hetrd_mgpu, the GPU divide and conquer and
+// unmtr_mgpu on the CUDA engine): the checks of the host test
 // (tests/dist/heevd_cases.hpp) on a CUDA context, at sizes past the host test's.
 #include <gtest/gtest.h>
 
