@@ -8,9 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <exception>
-#include <limits>
-#include <numeric>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -23,6 +21,8 @@
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/lapack.hpp"
+#include "layouts/block_cyclic.hpp"
+#include "layouts/local_columns.hpp"
 
 namespace mgblas {
 namespace {
@@ -103,7 +103,8 @@ void copy_prefix(const char* what, const DistMatrix<T>& from, DistMatrix<T>& to)
   });
 }
 
-// The range's positions [first, first + m) in the ascending order of all n eigenvalues.
+// The range's positions [first, first + m) in the ascending order of T's n eigenvalues.
+// Only a value range reads `all`, the eigenvalues themselves (ascending).
 template <typename R>
 std::pair<int64_t, int64_t> range_positions(const std::vector<R>& all, const EigenRange& r) {
   if (r.kind == EigenRange::Kind::Index) return {r.il, r.iu - r.il + 1};
@@ -113,28 +114,31 @@ std::pair<int64_t, int64_t> range_positions(const std::vector<R>& all, const Eig
   return {first, last - first};
 }
 
-// Every rank's first device computes the range's eigenvectors of T (kernels/lapack.hpp
-// tridiag_eigenvectors: the divide and conquer on a GPU, LAPACK ?stedc on a host device;
-// the same T and the same deterministic code give every rank the same pairs, as one call
-// would), then each of the rank's devices copies its columns out of it. A value range is
-// first turned into indices by bisection over every device (the vectors of a window cost
-// less). Rank 0's eigenvalues are broadcast so that every rank returns the same w.
-// Returns m; w[0..m) := the range's eigenvalues; Z's columns 0..m-1 := their vectors.
+// The positions of the range whose vectors are wanted: a value range is turned into
+// indices by bisection over every device first (into `all`), since the vectors of a
+// window cost less than all of them.
 template <Scalar T>
-int64_t window_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
-                    const real_type_t<T>* e, const EigenRange& range, real_type_t<T>* w,
-                    DistMatrix<T>& Z, HeevdProfile& prof) {
+std::pair<int64_t, int64_t> vector_positions(Context& ctx, int64_t n, const real_type_t<T>* d,
+                                             const real_type_t<T>* e, const EigenRange& range,
+                                             std::vector<real_type_t<T>>& all) {
+  all.resize(static_cast<std::size_t>(n));
+  if (range.kind == EigenRange::Kind::Value) tridiag_eigenvalues_mgpu<T>(ctx, n, d, e, all.data());
+  return range_positions(all, range);
+}
+
+// dest (n x m) := T's eigenvectors first .. first + m - 1, all := T's n eigenvalues. Every
+// rank's first device computes the window (kernels/lapack.hpp tridiag_eigenvectors: the
+// divide and conquer on a GPU, LAPACK ?stedc on a host device; the same T and the same
+// deterministic code give every rank the same pairs, as one call would), then each of the
+// rank's devices copies its columns out of it. Rank 0's eigenvalues are broadcast so that
+// every rank returns the same w.
+template <Scalar T>
+void window_vectors(const char* what, Context& ctx, int64_t n, const real_type_t<T>* d,
+                    const real_type_t<T>* e, int64_t first, std::vector<real_type_t<T>>& all,
+                    DistMatrix<T>& dest, HeevdProfile& prof) {
   using R = real_type_t<T>;
   const Communicator& comm = ctx.comm();
-  std::vector<R> all(static_cast<std::size_t>(n));
-  int64_t first = 0, m = n;
-  if (range.kind == EigenRange::Kind::Index) {
-    first = range.il;
-    m = range.iu - range.il + 1;
-  } else if (range.kind == EigenRange::Kind::Value) {
-    tridiag_eigenvalues_mgpu<T>(ctx, n, d, e, all.data());
-    std::tie(first, m) = range_positions(all, range);
-  }
+  const int64_t m = dest.n();
   DeviceBuffer<T> window;
   all_or_nothing(comm, what, [&] {
     const Device& lead = ctx.device(0);
@@ -143,30 +147,20 @@ int64_t window_vectors(const char* what, Context& ctx, int64_t n, const real_typ
     tridiag_eigenvectors<T>(Queue(lead), n, d, e, first, first + m, all.data(), window.data(), n);
   });
   comm.bcast(all.data(), all.size() * sizeof(R), 0);
-  std::optional<DistMatrix<T>> part = narrower(Z, m);
-  DistMatrix<T>& dest = part ? *part : Z;
   const auto t = std::chrono::steady_clock::now();
   all_or_nothing(comm, what, [&] {
-    const BlockCyclic1D& L = dest.layout();
     for (int l = 0; l < ctx.num_devices(); ++l) {
       const Device& dev = ctx.device(l);
       dev.make_current();
       const int g = ctx.device_offset() + l;
-      // Runs of local columns whose global columns are consecutive (a block of nb).
-      for (int64_t jl = 0; jl < dest.local_n(l);) {
-        const int64_t j0 = L.global_col(g, jl);
-        int64_t len = 1;
-        while (jl + len < dest.local_n(l) && L.global_col(g, jl + len) == j0 + len) ++len;
-        copy_matrix(dev, n, len, window.data() + j0 * n, n, dest.local(l) + jl * dest.ld(),
-                    dest.ld());
-        jl += len;
-      }
+      for_each_column_run(local_columns(dest.layout(), g, 0, m),
+                          [&](int64_t jl, int64_t j0, int64_t len) {
+                            copy_matrix(dev, n, len, window.data() + j0 * n, n,
+                                        dest.local(l) + jl * dest.ld(), dest.ld());
+                          });
     }
   });
   prof.to_devices = seconds_since(t);
-  if (part) copy_prefix(what, *part, Z);
-  std::copy_n(all.begin() + first, m, w);
-  return m;
 }
 
 template <Scalar T>
@@ -233,29 +227,25 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     // the subsets' savings are in the vectors).
     std::vector<R> all(static_cast<std::size_t>(n));
     tridiag_eigenvalues_mgpu<T>(ctx, n, d.data(), e.data(), all.data());
-    if (range.kind == EigenRange::Kind::Index) {
-      m = range.iu - range.il + 1;
-      std::copy_n(all.begin() + range.il, m, w);
-    } else {
-      for (R x : all)
-        if (range.kind == EigenRange::Kind::All || (x > range.vl && x <= range.vu)) w[m++] = x;
-    }
+    int64_t first = 0;
+    std::tie(first, m) = range_positions(all, range);
+    std::copy_n(all.begin() + first, m, w);
     prof.tridiagonal = seconds_since(t);
   } else {
-    // T's vectors go to Z's first m columns; unmtr_mgpu then transforms exactly those
-    // (through an n x m matrix when m < K, so Z's other columns stay untouched).
-    std::vector<R> wm(static_cast<std::size_t>(n));
-    m = window_vectors<T>(what, ctx, n, d.data(), e.data(), range, wm.data(), *Z, prof);
+    // T's vectors go to Z's first m columns and unmtr_mgpu transforms exactly those,
+    // through an n x m matrix when m < K, so Z's other columns stay untouched.
+    std::vector<R> all;
+    int64_t first = 0;
+    std::tie(first, m) = vector_positions<T>(ctx, n, d.data(), e.data(), range, all);
+    std::optional<DistMatrix<T>> part = narrower(*Z, m);
+    DistMatrix<T>& dest = part ? *part : *Z;
+    window_vectors<T>(what, ctx, n, d.data(), e.data(), first, all, dest, prof);
     prof.tridiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    if (m > 0) {
-      std::optional<DistMatrix<T>> part = narrower(*Z, m);
-      if (part) copy_prefix(what, *Z, *part);
-      unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), part ? *part : *Z, opts.back_transform);
-      if (part) copy_prefix(what, *part, *Z);
-    }
+    if (m > 0) unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);
+    if (part) copy_prefix(what, *part, *Z);
     prof.back_transform = seconds_since(t);
-    std::copy_n(wm.begin(), m, w);
+    std::copy_n(all.begin() + first, m, w);
   }
   prof.total = seconds_since(t0);
   if (opts.profile != nullptr) *opts.profile = prof;
@@ -329,8 +319,14 @@ int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real
     }
   });
   if (n == 0) return 0;
+  std::vector<R> all;
+  const auto [first, m] = vector_positions<T>(ctx, n, d, e, range, all);
+  std::optional<DistMatrix<T>> part = narrower(Z, m);
   HeevdProfile prof;
-  return window_vectors<T>(what, ctx, n, d, e, range, w, Z, prof);
+  window_vectors<T>(what, ctx, n, d, e, first, all, part ? *part : Z, prof);
+  if (part) copy_prefix(what, *part, Z);
+  std::copy_n(all.begin() + first, m, w);
+  return m;
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                              \
