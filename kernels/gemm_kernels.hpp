@@ -28,7 +28,16 @@
               int64_t k, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, \
               T* C, int64_t ldc)
 
+// C = alpha S B + beta C with S the m x m Hermitian (herm; real T: symmetric) or complex
+// symmetric matrix whose `uplo` triangle is stored in A, B and C m x n (?hemm / ?symm,
+// side left). The other triangle of A is not read. beta == 0 never reads C.
+#define MGBLAS_DECLARE_HEMM_KERNEL(T)                                                      \
+  void hemm(const Device& dev, cudaStream_t stream, bool herm, Uplo uplo, int64_t m,       \
+            int64_t n, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta,  \
+            T* C, int64_t ldc)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEMM_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_HEMM_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_RANK2K_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_TSGEMM_KERNEL)
 
@@ -38,5 +47,11 @@ template <Scalar T>
 void rank2k(const Queue& q, bool herm, Uplo uplo, int64_t n, int64_t k, T alpha, const T* A,
             int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
   MGBLAS_DISPATCH(q, rank2k, herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+/// hemm on the engine of q's device (arguments checked by the caller).
+template <Scalar T>
+void hemm(const Queue& q, bool herm, Uplo uplo, int64_t m, int64_t n, T alpha, const T* A,
+          int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  MGBLAS_DISPATCH(q, hemm, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 }  // namespace mgblas::kernels

@@ -17,6 +17,9 @@
 // (hetrd_mgpu, then tridiag_eigenvalues_mgpu on the host outputs) against
 // cusolverDnXsyevd (jobz N) on the same matrix, on a '#' line. --check (n <= --check-max-n) gathers A and
 // checks ||A - Q T Q^H|| and ||I - Q^H Q|| on rank 0 (tests/lapack/tridiag_check.hpp).
+// --band B: also stage one of the two-stage reduction (hetrd_band_mgpu, dense to band of
+// half-width B; lower triangle) on the same matrix, median time, TFLOP/s at (4/3) n^3
+// and its phases, on a '#' line.
 #include <cusolverDn.h>
 #include <mpi.h>
 
@@ -25,6 +28,7 @@
 #include <sstream>
 
 #include "core/context.hpp"
+#include "dist/lapack/hetrd_band_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "tests/lapack/tridiag_check.hpp"
@@ -36,7 +40,7 @@ namespace {
 
 
 struct Options : LapackOptions {
-  int64_t nb = 256, panel = 0, check_max_n = 2048;
+  int64_t nb = 256, panel = 0, check_max_n = 2048, band = 0;
   std::string uplo = "L";
   bool ref = true, profile = false, eig = false;
   double peak_bw = 4530;  // GB/s: the H200's measured read ceiling (shared/DEVICE.md)
@@ -195,6 +199,27 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
         eig_diff /= std::max(big, 1e-300);
       }
     }
+    // Stage one of the two-stage reduction on the same matrix.
+    double band_s = 0;
+    HetrdProfile band_prof;
+    if (o.band > 0 && n > 0) {
+      std::vector<T> btau(static_cast<std::size_t>(std::max<int64_t>(1, n - o.band)));
+      std::vector<double> tb;
+      for (int r = 0; r < o.warmup + o.niter; ++r) {
+        fill_dist(A, seed);
+        ctx->comm().barrier();
+        const auto t0 = std::chrono::steady_clock::now();
+        hetrd_band_mgpu<T>(Uplo::Lower, A, o.band, btau.data(), nullptr, 0);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (r >= o.warmup) tb.push_back(s);
+      }
+      const double mine_b = median_of(tb);
+      MPI_Allreduce(&mine_b, &band_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      fill_dist(A, seed);
+      HetrdOptions bo;
+      bo.profile = &band_prof;
+      hetrd_band_mgpu<T>(Uplo::Lower, A, o.band, btau.data(), nullptr, 0, bo);
+    }
     double ref = 0;
     if (o.ref && root && ctx->device(0).is_gpu())
       ref = cusolver_seconds<T>(ctx->device(0), uplo, n, seed, o.niter);
@@ -212,6 +237,15 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
         std::printf("#   eigenvalues only: mgblas hetrd+stebz %.4f s, cusolverDnXsyevd(N) %.4f s, "
                     "speedup %.2f, max|w - w_cusolver| / max|w| %.2e\n",
                     eig_s, eig_ref, eig_ref > 0 ? eig_ref / eig_s : 0.0, eig_diff);
+      if (o.band > 0 && band_s > 0) {
+        const double nd = static_cast<double>(n);
+        const double bflops = (is_complex_v<T> ? 4.0 : 1.0) * 4.0 / 3.0 * nd * nd * nd;
+        std::printf("#   stage one (dense to band %lld): %.4f s, %.1f TFLOP/s, %.2fx cuSOLVER's "
+                    "sytrd; phases (s): qr %.4f  hemm %.4f  comm %.4f  update %.4f  total %.4f\n",
+                    static_cast<long long>(o.band), band_s, bflops / band_s * 1e-12,
+                    ref > 0 ? ref / band_s : 0.0, band_prof.panel, band_prof.symv, band_prof.comm,
+                    band_prof.update, band_prof.total);
+      }
       if (o.profile)
         std::printf("#   phases (s): symv %.4f  panel %.4f  comm %.4f  update %.4f  total %.4f "
                     "(profiled call, devices synchronised per phase)\n",
@@ -245,6 +279,8 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--check-max-n", o.check_max_n, "largest n checked")->capture_default_str();
   app.add_option("--peak-bw", o.peak_bw, "read bandwidth for the SYMV floor, GB/s")->capture_default_str();
   app.add_flag("--ref,!--no-ref", o.ref, "time cuSOLVER on rank 0's first GPU")->capture_default_str();
+  app.add_option("--band", o.band, "also time stage one of the two-stage reduction to this "
+                 "half-bandwidth (0: no)")->capture_default_str();
   app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
   app.add_flag("--eig", o.eig, "also time eigenvalues only (hetrd + tridiag_eigenvalues_mgpu) "
                "against cusolverDnXsyevd without vectors");

@@ -180,6 +180,44 @@ inline void her2k(cublasHandle_t h, cublasFillMode_t u, int n, int k, const zcom
                                    beta, cu(C), ldc));
 }
 
+// ---- symm / hemm (side left) ---------------------------------------------------------
+inline void symm(cublasHandle_t h, cublasFillMode_t u, int m, int n, const float* alpha,
+                 const float* A, int lda, const float* B, int ldb, const float* beta, float* C,
+                 int ldc) {
+  MGBLAS_CHECK_CUBLAS(
+      cublasSsymm(h, CUBLAS_SIDE_LEFT, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc));
+}
+inline void symm(cublasHandle_t h, cublasFillMode_t u, int m, int n, const double* alpha,
+                 const double* A, int lda, const double* B, int ldb, const double* beta,
+                 double* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(
+      cublasDsymm(h, CUBLAS_SIDE_LEFT, u, m, n, alpha, A, lda, B, ldb, beta, C, ldc));
+}
+inline void symm(cublasHandle_t h, cublasFillMode_t u, int m, int n, const scomplex* alpha,
+                 const scomplex* A, int lda, const scomplex* B, int ldb, const scomplex* beta,
+                 scomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasCsymm(h, CUBLAS_SIDE_LEFT, u, m, n, cu(alpha), cu(A), lda, cu(B),
+                                  ldb, cu(beta), cu(C), ldc));
+}
+inline void symm(cublasHandle_t h, cublasFillMode_t u, int m, int n, const zcomplex* alpha,
+                 const zcomplex* A, int lda, const zcomplex* B, int ldb, const zcomplex* beta,
+                 zcomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasZsymm(h, CUBLAS_SIDE_LEFT, u, m, n, cu(alpha), cu(A), lda, cu(B),
+                                  ldb, cu(beta), cu(C), ldc));
+}
+inline void hemm(cublasHandle_t h, cublasFillMode_t u, int m, int n, const scomplex* alpha,
+                 const scomplex* A, int lda, const scomplex* B, int ldb, const scomplex* beta,
+                 scomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasChemm(h, CUBLAS_SIDE_LEFT, u, m, n, cu(alpha), cu(A), lda, cu(B),
+                                  ldb, cu(beta), cu(C), ldc));
+}
+inline void hemm(cublasHandle_t h, cublasFillMode_t u, int m, int n, const zcomplex* alpha,
+                 const zcomplex* A, int lda, const zcomplex* B, int ldb, const zcomplex* beta,
+                 zcomplex* C, int ldc) {
+  MGBLAS_CHECK_CUBLAS(cublasZhemm(h, CUBLAS_SIDE_LEFT, u, m, n, cu(alpha), cu(A), lda, cu(B),
+                                  ldb, cu(beta), cu(C), ldc));
+}
+
 // ---- gemmBatched (pointer arrays in device memory) -----------------------------------
 inline void gemm_batched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
                          int n, int k, const float* alpha, const float* const* A, int lda,
@@ -350,6 +388,23 @@ void rank2k(cublasHandle_t handle, cudaStream_t stream, bool herm, Uplo uplo, in
   raw::syr2k(handle, to_cublas(uplo), n_, k_, &alpha, A, lda_, B, ldb_, &beta, C, ldc_);
 }
 
+/// C = alpha S B + beta C, S Hermitian (herm; real T: symmetric) or complex symmetric with
+/// its `uplo` triangle in A (cublas<t>hemm / symm, side left).
+template <Scalar T>
+void hemm(cublasHandle_t handle, cudaStream_t stream, bool herm, Uplo uplo, int64_t m, int64_t n,
+          T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
+  const int m_ = narrow(m, "m"), n_ = narrow(n, "n");
+  const int lda_ = narrow(lda, "lda"), ldb_ = narrow(ldb, "ldb"), ldc_ = narrow(ldc, "ldc");
+  bind_stream(handle, stream);
+  if constexpr (is_complex_v<T>) {
+    if (herm) {
+      raw::hemm(handle, to_cublas(uplo), m_, n_, &alpha, A, lda_, B, ldb_, &beta, C, ldc_);
+      return;
+    }
+  }
+  raw::symm(handle, to_cublas(uplo), m_, n_, &alpha, A, lda_, B, ldb_, &beta, C, ldc_);
+}
+
 /// Pointer-array batched gemm (cublas<t>gemmBatched); the arrays are device memory.
 template <Scalar T>
 void gemm_batched(cublasHandle_t handle, cudaStream_t stream, Op opA, Op opB, int64_t m,
@@ -392,6 +447,8 @@ void gemm_batched_strided(cublasHandle_t handle, cudaStream_t stream, Op opA, Op
                                int64_t);                                                      \
   PREFIX template void rank2k<T>(cublasHandle_t, cudaStream_t, bool, Uplo, int64_t, int64_t, \
                                  T, const T*, int64_t, const T*, int64_t, T, T*, int64_t);    \
+  PREFIX template void hemm<T>(cublasHandle_t, cudaStream_t, bool, Uplo, int64_t, int64_t, T, \
+                               const T*, int64_t, const T*, int64_t, T, T*, int64_t);         \
   PREFIX template void gemm_batched<T>(cublasHandle_t, cudaStream_t, Op, Op, int64_t,         \
                                        int64_t, int64_t, T, const T* const*, int64_t,         \
                                        const T* const*, int64_t, T, T* const*, int64_t,       \

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Level-3 entries of the CUDA engine: gemm, tsgemm and the rank-2k update.
+// Level-3 entries of the CUDA engine: gemm, tsgemm, the rank-2k update and hemm.
 //
 // Dispatch point: quick return, the beta-only cases (k == 0, alpha == 0: C = beta * C,
 // which cuBLAS does not promise for k == 0), then the product on cuBLAS. tsgemm goes to
@@ -35,6 +35,12 @@ void gemm_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64
     dev.make_current();                                                                      \
     common::cublas::rank2k(dev.cublas(), stream, herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C,   \
                    ldc);                                                                     \
+  }                                                                                          \
+  MGBLAS_DECLARE_HEMM_KERNEL(T) {                                                            \
+    if (m == 0 || n == 0) return;                                                            \
+    dev.make_current();                                                                      \
+    common::cublas::hemm(dev.cublas(), stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, \
+                         ldc);                                                               \
   }                                                                                          \
   MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                          \
     if (m == 0 || n == 0) return;                                                            \

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hetrd_band_mgpu: dense to band over every device of every rank (see the header for the
+// arrangement; LAPACK's ?sytrd_sy2sb is the one-device original).
+#include "dist/lapack/hetrd_band_mgpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "dist/detail/device_collectives.hpp"
+#include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/detail/phase_clock.hpp"
+#include "dist/lapack/detail/rank2k_columns.hpp"
+#include "kernels/blas.hpp"
+#include "kernels/gemm_kernels.hpp"
+#include "kernels/larfb_kernels.hpp"
+#include "kernels/sy2sb_kernels.hpp"
+#include "layouts/block_cyclic.hpp"
+
+namespace mgblas {
+namespace {
+
+// One local device's buffers. `panel` is the broadcast's unit, [V (m x kq) | T (b x b) |
+// tau (b)]; Y the device's share of A22 V, then the sum; M and MT small products;
+// stack the update's [V W V] (detail::stack_rank2k_factors).
+template <Scalar T>
+struct BandSpace {
+  DeviceBuffer<T> panel, Y, M, MT, stack;
+};
+
+// Y(r - row0) += (the part of S = A(lo:hi, lo:hi), Hermitian with its lower triangle
+// stored, in global device g's columns) V(r - row0), V and Y of k columns, leading
+// dimension ldy: per run of the device's columns, hemm on its diagonal square (halved
+// until the engine's block, as rank2k_columns does) and two gemms on the panel below.
+template <Scalar T>
+void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, const T* A_local,
+                  int64_t ld, int64_t lo, int64_t hi, int64_t k, const T* V, T* Y, int64_t row0,
+                  int64_t ldy) {
+  if (lo >= hi) return;
+  const auto v = [&](int64_t r) { return V + (r - row0); };
+  const auto y = [&](int64_t r) { return Y + (r - row0); };
+  int64_t cs = 0, js = 0;  // a run's first global column and its local column
+  const auto col = [&](int64_t c) { return A_local + (js + c - cs) * ld; };
+  // S(r0:r0+h, c0:c0+w), below the diagonal: its product and its mirror's.
+  const auto rect = [&](int64_t r0, int64_t h, int64_t c0, int64_t w) {
+    if (h <= 0 || w <= 0) return;
+    const T* S = col(c0) + r0;
+    gemm<T>(dev, Op::N, Op::N, h, k, w, T(1), S, ld, v(c0), ldy, T(1), y(r0), ldy);
+    gemm<T>(dev, Op::C, Op::N, w, k, h, T(1), S, ld, v(r0), ldy, T(1), y(c0), ldy);
+  };
+  const int64_t block = detail::rank2k_diagonal_block(dev);
+  const auto square = [&](auto&& self, int64_t a, int64_t b) -> void {
+    if (b - a <= block) {
+      kernels::hemm<T>(dev, /*herm=*/true, Uplo::Lower, b - a, k, T(1), col(a) + a, ld, v(a),
+                       ldy, T(1), y(a), ldy);
+      return;
+    }
+    const int64_t mid = a + ((b - a) / 2 + 63) / 64 * 64;
+    self(self, a, mid);
+    self(self, mid, b);
+    rect(mid, b - mid, a, mid - a);
+  };
+  const auto run = [&](int64_t c0, int64_t c1, int64_t jl) {
+    cs = c0;
+    js = jl;
+    square(square, c0, c1);
+    rect(c1, hi - c1, c0, c1 - c0);
+  };
+  if (L.num_devices() == 1) return run(lo, hi, lo);
+  for_each_column_run(local_columns(L, g, lo, hi),
+                      [&](int64_t jl, int64_t c0, int64_t w) { run(c0, c0 + w, jl); });
+}
+
+template <Scalar T>
+class He2hb {
+ public:
+  He2hb(DistMatrix<T>& A, int64_t b, ReducerKind transport, HetrdProfile* profile)
+      : A_(A), ctx_(A.context()), L_(A.layout()), n_(L_.n()), ld_(A.ld()), b_(b),
+        coll_(ctx_, transport), space_(ctx_.num_devices()), clock_(ctx_, profile) {
+    const auto nb = static_cast<std::size_t>(n_ * b_), bb = static_cast<std::size_t>(b_ * b_);
+    for (int dd = 0; dd < devices(); ++dd) {
+      const Device& dev = ctx_.device(dd);
+      BandSpace<T>& s = space_[dd];
+      s.panel = DeviceBuffer<T>(dev, nb + bb + static_cast<std::size_t>(b_));
+      s.Y = DeviceBuffer<T>(dev, nb);
+      s.M = DeviceBuffer<T>(dev, bb);
+      s.MT = DeviceBuffer<T>(dev, bb);
+      s.stack = DeviceBuffer<T>(dev, 3 * nb);
+    }
+  }
+
+  /// Reduces A to band form; tau[dd]: local device dd's copy of all n - b scalars.
+  void run(const std::vector<T*>& tau) {
+    clock_.restart();
+    std::vector<T*> panel, Y;
+    for (auto& s : space_) {
+      panel.push_back(s.panel.data());
+      Y.push_back(s.Y.data());
+    }
+    for (int64_t k = 0; k + b_ < n_; k += b_) {
+      const int64_t r0 = k + b_, m = n_ - r0, kq = std::min(m, b_);
+      const int64_t count = m * kq + b_ * b_ + b_;  // [V | T | tau]
+      const auto V = [&](int dd) { return panel[dd]; };
+      const auto Tm = [&](int dd) { return panel[dd] + m * kq; };
+      const auto tk = [&](int dd) { return panel[dd] + m * kq + b_ * b_; };
+      // The panel's QR on its owner: R stays in A (in the band), V below it.
+      const int owner = L_.owner(k), ol = ctx_.local_index_of(owner);
+      if (ol >= 0) {
+        const Device& dev = ctx_.device(ol);
+        T* P = A_.local(ol) + L_.local_col(k) * ld_ + r0;
+        kernels::geqrf<T>(dev, m, b_, P, ld_, tk(ol));
+        kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, m, kq, P, ld_, V(ol), m);
+        kernels::larft<T>(dev, kernels::Direction::Forward, m, kq, V(ol), m, tk(ol), Tm(ol), b_);
+      }
+      clock_.charge(&HetrdProfile::panel);
+      coll_.broadcast<T>(panel, count, owner);
+      clock_.charge(&HetrdProfile::comm);
+      // Every device's share of Y = A22 V, then the sum over all devices.
+      for (int dd = 0; dd < devices(); ++dd) {
+        const Device& dev = ctx_.device(dd);
+        dev.make_current();
+        copy_vector(dev, kq, static_cast<const T*>(tk(dd)), tau[dd] + k, /*async=*/true);
+        memset_bytes(dev, Y[dd], 0, static_cast<std::size_t>(m * kq) * sizeof(T), /*async=*/true);
+        hemm_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, r0, n_, kq, V(dd), Y[dd], r0, m);
+      }
+      clock_.charge(&HetrdProfile::symv);
+      coll_.allreduce_sum<T>(Y, m * kq);
+      clock_.charge(&HetrdProfile::comm);
+      // W = X - V (T^H V^H X) / 2 with X = Y T, in the stack beside V; then
+      // A22 -= V W^H + W V^H on the device's own columns.
+      for (int dd = 0; dd < devices(); ++dd) {
+        const Device& dev = ctx_.device(dd);
+        BandSpace<T>& s = space_[dd];
+        T* S = s.stack.data();
+        T* W = S + m * kq;
+        dev.make_current();
+        copy_matrix(dev, m, kq, static_cast<const T*>(V(dd)), m, S, m, /*async=*/true);
+        copy_matrix(dev, m, kq, static_cast<const T*>(V(dd)), m, S + 2 * m * kq, m, true);
+        gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(1), Y[dd], m, Tm(dd), b_, T(0), W, m);
+        gemm<T>(dev, Op::C, Op::N, kq, kq, m, T(1), V(dd), m, W, m, T(0), s.M.data(), kq);
+        gemm<T>(dev, Op::C, Op::N, kq, kq, kq, T(1), Tm(dd), b_, s.M.data(), kq, T(0),
+                s.MT.data(), kq);
+        gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(-0.5), V(dd), m, s.MT.data(), kq, T(1), W, m);
+        detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, /*herm=*/true,
+                                  Uplo::Lower, r0, n_, kq, T(-1), S, W, r0, m, T(1),
+                                  /*stacked=*/true);
+      }
+      clock_.charge(&HetrdProfile::update);
+    }
+    coll_.wait();
+  }
+
+  /// Every local device's copy of the band, in LAPACK's lower band storage (ldab): each
+  /// device packs its columns' part into a zeroed AB, and a sum over all devices
+  /// completes it.
+  void gather_band(const std::vector<T*>& AB, int64_t ldab) {
+    for (int dd = 0; dd < devices(); ++dd) {
+      const Device& dev = ctx_.device(dd);
+      dev.make_current();
+      memset_bytes(dev, AB[dd], 0, static_cast<std::size_t>(ldab * n_) * sizeof(T), true);
+      kernels::pack_band<T>(dev, Uplo::Lower, n_, b_, local_columns(L_, global(dd), 0, n_),
+                            A_.local(dd), ld_, AB[dd], ldab);
+    }
+    coll_.allreduce_sum<T>(AB, ldab * n_);
+    coll_.wait();
+    clock_.charge(&HetrdProfile::comm);
+  }
+
+ private:
+  int devices() const { return ctx_.num_devices(); }
+  int global(int dd) const { return ctx_.device_offset() + dd; }
+
+  DistMatrix<T>& A_;
+  Context& ctx_;
+  const BlockCyclic1D& L_;
+  int64_t n_, ld_, b_;
+  detail::DeviceCollectives coll_;
+  std::vector<BandSpace<T>> space_;
+  detail::PhaseClock<HetrdProfile> clock_;
+};
+
+template <Scalar T>
+void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t band) {
+  const BlockCyclic1D& L = A.layout();
+  MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
+                   static_cast<int>(static_cast<char>(uplo)), "Uplo::Lower or Uplo::Upper");
+  if (uplo == Uplo::Upper)
+    MGBLAS_THROW(NotImplemented, "hetrd_band_mgpu: uplo = Upper is not implemented yet; "
+                                 "reduce the lower triangle");
+  if (L.m() != L.n())
+    MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(),
+                 ": hetrd_band_mgpu needs a square matrix");
+  detail::check_matrix(ctx, A);
+  MGBLAS_CHECK_ARG(band >= 1 && band <= kernels::kLarftMaxBlock && L.nb() % band == 0, "band",
+                   band, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
+                   "]");
+}
+
+}  // namespace
+
+namespace detail {
+
+template <Scalar T>
+DeviceBand<T> reduce_to_band(DistMatrix<T>& A, int64_t band, ReducerKind transport,
+                             HetrdProfile* profile) {
+  Context& ctx = A.context();
+  DeviceBand<T> out;
+  out.n = A.layout().n();
+  out.band = band;
+  out.ldab = band + 1;
+  const auto ntau = static_cast<std::size_t>(std::max<int64_t>(0, out.n - band));
+  std::vector<T*> tau, AB;
+  for (int dd = 0; dd < ctx.num_devices(); ++dd) {
+    const Device& dev = ctx.device(dd);
+    out.tau.emplace_back(dev, ntau);
+    out.AB.emplace_back(dev, static_cast<std::size_t>(out.ldab * out.n));
+    tau.push_back(out.tau.back().data());
+    AB.push_back(out.AB.back().data());
+  }
+  He2hb<T> job(A, band, transport, profile);
+  job.run(tau);
+  job.gather_band(AB, out.ldab);
+  return out;
+}
+
+}  // namespace detail
+
+template <Scalar T>
+void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, int64_t ldab,
+                     const HetrdOptions& opts) {
+  const auto start = std::chrono::steady_clock::now();
+  Context& ctx = A.context();
+  const int64_t n = A.layout().n(), ntau = std::max<int64_t>(0, n - band);
+  CallRecord rec("hetrd_band_mgpu");
+  detail::add_matrix_fields(rec, A);
+  rec.add("uplo", static_cast<char>(uplo))
+      .add("band", band)
+      .add("AB given", static_cast<int64_t>(AB != nullptr))
+      .add("ldab", AB ? ldab : int64_t{0})
+      .add("opts.transport", static_cast<int64_t>(opts.transport));
+  agree(ctx.comm(), rec, [&] {
+        check_band(ctx, uplo, A, band);
+        MGBLAS_CHECK_PTR(tau, "tau", ntau > 0);
+        if (AB) MGBLAS_CHECK_ARG(ldab >= band + 1, "ldab", ldab, ">= band + 1 = ", band + 1);
+      });
+  if (n == 0) return;
+  detail::DeviceBand<T> out = detail::reduce_to_band<T>(A, band, opts.transport, opts.profile);
+  // Every device holds the same outputs: each rank reads its first device's.
+  const Device& dev0 = ctx.device(0);
+  dev0.make_current();
+  copy_vector(dev0, ntau, static_cast<const T*>(out.tau[0].data()), tau);
+  if (AB) copy_matrix(dev0, out.ldab, n, static_cast<const T*>(out.AB[0].data()), out.ldab, AB,
+                      ldab);
+  if (opts.profile)
+    opts.profile->total +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+#define MGBLAS_INSTANTIATE(T)                                                                 \
+  template void hetrd_band_mgpu<T>(Uplo, DistMatrix<T>&, int64_t, T*, T*, int64_t,            \
+                                   const HetrdOptions&);                                      \
+  template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, int64_t,           \
+                                                           ReducerKind, HetrdProfile*);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
+#undef MGBLAS_INSTANTIATE
+
+}  // namespace mgblas

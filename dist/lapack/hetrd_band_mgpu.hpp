@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Stage one of the two-stage tridiagonal reduction: a distributed Hermitian (real:
+// symmetric) matrix to band form, A = Q1 B Q1^H with B of half-bandwidth `band`
+// (LAPACK's ?sytrd_sy2sb / ?hetrd_he2hb) on a BlockCyclic1D DistMatrix over every device
+// of every rank (GPUs or host devices). Stage two, band to tridiagonal, is the bulge
+// chase.
+//
+// Unlike the one-stage hetrd_mgpu, no step is a matrix-vector product: per panel of
+// `band` columns (inside one block column of A, so on one device)
+//   - the owner factors the panel below the band, A(k+b:n, k:k+b) = Q R (geqrf), and
+//     makes the block reflector's V and T; one broadcast sends [V T tau] to every device;
+//   - every device multiplies its own columns of the trailing matrix by V (hemm and
+//     gemm per run of columns), and one all-reduce sums Y = A22 V;
+//   - every device forms W = Y T - V (T^H V^H Y T) / 2 (small products) and applies the
+//     rank-2k update A22 -= V W^H + W V^H to its own columns.
+// All flops but the panels' are GEMM-shaped. Device workspace beyond A: about 6 n band
+// elements per device.
+#pragma once
+
+#include <cstdint>
+
+#include "core/types.hpp"
+#include "dist/lapack/hetrd_mgpu.hpp"
+#include "layouts/dist_matrix.hpp"
+
+namespace mgblas {
+
+/// Reduces the n x n Hermitian A to the band form B = Q1^H A Q1 of half-bandwidth
+/// `band`, Q1 = H(0) H(1) ... H(n-band-1), H(i) = I - tau[i] v_i v_i^H with v_i(0:i+band)
+/// = 0, v_i(i+band) = 1 (LAPACK's ?geqrf reflectors of A(band:n, 0:n-band)).
+///
+/// @param[in] uplo     the stored triangle; Uplo::Lower (Upper: NotImplemented for now).
+/// @param[in,out] A    n x n on the devices of its context; nb a multiple of `band`. On
+///                     return B's lower band (diagonal and `band` subdiagonals) is in A's
+///                     band, and v_i(i+band+1:n) below it in column i. The other
+///                     triangle is not touched. Imaginary parts of the diagonal are taken
+///                     as zero.
+/// @param[in] band     the half-bandwidth b: 1 <= b <= 128 (the block reflector's width),
+///                     a divisor of A's nb.
+/// @param[out] tau     host memory, max(0, n - band) entries, the same on every rank.
+/// @param[out] AB      host memory or null: B in LAPACK's lower band storage,
+///                     AB[(i - j) + j ldab] = B(i, j) for j <= i <= min(n - 1, j + band),
+///                     the same on every rank (the input of a bulge chase).
+/// @param[in] ldab     AB's leading dimension, >= band + 1 (read when AB is not null).
+///
+/// Collective over the ranks of A's context; every rank passes the same arguments.
+/// Errors: BadArgument / DimensionMismatch / NotImplemented raised on every rank (the
+/// others RemoteError) before anything is written. opts.panel is ignored (the panel is
+/// the band); opts.transport and opts.profile as for hetrd_mgpu, the profile's `symv`
+/// holding the products with V (hemm) and `panel` the panels' QR.
+/// Flops: (4/3) n^3 (real), 4x that for complex; all but O(n^2 band) in GEMMs.
+template <Scalar T>
+void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, int64_t ldab,
+                     const HetrdOptions& opts = {});
+
+namespace detail {
+
+/// What reduce_to_band leaves on each local device: the band in LAPACK's lower band
+/// storage (ldab = band + 1) and tau (max(0, n - band) entries), both whole on every
+/// device.
+template <Scalar T>
+struct DeviceBand {
+  int64_t n = 0, band = 0, ldab = 1;
+  std::vector<DeviceBuffer<T>> AB, tau;
+};
+
+/// hetrd_band_mgpu's work on checked arguments (Lower), with the band and tau left on
+/// every device of every rank.
+template <Scalar T>
+DeviceBand<T> reduce_to_band(DistMatrix<T>& A, int64_t band, ReducerKind transport,
+                             HetrdProfile* profile);
+
+}  // namespace detail
+}  // namespace mgblas

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Host engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): LAPACKE ?geqrf for
+// a panel's QR, plain loops for the band's copy.
+#include <algorithm>
+
+#include "kernels/host/detail/cblas.hpp"
+#include "kernels/sy2sb_kernels.hpp"
+
+namespace mgblas::kernels::host {
+namespace {
+
+template <Scalar T>
+void geqrf_host(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
+  if (m == 0 || n == 0) return;
+  const auto bm = static_cast<lapack_int>(detail::to_blas_int("geqrf", "m", m));
+  const auto bn = static_cast<lapack_int>(detail::to_blas_int("geqrf", "n", n));
+  const auto blda = static_cast<lapack_int>(detail::to_blas_int("geqrf", "lda", lda));
+  const lapack_int info = detail::by_precision<T>(LAPACKE_sgeqrf, LAPACKE_dgeqrf, LAPACKE_cgeqrf,
+                                                  LAPACKE_zgeqrf)(LAPACK_COL_MAJOR, bm, bn, A,
+                                                                  blda, tau);
+  if (info != 0) MGBLAS_THROW(Error, "geqrf: LAPACK ?geqrf returned info ", info);
+}
+
+template <Scalar T>
+void pack_band_host(Uplo uplo, int64_t n, int64_t b, const LocalColumns& cols, const T* A,
+                    int64_t ld, T* AB, int64_t ldab) {
+  for (int64_t jl = cols.local_begin; jl < cols.local_end; ++jl) {
+    const int64_t c = cols.global_col(jl);
+    const T* col = A + jl * ld;
+    AB[c * ldab] = T(std::real(col[c]));
+    if (uplo == Uplo::Lower) {
+      for (int64_t r = c + 1; r <= std::min(n - 1, c + b); ++r) AB[(r - c) + c * ldab] = col[r];
+    } else {
+      for (int64_t r = std::max<int64_t>(0, c - b); r < c; ++r)
+        AB[(c - r) + r * ldab] = conj(col[r]);
+    }
+  }
+}
+
+}  // namespace
+
+#define MGBLAS_HOST_SY2SB_(T)                                                                \
+  MGBLAS_DECLARE_GEQRF_KERNEL(T) { geqrf_host<T>(m, n, A, lda, tau); }                       \
+  MGBLAS_DECLARE_PACK_BAND_KERNEL(T) { pack_band_host<T>(uplo, n, b, cols, A, ld, AB, ldab); }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_SY2SB_)
+#undef MGBLAS_HOST_SY2SB_
+
+}  // namespace mgblas::kernels::host

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// hetrd_band_mgpu on the GPUs of every rank (cuSOLVER's panel QR, cuBLAS's hemm and
+// rank-2k, NCCL or host transport): the checks of the host test (tests/dist/band_cases.hpp)
+// at sizes around the blocks and a larger one.
+#include <gtest/gtest.h>
+
+#include <type_traits>
+
+#include "core/context.hpp"
+#include "tests/dist/band_cases.hpp"
+#include "tests/dist/gpu_context.hpp"
+
+namespace {
+
+using namespace mgblas;
+namespace mt = mgblas::testing;
+namespace td = mgblas::testing::dist;
+
+template <typename T>
+class HetrdBand_Gpu : public ::testing::Test {};
+TYPED_TEST_SUITE(HetrdBand_Gpu, mt::TestScalars, mt::PrecisionName);
+
+TYPED_TEST(HetrdBand_Gpu, SizesBandsAndBlocks) {
+  using T = TypeParam;
+  auto& ctx = td::GpuContext::get();
+  for (int64_t nb : {64, 256})
+    for (int64_t band : {int64_t{16}, int64_t{64}})
+      for (int64_t n : {int64_t{1}, band + 1, nb + 3, 3 * nb + 5, int64_t{1000}})
+        EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, n, nb, band));
+  // Past one hemm/rank-2k diagonal block (4096 on a GPU): the halved squares. Double
+  // only, as the host check of n^3 products on one core takes a while.
+  if constexpr (std::is_same_v<T, double>)
+    EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 4300, 256, 128));
+}
+
+}  // namespace
