@@ -18,7 +18,7 @@
 // cusolverDnXsyevd (jobz N) on the same matrix, on a '#' line. --check (n <= --check-max-n) gathers A and
 // checks ||A - Q T Q^H|| and ||I - Q^H Q|| on rank 0 (tests/lapack/tridiag_check.hpp).
 // --band B: also stage one of the two-stage reduction (hetrd_band_mgpu, dense to band of
-// half-width B; lower triangle) on the same matrix, median time, TFLOP/s at (4/3) n^3
+// half-width B, the --uplo triangle) on the same matrix, median time, TFLOP/s at (4/3) n^3
 // and its phases, on a '#' line.
 #include <cusolverDn.h>
 #include <mpi.h>
@@ -209,7 +209,7 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
         fill_dist(A, seed);
         ctx->comm().barrier();
         const auto t0 = std::chrono::steady_clock::now();
-        hetrd_band_mgpu<T>(Uplo::Lower, A, o.band, btau.data(), nullptr, 0);
+        hetrd_band_mgpu<T>(uplo, A, o.band, btau.data(), nullptr, 0);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (r >= o.warmup) tb.push_back(s);
       }
@@ -218,7 +218,7 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
       fill_dist(A, seed);
       HetrdOptions bo;
       bo.profile = &band_prof;
-      hetrd_band_mgpu<T>(Uplo::Lower, A, o.band, btau.data(), nullptr, 0, bo);
+      hetrd_band_mgpu<T>(uplo, A, o.band, btau.data(), nullptr, 0, bo);
     }
     double ref = 0;
     if (o.ref && root && ctx->device(0).is_gpu())

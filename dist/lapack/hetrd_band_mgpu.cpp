@@ -17,6 +17,7 @@
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/larfb_kernels.hpp"
+#include "kernels/latrd_kernels.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 #include "layouts/block_cyclic.hpp"
 
@@ -24,27 +25,30 @@ namespace mgblas {
 namespace {
 
 // One local device's buffers. `panel` is the broadcast's unit, [V (m x kq) | T (b x b) |
-// tau (b)]; Y the device's share of A22 V, then the sum; M and MT small products;
-// stack the update's [V W V] (detail::stack_rank2k_factors).
+// tau (b)]; Y the device's share of A22 V, then the sum; M and MT small products; Tr
+// the upper triangle's reversed T; stack the update's [V W V] (the stacked form of
+// detail::rank2k_columns), on the owner first the upper triangle's reversed panel.
 template <Scalar T>
 struct BandSpace {
-  DeviceBuffer<T> panel, Y, M, MT, stack;
+  DeviceBuffer<T> panel, Y, M, MT, Tr, stack;
 };
 
-// Y(r - row0) += (the part of S = A(lo:hi, lo:hi), Hermitian with its lower triangle
+// Y(r - row0) += (the part of S = A(lo:hi, lo:hi), Hermitian with its `uplo` triangle
 // stored, in global device g's columns) V(r - row0), V and Y of k columns, leading
 // dimension ldy: per run of the device's columns, hemm on its diagonal square (halved
-// until the engine's block, as rank2k_columns does) and two gemms on the panel below.
+// until the engine's block, as rank2k_columns does) and two gemms on the panel beside it
+// (below for Lower, above for Upper).
 template <Scalar T>
-void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, const T* A_local,
+void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, Uplo uplo, const T* A_local,
                   int64_t ld, int64_t lo, int64_t hi, int64_t k, const T* V, T* Y, int64_t row0,
                   int64_t ldy) {
   if (lo >= hi) return;
+  const bool lower = uplo == Uplo::Lower;
   const auto v = [&](int64_t r) { return V + (r - row0); };
   const auto y = [&](int64_t r) { return Y + (r - row0); };
   int64_t cs = 0, js = 0;  // a run's first global column and its local column
   const auto col = [&](int64_t c) { return A_local + (js + c - cs) * ld; };
-  // S(r0:r0+h, c0:c0+w), below the diagonal: its product and its mirror's.
+  // The stored block S(r0:r0+h, c0:c0+w) off the diagonal: its product and its mirror's.
   const auto rect = [&](int64_t r0, int64_t h, int64_t c0, int64_t w) {
     if (h <= 0 || w <= 0) return;
     const T* S = col(c0) + r0;
@@ -54,20 +58,28 @@ void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, const T* A_l
   const int64_t block = detail::rank2k_diagonal_block(dev);
   const auto square = [&](auto&& self, int64_t a, int64_t b) -> void {
     if (b - a <= block) {
-      kernels::hemm<T>(dev, /*herm=*/true, Uplo::Lower, b - a, k, T(1), col(a) + a, ld, v(a),
-                       ldy, T(1), y(a), ldy);
+      kernels::hemm<T>(dev, /*herm=*/true, uplo, b - a, k, T(1), col(a) + a, ld, v(a), ldy,
+                       T(1), y(a), ldy);
       return;
     }
     const int64_t mid = a + ((b - a) / 2 + 63) / 64 * 64;
     self(self, a, mid);
     self(self, mid, b);
-    rect(mid, b - mid, a, mid - a);
+    if (lower) {
+      rect(mid, b - mid, a, mid - a);
+    } else {
+      rect(a, mid - a, mid, b - mid);
+    }
   };
   const auto run = [&](int64_t c0, int64_t c1, int64_t jl) {
     cs = c0;
     js = jl;
     square(square, c0, c1);
-    rect(c1, hi - c1, c0, c1 - c0);
+    if (lower) {
+      rect(c1, hi - c1, c0, c1 - c0);
+    } else {
+      rect(lo, c0 - lo, c0, c1 - c0);
+    }
   };
   if (L.num_devices() == 1) return run(lo, hi, lo);
   for_each_column_run(local_columns(L, g, lo, hi),
@@ -77,8 +89,8 @@ void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, const T* A_l
 template <Scalar T>
 class He2hb {
  public:
-  He2hb(DistMatrix<T>& A, int64_t b, ReducerKind transport, HetrdProfile* profile)
-      : A_(A), ctx_(A.context()), L_(A.layout()), n_(L_.n()), ld_(A.ld()), b_(b),
+  He2hb(DistMatrix<T>& A, Uplo uplo, int64_t b, ReducerKind transport, HetrdProfile* profile)
+      : A_(A), ctx_(A.context()), L_(A.layout()), n_(L_.n()), ld_(A.ld()), b_(b), uplo_(uplo),
         coll_(ctx_, transport), space_(ctx_.num_devices()), clock_(ctx_, profile) {
     const auto nb = static_cast<std::size_t>(n_ * b_), bb = static_cast<std::size_t>(b_ * b_);
     for (int dd = 0; dd < devices(); ++dd) {
@@ -88,43 +100,77 @@ class He2hb {
       s.Y = DeviceBuffer<T>(dev, nb);
       s.M = DeviceBuffer<T>(dev, bb);
       s.MT = DeviceBuffer<T>(dev, bb);
+      s.Tr = DeviceBuffer<T>(dev, bb);
       s.stack = DeviceBuffer<T>(dev, 3 * nb);
     }
   }
 
   /// Reduces A to band form; tau[dd]: local device dd's copy of all n - b scalars.
+  ///
+  /// The steps are the lower triangle's on A~ = J A J (J reverses the order of rows and
+  /// columns; A~'s lower triangle is A's upper one read backwards). Panel [k, k + w) of
+  /// A~ is A's columns [n - k - w, n - k); its rows below the band, A~(k+b:n, k:k+w), are
+  /// A(0:m, ...) reversed, m = n - k - b. Lower: w = b; Upper: panels end at A's block
+  /// boundaries (so each lies on one device), the first one narrower where b does not
+  /// divide n. For the upper triangle the device copies of V and T are reversed
+  /// (V' = J V J, T' = J T J: Q = I - V' T' V'^H in A's order) and every product runs on
+  /// A's upper triangle.
   void run(const std::vector<T*>& tau) {
     clock_.restart();
+    const bool upper = uplo_ == Uplo::Upper;
     std::vector<T*> panel, Y;
     for (auto& s : space_) {
       panel.push_back(s.panel.data());
       Y.push_back(s.Y.data());
     }
-    for (int64_t k = 0; k + b_ < n_; k += b_) {
-      const int64_t r0 = k + b_, m = n_ - r0, kq = std::min(m, b_);
+    for (int64_t k = 0; k + b_ < n_;) {
+      // A~'s panel [k, k + w): A's columns [c0, c1).
+      const int64_t c1 = upper ? n_ - k : k + b_;
+      const int64_t c0 = upper ? std::max(c1 - b_, (c1 - 1) / L_.nb() * L_.nb()) : k;
+      const int64_t w = c1 - c0, m = n_ - k - b_, kq = std::min(m, w);
+      const int64_t r0 = upper ? 0 : k + b_;  // A's first row of the panel's rows below the band
       const int64_t count = m * kq + b_ * b_ + b_;  // [V | T | tau]
       const auto V = [&](int dd) { return panel[dd]; };
       const auto Tm = [&](int dd) { return panel[dd] + m * kq; };
       const auto tk = [&](int dd) { return panel[dd] + m * kq + b_ * b_; };
-      // The panel's QR on its owner: R stays in A (in the band), V below it.
-      const int owner = L_.owner(k), ol = ctx_.local_index_of(owner);
+      // The panel's QR on its owner: R stays in A (in the band), V beyond it.
+      const int owner = L_.owner(c0), ol = ctx_.local_index_of(owner);
       if (ol >= 0) {
         const Device& dev = ctx_.device(ol);
-        T* P = A_.local(ol) + L_.local_col(k) * ld_ + r0;
-        kernels::geqrf<T>(dev, m, b_, P, ld_, tk(ol));
-        kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, m, kq, P, ld_, V(ol), m);
+        T* P = A_.local(ol) + L_.local_col(c0) * ld_ + r0;
+        if (upper) {  // factored on a reversed copy, stored back reversed
+          T* Pr = space_[ol].stack.data();
+          kernels::latrd_reverse<T>(dev, m, w, P, ld_, Pr, m);
+          kernels::geqrf<T>(dev, m, w, Pr, m, tk(ol));
+          kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, m, kq, Pr, m, V(ol), m);
+          kernels::latrd_reverse<T>(dev, m, w, Pr, m, P, ld_);
+        } else {
+          kernels::geqrf<T>(dev, m, w, P, ld_, tk(ol));
+          kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, m, kq, P, ld_, V(ol), m);
+        }
         kernels::larft<T>(dev, kernels::Direction::Forward, m, kq, V(ol), m, tk(ol), Tm(ol), b_);
       }
       clock_.charge(&HetrdProfile::panel);
       coll_.broadcast<T>(panel, count, owner);
       clock_.charge(&HetrdProfile::comm);
-      // Every device's share of Y = A22 V, then the sum over all devices.
+      // Every device: V (A's order) in the stack, Y's share = A22 V, then the sum over all
+      // devices. A22 = A(k+b:n, k+b:n) (Lower) or A(0:m, 0:m) (Upper).
+      const int64_t lo = upper ? 0 : k + b_, hi = lo + m;
       for (int dd = 0; dd < devices(); ++dd) {
         const Device& dev = ctx_.device(dd);
+        BandSpace<T>& s = space_[dd];
+        T* S = s.stack.data();
         dev.make_current();
         copy_vector(dev, kq, static_cast<const T*>(tk(dd)), tau[dd] + k, /*async=*/true);
+        if (upper) {
+          kernels::latrd_reverse<T>(dev, m, kq, V(dd), m, S, m);
+          kernels::latrd_reverse<T>(dev, kq, kq, Tm(dd), b_, s.Tr.data(), kq);
+        } else {
+          copy_matrix(dev, m, kq, static_cast<const T*>(V(dd)), m, S, m, /*async=*/true);
+        }
         memset_bytes(dev, Y[dd], 0, static_cast<std::size_t>(m * kq) * sizeof(T), /*async=*/true);
-        hemm_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, r0, n_, kq, V(dd), Y[dd], r0, m);
+        hemm_columns<T>(dev, L_, global(dd), uplo_, A_.local(dd), ld_, lo, hi, kq, S, Y[dd], lo,
+                        m);
       }
       clock_.charge(&HetrdProfile::symv);
       coll_.allreduce_sum<T>(Y, m * kq);
@@ -136,19 +182,31 @@ class He2hb {
         BandSpace<T>& s = space_[dd];
         T* S = s.stack.data();
         T* W = S + m * kq;
+        const T* Tq = upper ? s.Tr.data() : Tm(dd);
+        const int64_t ldt = upper ? kq : b_;
         dev.make_current();
-        copy_matrix(dev, m, kq, static_cast<const T*>(V(dd)), m, S, m, /*async=*/true);
-        copy_matrix(dev, m, kq, static_cast<const T*>(V(dd)), m, S + 2 * m * kq, m, true);
-        gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(1), Y[dd], m, Tm(dd), b_, T(0), W, m);
-        gemm<T>(dev, Op::C, Op::N, kq, kq, m, T(1), V(dd), m, W, m, T(0), s.M.data(), kq);
-        gemm<T>(dev, Op::C, Op::N, kq, kq, kq, T(1), Tm(dd), b_, s.M.data(), kq, T(0),
-                s.MT.data(), kq);
-        gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(-0.5), V(dd), m, s.MT.data(), kq, T(1), W, m);
-        detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, /*herm=*/true,
-                                  Uplo::Lower, r0, n_, kq, T(-1), S, W, r0, m, T(1),
-                                  /*stacked=*/true);
+        copy_matrix(dev, m, kq, static_cast<const T*>(S), m, S + 2 * m * kq, m, /*async=*/true);
+        gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(1), Y[dd], m, Tq, ldt, T(0), W, m);
+        gemm<T>(dev, Op::C, Op::N, kq, kq, m, T(1), S, m, W, m, T(0), s.M.data(), kq);
+        gemm<T>(dev, Op::C, Op::N, kq, kq, kq, T(1), Tq, ldt, s.M.data(), kq, T(0), s.MT.data(),
+                kq);
+        gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(-0.5), S, m, s.MT.data(), kq, T(1), W, m);
+        detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, /*herm=*/true, uplo_, lo,
+                                  hi, kq, T(-1), S, W, lo, m, T(1), /*stacked=*/true);
+        // A narrower panel (Upper) leaves the g = b - w columns between it and A22, A~'s
+        // columns [k+w, k+b) (A's [m, c0), on one device: c0 is a block boundary), in
+        // the rows Q acts on: they take Q^H from the left, C -= V (T^H (V^H C)).
+        const int64_t g = b_ - w;
+        if (upper && g > 0 && L_.owner(m) == global(dd)) {
+          T* C = A_.local(dd) + L_.local_col(m) * ld_;
+          gemm<T>(dev, Op::C, Op::N, kq, g, m, T(1), S, m, C, ld_, T(0), s.M.data(), kq);
+          gemm<T>(dev, Op::C, Op::N, kq, g, kq, T(1), Tq, ldt, s.M.data(), kq, T(0),
+                  s.MT.data(), kq);
+          gemm<T>(dev, Op::N, Op::N, m, g, kq, T(-1), S, m, s.MT.data(), kq, T(1), C, ld_);
+        }
       }
       clock_.charge(&HetrdProfile::update);
+      k += w;
     }
     coll_.wait();
   }
@@ -161,7 +219,7 @@ class He2hb {
       const Device& dev = ctx_.device(dd);
       dev.make_current();
       memset_bytes(dev, AB[dd], 0, static_cast<std::size_t>(ldab * n_) * sizeof(T), true);
-      kernels::pack_band<T>(dev, Uplo::Lower, n_, b_, local_columns(L_, global(dd), 0, n_),
+      kernels::pack_band<T>(dev, uplo_, n_, b_, local_columns(L_, global(dd), 0, n_),
                             A_.local(dd), ld_, AB[dd], ldab);
     }
     coll_.allreduce_sum<T>(AB, ldab * n_);
@@ -177,6 +235,7 @@ class He2hb {
   Context& ctx_;
   const BlockCyclic1D& L_;
   int64_t n_, ld_, b_;
+  Uplo uplo_;
   detail::DeviceCollectives coll_;
   std::vector<BandSpace<T>> space_;
   detail::PhaseClock<HetrdProfile> clock_;
@@ -187,9 +246,6 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
   const BlockCyclic1D& L = A.layout();
   MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
                    static_cast<int>(static_cast<char>(uplo)), "Uplo::Lower or Uplo::Upper");
-  if (uplo == Uplo::Upper)
-    MGBLAS_THROW(NotImplemented, "hetrd_band_mgpu: uplo = Upper is not implemented yet; "
-                                 "reduce the lower triangle");
   if (L.m() != L.n())
     MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(),
                  ": hetrd_band_mgpu needs a square matrix");
@@ -204,7 +260,7 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
 namespace detail {
 
 template <Scalar T>
-DeviceBand<T> reduce_to_band(DistMatrix<T>& A, int64_t band, ReducerKind transport,
+DeviceBand<T> reduce_to_band(DistMatrix<T>& A, Uplo uplo, int64_t band, ReducerKind transport,
                              HetrdProfile* profile) {
   Context& ctx = A.context();
   DeviceBand<T> out;
@@ -220,7 +276,7 @@ DeviceBand<T> reduce_to_band(DistMatrix<T>& A, int64_t band, ReducerKind transpo
     tau.push_back(out.tau.back().data());
     AB.push_back(out.AB.back().data());
   }
-  He2hb<T> job(A, band, transport, profile);
+  He2hb<T> job(A, uplo, band, transport, profile);
   job.run(tau);
   job.gather_band(AB, out.ldab);
   return out;
@@ -247,7 +303,7 @@ void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, i
         if (AB) MGBLAS_CHECK_ARG(ldab >= band + 1, "ldab", ldab, ">= band + 1 = ", band + 1);
       });
   if (n == 0) return;
-  detail::DeviceBand<T> out = detail::reduce_to_band<T>(A, band, opts.transport, opts.profile);
+  detail::DeviceBand<T> out = detail::reduce_to_band<T>(A, uplo, band, opts.transport, opts.profile);
   // Every device holds the same outputs: each rank reads its first device's.
   const Device& dev0 = ctx.device(0);
   dev0.make_current();
@@ -262,7 +318,7 @@ void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, i
 #define MGBLAS_INSTANTIATE(T)                                                                 \
   template void hetrd_band_mgpu<T>(Uplo, DistMatrix<T>&, int64_t, T*, T*, int64_t,            \
                                    const HetrdOptions&);                                      \
-  template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, int64_t,           \
+  template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, Uplo, int64_t,     \
                                                            ReducerKind, HetrdProfile*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE

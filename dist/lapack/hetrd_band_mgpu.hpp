@@ -26,15 +26,20 @@
 namespace mgblas {
 
 /// Reduces the n x n Hermitian A to the band form B = Q1^H A Q1 of half-bandwidth
-/// `band`, Q1 = H(0) H(1) ... H(n-band-1), H(i) = I - tau[i] v_i v_i^H with v_i(0:i+band)
-/// = 0, v_i(i+band) = 1 (LAPACK's ?geqrf reflectors of A(band:n, 0:n-band)).
+/// `band`.
+///   Lower: Q1 = H(0) H(1) ... H(n-band-1), H(i) = I - tau[i] v_i v_i^H with
+///          v_i(0:i+band) = 0, v_i(i+band) = 1 (LAPACK's ?geqrf reflectors of
+///          A(band:n, 0:n-band)); B's lower band is in A's, v_i(i+band+1:n) below it in
+///          column i.
+///   Upper: the same for A~ = J A J (J reverses the order of rows and columns, so A~'s
+///          lower triangle is A's upper one): Q1 = J Q1~ J, B = J B~ J, with B~'s band
+///          and Q1~'s reflectors where the lower case keeps them in A~, i.e. A(r, c)
+///          holds A~(n-1-r, n-1-c): B's upper band in A's, v_i above it.
 ///
-/// @param[in] uplo     the stored triangle; Uplo::Lower (Upper: NotImplemented for now).
-/// @param[in,out] A    n x n on the devices of its context; nb a multiple of `band`. On
-///                     return B's lower band (diagonal and `band` subdiagonals) is in A's
-///                     band, and v_i(i+band+1:n) below it in column i. The other
-///                     triangle is not touched. Imaginary parts of the diagonal are taken
-///                     as zero.
+/// @param[in] uplo     the stored triangle, Uplo::Lower or Uplo::Upper.
+/// @param[in,out] A    n x n on the devices of its context; nb a multiple of `band`; as
+///                     above on return. The other triangle is not touched. Imaginary
+///                     parts of the diagonal are taken as zero.
 /// @param[in] band     the half-bandwidth b: 1 <= b <= 128 (the block reflector's width),
 ///                     a divisor of A's nb.
 /// @param[out] tau     host memory, max(0, n - band) entries, the same on every rank.
@@ -44,7 +49,7 @@ namespace mgblas {
 /// @param[in] ldab     AB's leading dimension, >= band + 1 (read when AB is not null).
 ///
 /// Collective over the ranks of A's context; every rank passes the same arguments.
-/// Errors: BadArgument / DimensionMismatch / NotImplemented raised on every rank (the
+/// Errors: BadArgument / DimensionMismatch raised on every rank (the
 /// others RemoteError) before anything is written. opts.panel is ignored (the panel is
 /// the band); opts.transport and opts.profile as for hetrd_mgpu, the profile's `symv`
 /// holding the products with V (hemm) and `panel` the panels' QR.
@@ -64,10 +69,10 @@ struct DeviceBand {
   std::vector<DeviceBuffer<T>> AB, tau;
 };
 
-/// hetrd_band_mgpu's work on checked arguments (Lower), with the band and tau left on
-/// every device of every rank.
+/// hetrd_band_mgpu's work on checked arguments, with the band (B's, lower band storage,
+/// for either triangle) and tau left on every device of every rank.
 template <Scalar T>
-DeviceBand<T> reduce_to_band(DistMatrix<T>& A, int64_t band, ReducerKind transport,
+DeviceBand<T> reduce_to_band(DistMatrix<T>& A, Uplo uplo, int64_t band, ReducerKind transport,
                              HetrdProfile* profile);
 
 }  // namespace detail

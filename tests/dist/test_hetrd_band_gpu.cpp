@@ -26,11 +26,13 @@ TYPED_TEST(HetrdBand_Gpu, SizesBandsAndBlocks) {
   for (int64_t nb : {64, 256})
     for (int64_t band : {int64_t{16}, int64_t{64}})
       for (int64_t n : {int64_t{1}, band + 1, nb + 3, 3 * nb + 5, int64_t{1000}})
-        EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, n, nb, band));
+        for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+          EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, n, nb, band, uplo));
   // Past one hemm/rank-2k diagonal block (4096 on a GPU): the halved squares. Double
   // only, as the host check of n^3 products on one core takes a while.
   if constexpr (std::is_same_v<T, double>)
-    EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 4300, 256, 128));
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+      EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 4300, 256, 128, uplo));
 }
 
 }  // namespace
