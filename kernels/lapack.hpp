@@ -76,4 +76,54 @@ void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
                           const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w,
                           T* Z, int64_t ldz);
 
+// ---- Band to tridiagonal (stage two of the two-stage reduction, bulge chasing) -------
+
+/// Reduces the Hermitian (real: symmetric) band matrix A of order n and half-bandwidth b
+/// to real symmetric tridiagonal form T = Q2^H A Q2 by bulge chasing (kernels/
+/// sb2st_kernels.hpp describes the sweeps and tasks): d = diag(T), e = subdiag(T), and
+/// Q2 = prod over the sweeps s = 0 .. n-2 and their tasks k = 0 .. T_s - 1, in that
+/// order, of H(s, k) = I - tau2(s, k) v(s, k) v(s, k)^H. A complex T comes out real
+/// through the reflectors themselves (each sweep's first one makes its subdiagonal entry
+/// real, a phase when it has length 1), so no separate phase vector is returned.
+/// On a GPU one persistent kernel pipelines the sweeps over the thread blocks (task
+/// (s, k) starts once task (s - 1, k + 1) is done), the band read through L2; on a
+/// host device the same tasks in order, in plain loops. On a GPU it has finished on
+/// return (it frees its work band and counters); b <= 64 was measured (H200, double:
+/// 1.33 s at n = 32768, b = 64), larger b needs 2 b (b + 1) elements of shared memory per
+/// block and raises NotImplemented beyond the device's limit (227 KiB on an H200: b up to
+/// 119 in double, 83 in complex double, by that arithmetic; not measured).
+///
+/// @param[in] q        the device (and stream) to run on.
+/// @param[in] n        order of A, >= 0.
+/// @param[in] b        half-bandwidth, >= 1; b >= n is allowed (A is then full, one
+///                     task per sweep).
+/// @param[in,out] AB   A in LAPACK's lower band storage, AB[(i - j) + j ldab] = A(i, j)
+///                     for j <= i <= min(n - 1, j + b) (memory of q's device); the
+///                     imaginary parts of the diagonal are ignored. Workspace: its
+///                     contents on return are unspecified. With ldab >= 2 min(b, n - 1)
+///                     the chase runs in AB itself (rows past b are overwritten);
+///                     otherwise a work band of 2 min(b, n - 1) n elements is allocated
+///                     per call.
+/// @param[in] ldab     >= b + 1 (on b as given, also when b >= n).
+/// @param[out] d       n real diagonal entries of T (memory of q's device).
+/// @param[out] e       n - 1 real subdiagonal entries of T (memory of q's device); may
+///                     be null when n <= 1.
+/// @param[out] V2      the reflectors, band2tri_v2_size(n) = n (n - 1) / 2 entries, or
+///                     null when they are not wanted: v(s, k)(i) =
+///                     V2[band2tri_v2_offset(n, b, s, k) + i] =
+///                     V2[s (n - 1) - s (s - 1) / 2 + k b + i], 0 <= i < min(b, n - 1 -
+///                     s - k b), v(s, k)(0) = 1 stored, acting on rows s + 1 + k b + i
+///                     (column s of the strictly lower triangle packed by columns).
+/// @param[out] tau2    band2tri_tau2_size(n, b) = (n - 1) T_0 entries, T_0 =
+///                     band2tri_tau2_stride(n, b) = (n - 2) / b + 1 (at most 2 for b = 1):
+///                     tau2(s, k) = tau2[s T_0 + k], 0 for the tasks k >= T_s that do not
+///                     exist; ignored (may be null) when V2 is null.
+///
+/// Quick return: nothing is read or written when n = 0; n = 1 writes d[0] only.
+/// Cost: about 10 b^2 flops per task and n^2 / (2b) tasks, i.e. 5 n^2 b flops (4x
+/// that in complex arithmetic), on a band that is read and written once per task.
+template <Scalar T>
+void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
+                     real_type_t<T>* d, real_type_t<T>* e, T* V2, T* tau2);
+
 }  // namespace mgblas

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "kernels/detail/dispatch.hpp"
+#include "kernels/sb2st_kernels.hpp"
 #include "kernels/stebz_kernels.hpp"
 #include "kernels/stedc_kernels.hpp"
 
@@ -68,6 +69,30 @@ void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
   template void tridiag_eigenvectors<T>(const Queue&, int64_t, const real_type_t<T>*,    \
                                         const real_type_t<T>*, int64_t, int64_t, real_type_t<T>*,   \
                                         T*, int64_t);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
+#undef MGBLAS_INSTANTIATE_
+
+// ---- Band to tridiagonal ------------------------------------------------------------
+
+template <Scalar T>
+void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
+                     real_type_t<T>* d, real_type_t<T>* e, T* V2, T* tau2) {
+  if (q.device == nullptr)
+    MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
+  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_ARG(b >= 1, "b", b, ">= 1");
+  MGBLAS_CHECK_ARG(ldab >= b + 1, "ldab", ldab, ">= b + 1 = ", b + 1);
+  MGBLAS_CHECK_PTR(AB, "AB", n > 0);
+  MGBLAS_CHECK_PTR(d, "d", n > 0);
+  MGBLAS_CHECK_PTR(e, "e", n > 1);
+  MGBLAS_CHECK_PTR(tau2, "tau2", V2 != nullptr && n > 1);
+  if (n == 0) return;
+  MGBLAS_DISPATCH(q, band_to_tridiag<T>, n, b, AB, ldab, d, e, V2, tau2);
+}
+
+#define MGBLAS_INSTANTIATE_(T)                                                            \
+  template void band_to_tridiag<T>(const Queue&, int64_t, int64_t, T*, int64_t,           \
+                                   real_type_t<T>*, real_type_t<T>*, T*, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 #undef MGBLAS_INSTANTIATE_
 

@@ -38,6 +38,7 @@ constexpr Subcommand kSubcommands[] = {
     {"batched", mt::batched_main, nullptr, "batched small GEMM vs cuBLAS"},
     {"dist", mt::dist_main, nullptr, "distributed gemv/symv/hemv over GPUs and ranks"},
     {"allreduce", mt::allreduce_main, nullptr, "the reductions' per-column all-reduce"},
+    {"band2tri", mt::band2tri_main, nullptr, "band-to-tridiagonal bulge chase vs LAPACK sb2st"},
 #if MGBLAS_TESTER_LAPACK
     {"hetrd", mt::hetrd_main, nullptr, "distributed tridiagonal reduction vs cuSOLVER"},
     {"gebrd", mt::gebrd_main, nullptr, "distributed bidiagonal reduction vs cuSOLVER"},

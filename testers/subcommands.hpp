@@ -11,6 +11,7 @@ int tsgemm_main(int argc, char** argv);     // tester_tsgemm.cpp: tall-and-skinn
 int batched_main(int argc, char** argv);    // tester_batched.cpp: batched small GEMM
 int dist_main(int argc, char** argv);       // tester_dist.cpp: distributed gemv/symv/hemv
 int allreduce_main(int argc, char** argv);  // tester_allreduce.cpp: per-column all-reduce
+int band2tri_main(int argc, char** argv);   // tester_band2tri.cpp: band-to-tridiagonal chase
 #if MGBLAS_TESTER_LAPACK
 int hetrd_main(int argc, char** argv);  // tester_hetrd.cpp: tridiagonal reduction (MPI)
 int gebrd_main(int argc, char** argv);  // tester_gebrd.cpp: bidiagonal reduction (MPI)

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// CUDA engine of the band-to-tridiagonal bulge chase (kernels/sb2st_kernels.hpp): one
+// persistent kernel whose thread blocks take sweeps in ascending order from a ticket
+// counter and run each sweep's tasks in order; task (s, k) waits, through a per-sweep
+// progress counter in global memory, until sweep s - 1 has finished task k + 1 (the
+// entries the two tasks touch are then disjoint: rows R_k(s) against R_{k+2}(s - 1) and
+// beyond). The band, n 2b elements, is read and written through L2 only (ld.cg/st.cg):
+// L1 is not coherent between multiprocessors, and at n = 32768, b = 64 the band (34 MB
+// in double) fits the H200's L2 (60 MiB reported).
+// Measured (H200, bench/results/h200-band2tri.md): 1.33 s at n = 32768, b = 64, double,
+// linear in n, i.e. bound by the 2n tasks of the pipeline's critical path at about 20 us
+// each, far above a task's arithmetic: the barriers of a 256-thread task and the
+// hand-off between blocks are the suspects (not profiled yet).
+// Sweeps taken from a ticket rather than by block index: a block only ever waits on a
+// sweep that a running block holds, so the chase cannot deadlock on blocks that are not
+// resident.
+#include <cuda_runtime.h>
+
+#include <cub/block/block_reduce.cuh>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "core/detail/cuda_check.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "kernels/cuda/common/block_sums.cuh"
+#include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/detail/safe_reflector.hpp"
+#include "kernels/sb2st_kernels.hpp"
+
+namespace mgblas::kernels::cuda {
+namespace sb2st {
+
+using common::add;
+using common::conj;
+using common::device_real_t;
+using common::device_t;
+using common::imag_part;
+using common::make_scalar;
+using common::mul;
+using common::mul_add;
+using common::real_part;
+
+constexpr int kThreads = 256;
+
+// Loads and stores of the band that bypass L1 (other multiprocessors write it).
+template <typename D>
+__device__ __forceinline__ D load_cg(const D* p) {
+  if constexpr (std::is_same_v<D, float>)
+    return __ldcg(p);
+  else if constexpr (std::is_same_v<D, double>)
+    return __ldcg(p);
+  else if constexpr (std::is_same_v<D, cuFloatComplex>)
+    return __ldcg(reinterpret_cast<const float2*>(p));
+  else
+    return __ldcg(reinterpret_cast<const double2*>(p));
+}
+template <typename D>
+__device__ __forceinline__ void store_cg(D* p, D v) {
+  if constexpr (std::is_same_v<D, float> || std::is_same_v<D, double>)
+    __stcg(p, v);
+  else if constexpr (std::is_same_v<D, cuFloatComplex>)
+    __stcg(reinterpret_cast<float2*>(p), v);
+  else
+    __stcg(reinterpret_cast<double2*>(p), v);
+}
+
+// a - b c^H-style helpers: a - x conj(y).
+template <typename D>
+__device__ __forceinline__ D sub_mul_conj(D a, D x, D y) {
+  return mul_add(common::neg(x), conj(y), a);
+}
+
+// The value of the first lane of each group of kTpr lanes, to the whole group.
+template <int kTpr, typename D>
+__device__ __forceinline__ D group_broadcast(D v) {
+  if constexpr (kTpr == 1) return v;
+  const int src = static_cast<int>(threadIdx.x & 31) & ~(kTpr - 1);
+  if constexpr (std::is_same_v<D, device_real_t<D>>)
+    return __shfl_sync(0xffffffffu, v, src);
+  else
+    return make_scalar<D>(__shfl_sync(0xffffffffu, real_part(v), src),
+                          __shfl_sync(0xffffffffu, imag_part(v), src));
+}
+
+// One sweep-chasing block. Shared memory (dynamic): B and D, b x b each with leading
+// dimension b + 1 (conflict-free row and column walks), and three vectors of b (v,
+// the previous task's v, y). kTpr threads share a row (or column) of a matrix-vector
+// product, their partial sums combined by CUB over the kTpr lanes; rows are
+// tid / kTpr, so kThreads / kTpr rows are done at once.
+//
+// Task (s, k) in the block (see kernels/sb2st_kernels.hpp for the math):
+//   1. thread 0 waits for progress[s - 1] >= min(k + 2, T_{s-1}); everyone loads
+//      B = A(R_k, C) (C = {s} for k = 0, R_{k-1} otherwise) and D = A(R_k, R_k);
+//   2. B := B H_{k-1} (rows), then ||B(1:, 0)||^2 by a block reduction, the reflector's
+//      scalars by thread 0, v = B(:, 0) scaled;
+//   3. B(:, 1:) := H^H B(:, 1:) (columns) and y = D v (rows), v^H y by a block reduction;
+//   4. w = tau y - (|tau|^2 / 2) (v^H y) v; the lower triangle of D - v w^H - w v^H and
+//      all of B written back; v and tau into V2 / tau2; fence, then progress[s] = k + 1.
+template <typename D, int kTpr>
+__global__ void __launch_bounds__(kThreads)
+    chase_sweeps(int64_t n, int64_t b, D* W, int64_t ldw, D* V2, D* tau2, int64_t tau_stride,
+                 int* progress, int* ticket) {
+  using R = device_real_t<D>;
+  using SumSq = detail::SumSquares<R>;
+  using ReduceSq = cub::BlockReduce<SumSq, kThreads>;
+  using ReduceR = cub::BlockReduce<R, kThreads>;
+  __shared__ union {
+    typename ReduceSq::TempStorage sq;
+    typename ReduceR::TempStorage re;
+  } reduce;
+  __shared__ D s_tau, s_scale, s_beta;
+  __shared__ R s_half;
+  __shared__ int64_t s_sweep;
+  extern __shared__ __align__(16) unsigned char smem[];
+  // Tile indices are 32-bit and the tile walks divide by nothing: 64-bit division and
+  // modulo per element cost more than the arithmetic of a task. kRowsAtOnce >= b (the
+  // launcher picks kTpr so), so element (i, j) of a tile is row i = tid % kRowsAtOnce of
+  // column pass j = tid / kRowsAtOnce, kTpr columns per pass, rows coalesced in the band.
+  const int bb = static_cast<int>(b), ld = bb + 1;
+  D* B = reinterpret_cast<D*>(smem);
+  D* Dm = B + b * ld;
+  D* vbuf[2] = {Dm + b * ld, Dm + b * ld + b};
+  D* y = Dm + b * ld + 2 * b;
+  const int tid = threadIdx.x;
+  const int lane_in_row = tid % kTpr;
+  const int row0 = tid / kTpr;
+  constexpr int kRowsAtOnce = kThreads / kTpr;
+  const int ti = tid % kRowsAtOnce, tj = tid / kRowsAtOnce;
+
+  for (;;) {
+    if (tid == 0) s_sweep = atomicAdd(ticket, 1);
+    __syncthreads();
+    const int64_t s = s_sweep;
+    if (s >= n - 1) return;
+    const int64_t tasks = band2tri_tasks(n, b, s);
+    const int64_t prev_tasks = s > 0 ? band2tri_tasks(n, b, s - 1) : 0;
+    D tau_prev = make_scalar<D>(0);
+    for (int64_t k = 0; k < tasks; ++k) {
+      D* v = vbuf[k & 1];
+      const D* vprev = vbuf[(k + 1) & 1];
+      const int64_t r = s + 1 + k * b, c = k == 0 ? s : r - b;
+      const int m = static_cast<int>(b < n - r ? b : n - r), mc = k == 0 ? 1 : bb;
+      const int cr = static_cast<int>(r - c);  // B(i, j) = W[(cr + i - j) + (c + j) ldw]
+      D* const Wb = W + c * ldw + cr;
+      D* const Wd = W + r * ldw;
+      // 1. Wait for sweep s - 1, then load.
+      if (tid == 0 && s > 0) {
+        const int need = static_cast<int>(k + 2 < prev_tasks ? k + 2 : prev_tasks);
+        const volatile int* p = progress + (s - 1);
+        // A guard, not a schedule: sweep s - 1 is held by a running block, so this ends;
+        // should it not (a bug), trap after about 10 s rather than hang the GPU.
+        for (int64_t spins = 0; *p < need; ++spins) {
+          if (spins > (int64_t{1} << 27)) __trap();
+          __nanosleep(64);
+        }
+        __threadfence();
+      }
+      __syncthreads();
+      if (ti < m) {
+        for (int j = tj; j < mc; j += kTpr) B[ti + j * ld] = load_cg(Wb + (ti - j) + j * ldw);
+        for (int j = tj; j <= ti; j += kTpr) {
+          const D a = load_cg(Wd + (ti - j) + j * ldw);
+          Dm[ti + j * ld] = ti == j ? common::real_diag(a) : a;
+          Dm[j + ti * ld] = conj(a);
+        }
+      }
+      __syncthreads();
+
+      // 2. Right application of the previous reflector, row by row; ||B(1:, 0)||^2.
+      SumSq part = SumSq::zero();
+      for (int i0 = 0; i0 < m; i0 += kRowsAtOnce) {
+        const int i = i0 + row0;
+        const bool row_ok = i < m;
+        if (k > 0) {
+          D u = make_scalar<D>(0);
+          if (row_ok)
+            for (int j = lane_in_row; j < mc; j += kTpr) u = mul_add(B[i + j * ld], vprev[j], u);
+          u = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(u)), tau_prev);
+          if (row_ok)
+            for (int j = lane_in_row; j < mc; j += kTpr)
+              B[i + j * ld] = sub_mul_conj(B[i + j * ld], u, vprev[j]);
+          __syncwarp();
+        }
+        if (row_ok && i >= 1 && lane_in_row == 0) {
+          const D x = B[i];
+          part.add(real_part(x), imag_part(x));
+        }
+      }
+      const bool generate = m > 1 || (k == 0 && !std::is_same_v<D, R>);
+      const SumSq total = ReduceSq(reduce.sq).Sum(part);
+      if (tid == 0) {
+        if (generate) {
+          R beta, tr, tm, sr, si;
+          detail::reflector_scalars<R>(real_part(B[0]), imag_part(B[0]), total.norm(), beta, tr, tm,
+                                       sr, si);
+          s_tau = make_scalar<D>(tr, tm);
+          s_scale = make_scalar<D>(sr, si);
+          s_beta = make_scalar<D>(beta);
+        } else {
+          s_tau = make_scalar<D>(0);
+          s_scale = make_scalar<D>(1);
+          s_beta = B[0];
+        }
+      }
+      __syncthreads();
+      const D tau = s_tau;
+      const bool identity = common::is_zero(tau);
+      for (int i = tid; i < m; i += kThreads) {
+        v[i] = i == 0 ? make_scalar<D>(1) : (identity ? make_scalar<D>(0) : mul(B[i], s_scale));
+        if (!identity) B[i] = i == 0 ? s_beta : make_scalar<D>(0);
+      }
+      __syncthreads();
+
+      // 3. Left application to B's other columns; y = D v.
+      R vy_part = R(0);
+      if (!identity) {
+        const D ctau = conj(tau);
+        for (int j0 = 1; j0 < mc; j0 += kRowsAtOnce) {
+          const int j = j0 + row0;
+          D t = make_scalar<D>(0);
+          if (j < mc)
+            for (int i = lane_in_row; i < m; i += kTpr) t = mul_add(conj(v[i]), B[i + j * ld], t);
+          t = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(t)), ctau);
+          if (j < mc)
+            for (int i = lane_in_row; i < m; i += kTpr)
+              B[i + j * ld] = mul_add(common::neg(v[i]), t, B[i + j * ld]);
+        }
+        for (int i0 = 0; i0 < m; i0 += kRowsAtOnce) {
+          const int i = i0 + row0;
+          D t = make_scalar<D>(0);
+          if (i < m)
+            for (int j = lane_in_row; j < m; j += kTpr) t = mul_add(Dm[i + j * ld], v[j], t);
+          t = common::lane_group_sum<kTpr>(t);
+          if (i < m && lane_in_row == 0) {
+            y[i] = t;
+            vy_part += real_part(mul(conj(v[i]), t));
+          }
+        }
+      }
+      const R vy = ReduceR(reduce.re).Sum(vy_part);
+      if (tid == 0) s_half = R(0.5) * common::abs_sq(tau) * vy;
+      __syncthreads();
+      if (!identity)
+        for (int i = tid; i < m; i += kThreads)
+          y[i] = sub_mul_conj(mul(tau, y[i]), make_scalar<D>(s_half), conj(v[i]));  // w
+      __syncthreads();
+
+      // 4. Write back; the reflector out; progress.
+      if (ti < m) {
+        for (int j = tj; j < mc; j += kTpr) store_cg(Wb + (ti - j) + j * ldw, B[ti + j * ld]);
+        if (!identity)
+          for (int j = tj; j <= ti; j += kTpr) {
+            D a = sub_mul_conj(sub_mul_conj(Dm[ti + j * ld], v[ti], y[j]), y[ti], v[j]);
+            if (ti == j) a = common::real_diag(a);
+            store_cg(Wd + (ti - j) + j * ldw, a);
+          }
+      }
+      if (V2 != nullptr) {
+        D* out = V2 + band2tri_v2_offset(n, b, s, k);
+        for (int i = tid; i < m; i += kThreads) out[i] = v[i];
+        if (tid == 0) tau2[s * tau_stride + k] = tau;
+      }
+      tau_prev = tau;
+      __threadfence();
+      __syncthreads();
+      if (tid == 0) atomicExch(progress + s, static_cast<int>(k + 1));
+    }
+  }
+}
+
+// The work band from AB: rows 0..b of each column copied (the diagonal made real), rows
+// b + 1 .. ldw - 1 zeroed (the bulge's room). In place when W == AB.
+template <typename D>
+__global__ void load_band(int64_t n, int64_t b, const D* AB, int64_t ldab, D* W, int64_t ldw) {
+  const int64_t total = n * ldw;
+  for (int64_t x = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; x < total;
+       x += int64_t{gridDim.x} * blockDim.x) {
+    const int64_t o = x % ldw, j = x / ldw;
+    D a = make_scalar<D>(0);
+    if (o <= b && j + o < n) a = AB[o + j * ldab];
+    if (o == 0) a = common::real_diag(a);
+    W[o + j * ldw] = a;
+  }
+}
+
+template <typename D>
+__global__ void extract_tridiagonal(int64_t n, const D* W, int64_t ldw, device_real_t<D>* d,
+                                    device_real_t<D>* e) {
+  for (int64_t j = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; j < n;
+       j += int64_t{gridDim.x} * blockDim.x) {
+    d[j] = real_part(W[j * ldw]);
+    if (j + 1 < n) e[j] = real_part(W[1 + j * ldw]);
+  }
+}
+
+unsigned blocks_for(int64_t count) {
+  return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((count + 255) / 256, 4096)));
+}
+
+template <typename D, int kTpr>
+void launch_chase(const Device& dev, cudaStream_t stream, int64_t n, int64_t b, D* W, int64_t ldw,
+                  D* V2, D* tau2, int* counters) {
+  const auto kernel = chase_sweeps<D, kTpr>;
+  const std::size_t shmem = static_cast<std::size_t>(2 * b * (b + 1) + 3 * b) * sizeof(D);
+  int sms = 0, optin = 0, per_sm = 0;
+  MGBLAS_CHECK_CUDA(
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.gpu_ordinal()));
+  MGBLAS_CHECK_CUDA(
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev.gpu_ordinal()));
+  if (shmem + 1024 > static_cast<std::size_t>(optin))
+    MGBLAS_THROW(NotImplemented, "band_to_tridiag: half-bandwidth b = ", b, " needs ", shmem,
+                 " bytes of shared memory per block; this GPU allows ", optin);
+  MGBLAS_CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(shmem)));
+  MGBLAS_CHECK_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreads, shmem));
+  const int64_t grid =
+      std::max<int64_t>(1, std::min<int64_t>(n - 1, int64_t{std::max(per_sm, 1)} * sms));
+  kernel<<<static_cast<unsigned>(grid), kThreads, shmem, stream>>>(
+      n, b, W, ldw, V2, tau2, band2tri_tau2_stride(n, b), counters, counters + n);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
+template <Scalar T>
+void chase(const Device& dev, cudaStream_t stream, int64_t n, int64_t b, T* AB, int64_t ldab,
+           real_type_t<T>* d, real_type_t<T>* e, T* V2, T* tau2) {
+  using D = device_t<T>;
+  if (n == 0) return;
+  dev.make_current();
+  // b >= n - 1 is a full matrix: the layout (one task per sweep) is that of b = n - 1.
+  const int64_t be = std::max<int64_t>(1, std::min(b, n - 1)), ldw = band2tri_work_ld(be);
+  DeviceBuffer<T> work(dev, ldab >= ldw ? 0 : static_cast<std::size_t>(ldw * n));
+  D* W = common::device_ptr(ldab >= ldw ? AB : work.data());
+  const int64_t ld = ldab >= ldw ? ldab : ldw;
+  load_band<D><<<blocks_for(n * ld), 256, 0, stream>>>(n, be, common::device_ptr(AB), ldab, W, ld);
+  MGBLAS_CHECK_LAUNCH(stream);
+  if (n > 1) {
+    DeviceBuffer<int> counters(dev, static_cast<std::size_t>(n + 1));
+    MGBLAS_CHECK_CUDA(cudaMemsetAsync(counters.data(), 0, (n + 1) * sizeof(int), stream));
+    D* v2 = V2 != nullptr ? common::device_ptr(V2) : nullptr;
+    D* t2 = V2 != nullptr ? common::device_ptr(tau2) : nullptr;
+    if (t2 != nullptr)
+      MGBLAS_CHECK_CUDA(cudaMemsetAsync(t2, 0, band2tri_tau2_size(n, be) * sizeof(D), stream));
+    if (be <= 16)
+      launch_chase<D, 16>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+    else if (be <= 64)
+      launch_chase<D, 4>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+    else
+      launch_chase<D, 1>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+    extract_tridiagonal<D><<<blocks_for(n), 256, 0, stream>>>(n, W, ld, d, e);
+    MGBLAS_CHECK_LAUNCH(stream);
+    // The counters and the work band are freed on return: wait for the kernels.
+    MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
+  } else {
+    extract_tridiagonal<D><<<1, 32, 0, stream>>>(n, W, ld, d, e);
+    MGBLAS_CHECK_LAUNCH(stream);
+    MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
+  }
+}
+
+}  // namespace sb2st
+
+#define MGBLAS_CUDA_SB2ST_(T) \
+  MGBLAS_DECLARE_SB2ST_KERNEL(T) { sb2st::chase<T>(dev, stream, n, b, AB, ldab, d, e, V2, tau2); }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_SB2ST_)
+#undef MGBLAS_CUDA_SB2ST_
+
+}  // namespace mgblas::kernels::cuda
