@@ -17,9 +17,9 @@
 // (hetrd_mgpu, then tridiag_eigenvalues_mgpu on the host outputs) against
 // cusolverDnXsyevd (jobz N) on the same matrix, on a '#' line. --check (n <= --check-max-n) gathers A and
 // checks ||A - Q T Q^H|| and ||I - Q^H Q|| on rank 0 (tests/lapack/tridiag_check.hpp).
-// --band B: also stage one of the two-stage reduction (hetrd_band_mgpu, dense to band of
-// half-width B, the --uplo triangle) on the same matrix, median time, TFLOP/s at (4/3) n^3
-// and its phases, on a '#' line.
+// --band B: also the two-stage reduction (hetrd_2stage_mgpu, band half-width B) on the
+// same matrix, median time and a profiled call's phases (stage one with its TFLOP/s at
+// (4/3) n^3, the chase), and with --eig its eigenvalues, on '#' lines.
 #include <cusolverDn.h>
 #include <mpi.h>
 
@@ -28,7 +28,7 @@
 #include <sstream>
 
 #include "core/context.hpp"
-#include "dist/lapack/hetrd_band_mgpu.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "tests/lapack/tridiag_check.hpp"
@@ -199,26 +199,41 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
         eig_diff /= std::max(big, 1e-300);
       }
     }
-    // Stage one of the two-stage reduction on the same matrix.
-    double band_s = 0;
-    HetrdProfile band_prof;
+    // The two-stage reduction on the same matrix (and with --eig its eigenvalues).
+    double two_s = 0, two_eig_s = 0, two_eig_diff = -1;
+    HetrdProfile two_prof;
     if (o.band > 0 && n > 0) {
-      std::vector<T> btau(static_cast<std::size_t>(std::max<int64_t>(1, n - o.band)));
-      std::vector<double> tb;
+      HetrdOptions to;
+      to.band = o.band;
+      std::vector<double> tb, te;
       for (int r = 0; r < o.warmup + o.niter; ++r) {
         fill_dist(A, seed);
         ctx->comm().barrier();
         const auto t0 = std::chrono::steady_clock::now();
-        hetrd_band_mgpu<T>(uplo, A, o.band, btau.data(), nullptr, 0);
+        hetrd_2stage_mgpu<T>(uplo, A, d.data(), e.data(), to);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (r >= o.warmup) tb.push_back(s);
+        if (o.eig) tridiag_eigenvalues_mgpu<T>(*ctx, n, d.data(), e.data(), w.data());
+        const double se = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (r >= o.warmup) {
+          tb.push_back(s);
+          te.push_back(se);
+        }
       }
-      const double mine_b = median_of(tb);
-      MPI_Allreduce(&mine_b, &band_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      const double mine_b = median_of(tb), mine_e = median_of(te);
+      MPI_Allreduce(&mine_b, &two_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      MPI_Allreduce(&mine_e, &two_eig_s, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      if (o.eig && !wref.empty()) {
+        double big = 0;
+        two_eig_diff = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          big = std::max(big, std::abs(double(wref[i])));
+          two_eig_diff = std::max(two_eig_diff, std::abs(double(w[i]) - double(wref[i])));
+        }
+        two_eig_diff /= std::max(big, 1e-300);
+      }
       fill_dist(A, seed);
-      HetrdOptions bo;
-      bo.profile = &band_prof;
-      hetrd_band_mgpu<T>(uplo, A, o.band, btau.data(), nullptr, 0, bo);
+      to.profile = &two_prof;
+      hetrd_2stage_mgpu<T>(uplo, A, d.data(), e.data(), to);
     }
     double ref = 0;
     if (o.ref && root && ctx->device(0).is_gpu())
@@ -237,14 +252,20 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
         std::printf("#   eigenvalues only: mgblas hetrd+stebz %.4f s, cusolverDnXsyevd(N) %.4f s, "
                     "speedup %.2f, max|w - w_cusolver| / max|w| %.2e\n",
                     eig_s, eig_ref, eig_ref > 0 ? eig_ref / eig_s : 0.0, eig_diff);
-      if (o.band > 0 && band_s > 0) {
+      if (o.band > 0 && two_s > 0) {
         const double nd = static_cast<double>(n);
-        const double bflops = (is_complex_v<T> ? 4.0 : 1.0) * 4.0 / 3.0 * nd * nd * nd;
-        std::printf("#   stage one (dense to band %lld): %.4f s, %.1f TFLOP/s, %.2fx cuSOLVER's "
-                    "sytrd; phases (s): qr %.4f  hemm %.4f  comm %.4f  update %.4f  total %.4f\n",
-                    static_cast<long long>(o.band), band_s, bflops / band_s * 1e-12,
-                    ref > 0 ? ref / band_s : 0.0, band_prof.panel, band_prof.symv, band_prof.comm,
-                    band_prof.update, band_prof.total);
+        const double flops = (is_complex_v<T> ? 4.0 : 1.0) * 4.0 / 3.0 * nd * nd * nd;
+        const double one = two_prof.panel + two_prof.symv + two_prof.comm + two_prof.update;
+        std::printf("#   two-stage (band %lld): %.4f s, %.2fx cuSOLVER's sytrd, %.2fx one-stage; "
+                    "profiled: stage one %.4f s (%.1f TFLOP/s: qr %.4f hemm %.4f comm %.4f "
+                    "update %.4f), chase %.4f s\n",
+                    static_cast<long long>(o.band), two_s, ref > 0 ? ref / two_s : 0.0,
+                    secs / two_s, one, flops / one * 1e-12, two_prof.panel, two_prof.symv,
+                    two_prof.comm, two_prof.update, two_prof.chase);
+        if (o.eig)
+          std::printf("#   two-stage eigenvalues: %.4f s, %.2fx cusolverDnXsyevd(N), "
+                      "max|w - w_cusolver| / max|w| %.2e\n",
+                      two_eig_s, eig_ref > 0 ? eig_ref / two_eig_s : 0.0, two_eig_diff);
       }
       if (o.profile)
         std::printf("#   phases (s): symv %.4f  panel %.4f  comm %.4f  update %.4f  total %.4f "
@@ -279,8 +300,8 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--check-max-n", o.check_max_n, "largest n checked")->capture_default_str();
   app.add_option("--peak-bw", o.peak_bw, "read bandwidth for the SYMV floor, GB/s")->capture_default_str();
   app.add_flag("--ref,!--no-ref", o.ref, "time cuSOLVER on rank 0's first GPU")->capture_default_str();
-  app.add_option("--band", o.band, "also time stage one of the two-stage reduction to this "
-                 "half-bandwidth (0: no)")->capture_default_str();
+  app.add_option("--band", o.band, "also time the two-stage reduction with this band "
+                 "half-width (0: no)")->capture_default_str();
   app.add_flag("--profile", o.profile, "one more call with the per-phase profile");
   app.add_flag("--eig", o.eig, "also time eigenvalues only (hetrd + tridiag_eigenvalues_mgpu) "
                "against cusolverDnXsyevd without vectors");

@@ -2,7 +2,7 @@
 # The device commands behind h200-twostage.md (issue 33: the two-stage tridiagonal
 # reduction on one H200; each call <= 10 min):
 #   build          configure build-dev as h200-edges.sh's build (Release, sm_90), then build
-#                  only mgblas-tester and the two-stage tests (test_hetrd_band_*,
+#                  only mgblas-tester and the two-stage tests (test_hetrd_2stage_*,
 #                  test_*band_to_tridiag*), all cores; logs to $OUT
 #   ctest REGEX    ctest -R REGEX --output-on-failure in build-dev, log to $OUT/ctest-<REGEX>.log
 #   hetrd NP SIZES TYPES BAND [EXTRA]
@@ -10,7 +10,7 @@
 #                  one-stage hetrd_mgpu, stage one (dense to band) and cuSOLVER's sytrd on the
 #                  same matrix, median of 3 after 1 warm-up; rows to $OUT/hetrd.csv
 #   band2tri ARGS  mgblas-tester band2tri ARGS (the bulge chase against LAPACK on the host)
-# e.g. bash bench/results/h200-twostage.sh build ctest 'band' hetrd 1 4096,8192,16384 d 64
+# e.g. bash bench/results/h200-twostage.sh build ctest "2stage|band_to" hetrd 1 4096,8192,16384 d 64
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
 summary() { grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$1" | tail -25; }
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     build)
       shift; t0=$SECONDS
       cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_hetrd_band[A-Za-z0-9_]*\|test[a-z_]*band_to_tridiag\): .*/\1/p' | sort -u)
+      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_hetrd_2stage[A-Za-z0-9_]*\|test[a-z_]*band_to_tridiag\): .*/\1/p' | sort -u)
       echo "targets: mgblas-tester ${tests[*]}"
       cmake --build "$B" -j"$(nproc)" --target mgblas-tester "${tests[@]}" -- -k 0 > "$OUT/build.log" 2>&1; rc=$?
       echo "build rc $rc in $((SECONDS - t0)) s"

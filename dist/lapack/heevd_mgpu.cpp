@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/lapack.hpp"
 #include "layouts/block_cyclic.hpp"
@@ -192,7 +193,11 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
   Context& ctx = A.context();
   const Communicator& comm = ctx.comm();
   const int64_t n = A.m();
+  // The reduction's form, a function of arguments every rank shares; in the record, so
+  // that ranks which would differ raise instead of deadlocking.
+  const bool two_stage = Z == nullptr && detail::two_stage_pays<T>(opts.stages, A);
   CallRecord rec = heevd_record(what, A, uplo, Z, range);
+  rec.add("two-stage", two_stage ? 1 : 0);
   agree(comm, rec, [&] {
     if (uplo != Uplo::Lower && uplo != Uplo::Upper)
       fail<BadArgument>(what, "argument 'uplo' = ", static_cast<char>(uplo),
@@ -213,7 +218,11 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
   std::vector<R> d(static_cast<std::size_t>(n)), e(static_cast<std::size_t>(n));
   std::vector<T> tau(static_cast<std::size_t>(n));
   auto t = std::chrono::steady_clock::now();
-  hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts.reduction);
+  if (two_stage) {
+    hetrd_2stage_mgpu<T>(uplo, A, d.data(), e.data(), opts.reduction);
+  } else {
+    hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts.reduction);
+  }
   prof.reduction = seconds_since(t);
   // T is the same on every rank, so every rank finds the same entry and raises alike.
   require_finite(what, "A", "T's diagonal after the reduction, d", d.data(), n);

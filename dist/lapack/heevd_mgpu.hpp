@@ -2,7 +2,9 @@
 // The Hermitian (real: symmetric) eigen-solver with eigenvectors over every device of
 // every rank, LAPACK's ?heevd / ?syevd (with ?syevr's subsets) on a BlockCyclic1D
 // DistMatrix:
-//   1. hetrd_mgpu reduces A to tridiagonal T = Q^H A Q (d, e, tau on every rank);
+//   1. hetrd_mgpu reduces A to tridiagonal T = Q^H A Q (d, e, tau on every rank); for
+//      eigenvalues only the two-stage hetrd_2stage_mgpu may do it instead
+//      (HeevdOptions::stages);
 //   2. the eigenpairs of T: without vectors, bisection over every device
 //      (tridiag_eigenvalues_mgpu); with vectors (tridiag_eigenvectors_mgpu below), every
 //      rank's first device computes the range's window of them (kernels/lapack.hpp
@@ -49,7 +51,7 @@ struct EigenRange {
 /// HeevdOptions::profile points at one; each phase ends with the devices synchronised,
 /// which every phase does anyway).
 struct HeevdProfile {
-  double reduction = 0;       ///< hetrd_mgpu
+  double reduction = 0;       ///< hetrd_mgpu (or hetrd_2stage_mgpu)
   double tridiagonal = 0;     ///< the eigenpairs of T (with vectors: their solve and the copy to Z)
   double to_devices = 0;      ///< of which the copy of T's vectors to the devices
   double back_transform = 0;  ///< unmtr_mgpu (0 without vectors)
@@ -60,6 +62,10 @@ struct HeevdProfile {
 struct HeevdOptions {
   HetrdOptions reduction;       ///< passed to hetrd_mgpu (its profile pointer too)
   UnmtrOptions back_transform;  ///< passed to unmtr_mgpu
+  /// Without vectors: one- or two-stage reduction (hetrd_2stage_mgpu, with `reduction`'s
+  /// band), Auto by detail::two_stage_pays. With vectors the reduction is one-stage (the
+  /// two-stage back-transformation is not written yet) whatever this says.
+  Stages stages = Stages::Auto;
   HeevdProfile* profile = nullptr;
 };
 

@@ -38,8 +38,14 @@ struct HetrdProfile {
   double panel = 0;    ///< the rest of the panels' column steps (reflectors, corrections)
   double comm = 0;     ///< per-column sums and panel broadcasts
   double update = 0;   ///< panel store and the rank-2k updates of the trailing matrix
+  double chase = 0;    ///< two-stage only (hetrd_2stage_mgpu): band to tridiagonal
   double total = 0;    ///< the whole call, argument agreement included
 };
+
+/// How an eigenvalue solver reduces A to tridiagonal form: one stage (hetrd_mgpu) or two
+/// (hetrd_2stage_mgpu: dense to band, then the bulge chase), or Auto (the faster one by a
+/// rule fitted to measurements, dist/lapack/hetrd_2stage_mgpu.hpp).
+enum class Stages : char { Auto = 'A', One = '1', Two = '2' };
 
 /// Tuning and transport of hetrd_mgpu / sytrd_mgpu.
 struct HetrdOptions {
@@ -47,6 +53,9 @@ struct HetrdOptions {
   /// nb that is <= 32 for n < 6144, else <= 64 (LAPACK's ilaenv gives 32-64 for this
   /// step; the narrower panels were faster at n = 4096 on an H200).
   int64_t panel = 0;
+  /// hetrd_2stage_mgpu's band half-width: a divisor of A's nb, at most 128; 0 picks the
+  /// largest divisor of nb that is <= 64 (dist/lapack/hetrd_2stage_mgpu.hpp).
+  int64_t band = 0;
   /// How the devices' shares are summed and panels broadcast: Auto is NCCL when every
   /// device is a distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host.
   ReducerKind transport = ReducerKind::Auto;

@@ -44,6 +44,7 @@
 #include "dist/lapack/her2k_mgpu.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "dist/lapack/unmtr_mgpu.hpp"

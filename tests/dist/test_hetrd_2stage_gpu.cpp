@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// hetrd_band_mgpu on the GPUs of every rank (cuSOLVER's panel QR, cuBLAS's hemm and
-// rank-2k, NCCL or host transport): the checks of the host test (tests/dist/band_cases.hpp)
-// at sizes around the blocks and a larger one.
+// The two-stage reduction on the GPUs of every rank: stage one (hetrd_band_mgpu:
+// cuSOLVER's panel QR, cuBLAS's hemm and rank-2k, NCCL or host transport) with the checks
+// of the host test (tests/dist/two_stage_cases.hpp) at sizes around the blocks and a
+// larger one, and both stages with the GPU chase (hetrd_2stage_mgpu, heevd_mgpu's
+// two-stage eigenvalues) against LAPACK.
 #include <gtest/gtest.h>
 
 #include <type_traits>
 
 #include "core/context.hpp"
-#include "tests/dist/band_cases.hpp"
+#include "tests/dist/two_stage_cases.hpp"
 #include "tests/dist/gpu_context.hpp"
 
 namespace {
@@ -33,6 +35,18 @@ TYPED_TEST(HetrdBand_Gpu, SizesBandsAndBlocks) {
   if constexpr (std::is_same_v<T, double>)
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
       EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 4300, 256, 128, uplo));
+}
+
+TYPED_TEST(HetrdBand_Gpu, TwoStageEigenvalues) {
+  using T = TypeParam;
+  namespace tl = mgblas::testing::lapack;
+  auto& ctx = td::GpuContext::get();
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    for (int64_t n : {1, 2, 65, 300, 1500})
+      EXPECT_TRUE(td::two_stage_case<T>(ctx, uplo, n, 256, n % 3 == 0 ? 32 : 64));
+    for (tl::Spectrum kind : {tl::Spectrum::Clustered, tl::Spectrum::Graded})
+      EXPECT_TRUE(td::two_stage_case<T>(ctx, uplo, 700, 64, 64, &kind));
+  }
 }
 
 }  // namespace

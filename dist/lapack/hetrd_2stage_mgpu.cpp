@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // hetrd_band_mgpu: dense to band over every device of every rank (see the header for the
 // arrangement; LAPACK's ?sytrd_sy2sb is the one-device original).
-#include "dist/lapack/hetrd_band_mgpu.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -12,12 +12,15 @@
 #include "core/memory.hpp"
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/detail/panel_width.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
 #include "dist/lapack/detail/rank2k_columns.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/larfb_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
+#include "kernels/lapack.hpp"
+#include "kernels/sb2st_kernels.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 #include "layouts/block_cyclic.hpp"
 
@@ -242,7 +245,8 @@ class He2hb {
 };
 
 template <Scalar T>
-void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t band) {
+void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t band,
+                const char* band_name = "band") {
   const BlockCyclic1D& L = A.layout();
   MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo",
                    static_cast<int>(static_cast<char>(uplo)), "Uplo::Lower or Uplo::Upper");
@@ -250,7 +254,7 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
     MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(),
                  ": hetrd_band_mgpu needs a square matrix");
   detail::check_matrix(ctx, A);
-  MGBLAS_CHECK_ARG(band >= 1 && band <= kernels::kLarftMaxBlock && L.nb() % band == 0, "band",
+  MGBLAS_CHECK_ARG(band >= 1 && band <= kernels::kLarftMaxBlock && L.nb() % band == 0, band_name,
                    band, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
                    "]");
 }
@@ -259,6 +263,21 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
 
 namespace detail {
 
+// The band is the panel of stage one: its QR (about 13 us per column on an H200) and
+// its update's inner dimension 2 band favour wider bands, the chase (5 n^2 band flops in
+// tasks of band^2 work) narrower ones. 64 is the usual choice (MAGMA, ELPA2, Wang et al.)
+// and measured in bench/results/h200-twostage.md.
+int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, requested, 64); }
+
+template <Scalar T>
+bool two_stage_pays(Stages stages, const DistMatrix<T>& A) {
+  if (stages != Stages::Auto) return stages == Stages::Two;
+  // Provisional until measured: GPUs only (the host engine's chase is a plain loop) and
+  // n large enough for stage one's GEMMs to pay.
+  const Context& ctx = A.context();
+  return ctx.device(0).is_gpu() && A.layout().n() >= 4096;
+}
+
 template <Scalar T>
 DeviceBand<T> reduce_to_band(DistMatrix<T>& A, Uplo uplo, int64_t band, ReducerKind transport,
                              HetrdProfile* profile) {
@@ -266,7 +285,7 @@ DeviceBand<T> reduce_to_band(DistMatrix<T>& A, Uplo uplo, int64_t band, ReducerK
   DeviceBand<T> out;
   out.n = A.layout().n();
   out.band = band;
-  out.ldab = band + 1;
+  out.ldab = 2 * band;  // >= band + 1; kernels/sb2st_kernels.hpp chases in place in 2 band
   const auto ntau = static_cast<std::size_t>(std::max<int64_t>(0, out.n - band));
   std::vector<T*> tau, AB;
   for (int dd = 0; dd < ctx.num_devices(); ++dd) {
@@ -308,14 +327,59 @@ void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, i
   const Device& dev0 = ctx.device(0);
   dev0.make_current();
   copy_vector(dev0, ntau, static_cast<const T*>(out.tau[0].data()), tau);
-  if (AB) copy_matrix(dev0, out.ldab, n, static_cast<const T*>(out.AB[0].data()), out.ldab, AB,
+  if (AB) copy_matrix(dev0, band + 1, n, static_cast<const T*>(out.AB[0].data()), out.ldab, AB,
                       ldab);
   if (opts.profile)
     opts.profile->total +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+template <Scalar T>
+void hetrd_2stage_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e,
+                       const HetrdOptions& opts) {
+  using R = real_type_t<T>;
+  const auto start = std::chrono::steady_clock::now();
+  Context& ctx = A.context();
+  const int64_t n = A.layout().n(), n1 = std::max<int64_t>(0, n - 1);
+  const int64_t band = detail::two_stage_band(A.layout().nb(), opts.band);
+  CallRecord rec("hetrd_2stage_mgpu");
+  detail::add_matrix_fields(rec, A);
+  rec.add("uplo", static_cast<char>(uplo))
+      .add("opts.band", opts.band)
+      .add("opts.transport", static_cast<int64_t>(opts.transport));
+  std::unique_ptr<DeviceBuffer<R>> dd, ed;
+  agree(ctx.comm(), rec, [&] {
+        check_band(ctx, uplo, A, band, "opts.band");
+        MGBLAS_CHECK_PTR(d, "d", n > 0);
+        MGBLAS_CHECK_PTR(e, "e", n1 > 0);
+        // The chase's outputs on the rank's first device, made inside the agreement so
+        // that a failed allocation raises on every rank.
+        dd = std::make_unique<DeviceBuffer<R>>(ctx.device(0), static_cast<std::size_t>(n));
+        ed = std::make_unique<DeviceBuffer<R>>(ctx.device(0), static_cast<std::size_t>(n1));
+      });
+  if (n == 0) return;
+  detail::DeviceBand<T> band_out = detail::reduce_to_band<T>(A, uplo, band, opts.transport,
+                                                             opts.profile);
+  // Every rank chases its own copy of the band on its first device; the chase is
+  // deterministic, so identical devices give every rank the same T.
+  const Device& dev0 = ctx.device(0);
+  auto t = std::chrono::steady_clock::now();
+  band_to_tridiag<T>(dev0, n, band, band_out.AB[0].data(), band_out.ldab, dd->data(),
+                     ed->data(), nullptr, nullptr);
+  dev0.make_current();
+  copy_vector(dev0, n, static_cast<const R*>(dd->data()), d);
+  copy_vector(dev0, n1, static_cast<const R*>(ed->data()), e);
+  if (opts.profile) {
+    opts.profile->chase += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    opts.profile->total +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+}
+
 #define MGBLAS_INSTANTIATE(T)                                                                 \
+  template void hetrd_2stage_mgpu<T>(Uplo, DistMatrix<T>&, real_type_t<T>*, real_type_t<T>*,  \
+                                     const HetrdOptions&);                                    \
+  template bool detail::two_stage_pays<T>(Stages, const DistMatrix<T>&);                      \
   template void hetrd_band_mgpu<T>(Uplo, DistMatrix<T>&, int64_t, T*, T*, int64_t,            \
                                    const HetrdOptions&);                                      \
   template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, Uplo, int64_t,     \

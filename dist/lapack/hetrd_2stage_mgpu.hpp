@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Stage one of the two-stage tridiagonal reduction: a distributed Hermitian (real:
-// symmetric) matrix to band form, A = Q1 B Q1^H with B of half-bandwidth `band`
-// (LAPACK's ?sytrd_sy2sb / ?hetrd_he2hb) on a BlockCyclic1D DistMatrix over every device
-// of every rank (GPUs or host devices). Stage two, band to tridiagonal, is the bulge
-// chase.
+// The two-stage tridiagonal reduction of a distributed Hermitian (real: symmetric)
+// matrix on a BlockCyclic1D DistMatrix over every device of every rank (GPUs or host
+// devices), LAPACK's ?sytrd_2stage:
+//   stage one, hetrd_band_mgpu: A = Q1 B Q1^H with B of half-bandwidth `band`
+//     (?sytrd_sy2sb / ?hetrd_he2hb), over all devices;
+//   stage two: B = Q2 T Q2^H by bulge chasing (?sytrd_sb2st; kernels/sb2st_kernels.hpp)
+//     on every rank's first device, on its copy of the band.
+// hetrd_2stage_mgpu runs both and returns T (d, e), as ?sytrd_2stage with VECT = 'N'.
 //
+// Stage one:
 // Unlike the one-stage hetrd_mgpu, no step is a matrix-vector product: per panel of
 // `band` columns (inside one block column of A, so on one device)
 //   - the owner factors the panel below the band, A(k+b:n, k:k+b) = Q R (geqrf), and
@@ -18,7 +22,9 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
+#include "core/memory.hpp"
 #include "core/types.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "layouts/dist_matrix.hpp"
@@ -58,11 +64,31 @@ template <Scalar T>
 void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, int64_t ldab,
                      const HetrdOptions& opts = {});
 
+/// T = Q^H A Q, real symmetric tridiagonal, by the two-stage reduction: d (n) and e
+/// (max(0, n - 1)) in host memory, the same on every rank. The band's half-width is
+/// opts.band (0: automatic, the largest divisor of A's nb that is <= 64). A is
+/// overwritten with stage one's reflectors (as hetrd_band_mgpu leaves them); Q itself is
+/// not kept (unmtr_mgpu takes hetrd_mgpu's one-stage Q only). Collective; errors as
+/// hetrd_band_mgpu's, plus null d or e and opts.band. opts.profile: stage one's phases
+/// as in hetrd_band_mgpu, the gather of the band in `comm`, stage two in `chase`.
+template <Scalar T>
+void hetrd_2stage_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type_t<T>* e,
+                       const HetrdOptions& opts = {});
+
 namespace detail {
 
+/// The half-bandwidth hetrd_2stage_mgpu uses for A's column block nb and a request (0:
+/// automatic).
+int64_t two_stage_band(int64_t nb, int64_t requested);
+
+/// Whether heevd_mgpu's eigenvalues-only path reduces A in two stages: `stages` when it
+/// is One or Two, else the measured rule (bench/results/h200-twostage.md).
+template <Scalar T>
+bool two_stage_pays(Stages stages, const DistMatrix<T>& A);
+
 /// What reduce_to_band leaves on each local device: the band in LAPACK's lower band
-/// storage (ldab = band + 1) and tau (max(0, n - band) entries), both whole on every
-/// device.
+/// storage (ldab = 2 band: the rows past band + 1 zero, room for the chase's bulge) and
+/// tau (max(0, n - band) entries), both whole on every device.
 template <Scalar T>
 struct DeviceBand {
   int64_t n = 0, band = 0, ldab = 1;

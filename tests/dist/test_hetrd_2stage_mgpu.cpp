@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// hetrd_band_mgpu (stage one of the two-stage reduction) on host devices and MPI ranks
-// (the CI side; the GPU side is tests/dist/test_hetrd_band_gpu.cpp): A = Q1 B Q1^H and
+// The two-stage reduction on host devices and MPI ranks (the CI side; the GPU side is
+// tests/dist/test_hetrd_2stage_gpu.cpp). Stage one (hetrd_band_mgpu): A = Q1 B Q1^H and
 // Q1's orthogonality from the reflectors left in A, B's eigenvalues against LAPACK's of
-// A, the band returned as LAPACK's band storage, the upper triangle untouched, and bad
-// arguments raising on every rank with A and the outputs left as they were.
+// A, the band returned as LAPACK's band storage, the other triangle untouched, both
+// triangles (the upper one on panels that end at block boundaries). Both stages
+// (hetrd_2stage_mgpu, heevd_mgpu's two-stage eigenvalues) against LAPACK. Bad arguments
+// raise on every rank with A and the outputs left as they were.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <vector>
 
 #include "core/context.hpp"
-#include "dist/lapack/hetrd_band_mgpu.hpp"
-#include "tests/dist/band_cases.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
+#include "tests/dist/two_stage_cases.hpp"
 #include "tests/dist/dist_test_helpers.hpp"
 #include "tests/dist/host_contexts.hpp"
 
@@ -47,6 +49,19 @@ TYPED_TEST(HetrdBand_Host, ExtremeScales) {
     for (const td::MatrixScale& s : td::extreme_scales<T>(7))
       for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
         EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 45, 8, 4, uplo, s));
+}
+
+// Both stages (the chase on every rank's first device) and heevd_mgpu's two-stage
+// eigenvalues: against LAPACK on random, clustered and graded spectra, both triangles.
+TYPED_TEST(HetrdBand_Host, TwoStageEigenvalues) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      for (int64_t n : {1, 2, 7, 33, 100})
+        EXPECT_TRUE(td::two_stage_case<T>(ctx, uplo, n, 16, n % 3 == 0 ? 16 : 4));
+      for (tl::Spectrum kind : {tl::Spectrum::Clustered, tl::Spectrum::Graded})
+        EXPECT_TRUE(td::two_stage_case<T>(ctx, uplo, 90, 8, 8, &kind));
+    }
 }
 
 TYPED_TEST(HetrdBand_Host, BadArgumentsRaiseEverywhere) {
@@ -98,6 +113,15 @@ TYPED_TEST(HetrdBand_Host, BadArgumentsRaiseEverywhere) {
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<DimensionMismatch>([&] {
     hetrd_band_mgpu<T>(Uplo::Lower, rect, band, tau.data(), AB.data(), ldab);
   }), "not square"));
+  std::vector<real_type_t<T>> d(n, 3), e(n, 3);
+  HetrdOptions bad;
+  bad.band = 5;
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    hetrd_2stage_mgpu<T>(Uplo::Lower, dA, d.data(), e.data(), bad);
+  }), "two-stage band 5"));
+  EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
+    hetrd_2stage_mgpu<T>(Uplo::Lower, dA, d.data(), nullptr);
+  }), "two-stage null e"));
   EXPECT_TRUE(td::everywhere(*ctx, unchanged(), "A and outputs unchanged"));
 }
 
