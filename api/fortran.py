@@ -15,7 +15,12 @@ How an argument crosses (its role, and whether the entry is collective):
   intent(in) or intent(inout); arrays of pointers (and local_in/out): type(c_ptr) :: x(*);
 - every array of a single-device entry (device memory, some host arrays): type(c_ptr),
   value: the address from mgblas_malloc_device, or c_loc of a host array;
-- options: type(mgblas_reduction_options_t), intent(in) (the _ex forms; plain: defaults).
+- options: type(mgblas_reduction_options_t), intent(in) (the _ex forms; plain: defaults);
+- desc2d: type(mgblas_desc2d_t), intent(in); desc2d_opt: type(c_ptr), value, as
+  matrix_opt (c_loc of a type(mgblas_desc2d_t), target; c_null_ptr for none: the module
+  is Fortran 2008, which has no OPTIONAL in bind(c));
+- local_2d_in / local_2d_out: assumed-size arrays of the scalar type (this rank's local
+  array; any array, e.g. of size 1, where the rank holds nothing).
 """
 import textwrap
 
@@ -28,6 +33,7 @@ KINDS = {  # letter: (Fortran scalar type, Fortran real type, by-value scalar ty
     "z": ("complex(c_double_complex)", "real(c_double)", "type(mgblas_complex_double)"),
 }
 ARRAY_INTENT = {"in": "in", "out": "inout", "real_in": "in", "real_out": "out",
+                "local_2d_in": "in", "local_2d_out": "inout",
                 "ints": "in", "scalars": "in", "ops": "in", "in_ptrs": "in",
                 "out_ptrs": "in", "local_in": "in", "local_out": "in"}
 
@@ -47,11 +53,16 @@ def declaration(role, letter, collective):
         return "type(c_ptr), value"
     if role == "options":
         return "type(mgblas_reduction_options_t), intent(in)"
+    if role == "desc2d":
+        return "type(mgblas_desc2d_t), intent(in)"
+    if role == "desc2d_opt":
+        return "type(c_ptr), value"
     if not collective:
         return "type(c_ptr), value"
     if role == "int_out":
         return "integer(c_int64_t), intent(out)"
     element = {"in": T, "out": T, "scalars": T, "real_in": R, "real_out": R,
+               "local_2d_in": T, "local_2d_out": T,
                "ints": "integer(c_int64_t)", "ops": "integer(c_int)"}.get(role, "type(c_ptr)")
     return f"{element}, intent({ARRAY_INTENT[role]}), dimension(*)"
 
@@ -83,7 +94,7 @@ def interface(c_name, params):
                                   ("c_ptr", "c_int64_t", "c_float", "c_double",
                                    "c_float_complex", "c_double_complex",
                                    "mgblas_complex_float", "mgblas_complex_double",
-                                   "mgblas_reduction_options_t")
+                                   "mgblas_reduction_options_t", "mgblas_desc2d_t")
                                   if f"({w})" in d} - {"c_int"})
     pad = "    "
     out = [pad + line for line in

@@ -41,6 +41,17 @@ ARGUMENT_ROLES = {
     "local_in": ("const T* const*", "one pointer per local device, in its memory"),
     "local_out": ("T* const*", "one pointer per local device, in its memory"),
     "options": ("const mgblas_reduction_options_t*", "options of a reduction (NULL: defaults)"),
+    "desc2d": ("const mgblas_desc2d_t*", "ScaLAPACK-style 2-D block-cyclic layout of the "
+                                         "local array listed right after it (mgblas_desc2d_t; "
+                                         "the same on every rank but for lld, that array's "
+                                         "leading dimension)"),
+    "desc2d_opt": ("const mgblas_desc2d_t*", "as desc2d, or NULL (none: the local array after "
+                                             "it is not read and what it would receive is not "
+                                             "computed)"),
+    "local_2d_in": ("const T*", "this rank's local array of the desc2d before it (host memory, "
+                                "column-major, leading dimension desc->lld; NULL where the rank "
+                                "holds none of the matrix)"),
+    "local_2d_out": ("T*", "as local_2d_in, written"),
 }
 
 # The arguments that an entry with a `range` argument lists with it (their roles real, real,
@@ -72,6 +83,13 @@ GROUPS = {
         "batch over every device of every rank (host arrays; C on every rank on return); "
         "the _local form takes data already split over the devices: A[d], B[d], C[d] hold "
         "entry 0 of local device d's share.",
+    "ScaLAPACK-shaped entries":
+        "Collective over the context's ranks, on matrices held as ScaLAPACK holds them: each "
+        "rank passes its local array of a 2-D block-cyclic layout (mgblas_desc2d_t, e.g. from "
+        "mgblas_desc2d_from_scalapack; host memory) and the call moves them to and from the "
+        "context's devices itself (mgblas_matrix_import_2d / _export_2d). The descriptors "
+        "describe whole matrices (ScaLAPACK's ia = ja = 1). Inputs are left untouched; "
+        "outputs are written in place, only where the routine says.",
     "Reductions and eigenvalues":
         "Collective over the context's ranks, LAPACK's routines on a distributed matrix. "
         "Vectors (d, e, tau, w, the replicated A and B of her2k/syr2k) are host memory, the "
@@ -97,6 +115,10 @@ def op(name, kind, args, doc, precisions=ALL, cpp=None, c_names=None, python_bin
         role, arg = a.split()
         assert role in ARGUMENT_ROLES, f"{name}: unknown role {role}"
         parsed.append((role, arg))
+    for k, (role, arg) in enumerate(parsed):  # a local array follows its descriptor
+        if role in ("local_2d_in", "local_2d_out"):
+            assert k > 0 and parsed[k - 1][0] in ("desc2d", "desc2d_opt"), \
+                f"{name}: '{role} {arg}' must come right after its desc2d"
     if any(role == "range" for role, _ in parsed):
         bounds = dict((arg, role) for role, arg in parsed)
         for arg, role in zip(RANGE_BOUNDS, ("real", "real", "int", "int")):
@@ -233,6 +255,19 @@ OPERATIONS = [
        c_names={"s": "syevd_mgpu", "d": "syevd_mgpu"},
        cpp="*{m} = mgblas::heevd_mgpu<{T}>({uplo}, {A}, {w}, {Z}, {range}, {opts})",
        group="Reductions and eigenvalues"),
+    op("heevd_2d", "collective",
+       ["uplo uplo", "desc2d desca", "local_2d_in a", "range range", "real vl", "real vu",
+        "int il", "int iu", "int_out m", "real_out w", "desc2d_opt descz", "local_2d_out z",
+        "options opts"],
+       "heevd_mgpu (real: syevd) on local arrays in ScaLAPACK's 2-D block-cyclic layout, "
+       "p?heevd / p?syevd's shape: A (desca, a; n x n, only read) is moved to the devices, "
+       "the m selected eigenvalues go to w (room for n, every rank) and, where descz is not "
+       "NULL, their eigenvectors to Z's columns 0..m-1 (descz n x K, K >= n, for range I K "
+       ">= iu - il + 1; its own blocks and grid)",
+       c_names={"s": "syevd_2d", "d": "syevd_2d"},
+       cpp="*{m} = mgblas::heevd_2d<{T}>({ctx}, {uplo}, {desca}, {a}, {w}, {descz}, {z}, "
+           "{range}, {opts})",
+       group="ScaLAPACK-shaped entries"),
     op("tridiag_eigenvalues_mgpu", "collective",
        ["int n", "real_in d", "real_in e", "real_out w"],
        "all eigenvalues of the real symmetric tridiagonal (d, e), ascending, on every "

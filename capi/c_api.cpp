@@ -10,20 +10,7 @@ using namespace mgblas::capi;
 namespace {
 
 // The C++ layout of a C 2-D descriptor; throws BadArgument naming the field.
-mgblas::BlockCyclic2D desc2d_layout(const mgblas_desc2d_t* d) {
-  MGBLAS_CHECK_PTR(d, "desc", true);
-  MGBLAS_CHECK_ARG(d->order == MGBLAS_GRID_ROW_MAJOR || d->order == MGBLAS_GRID_COLUMN_MAJOR,
-                   "desc->order", d->order,
-                   "MGBLAS_GRID_ROW_MAJOR (0) or MGBLAS_GRID_COLUMN_MAJOR (1)");
-  try {
-    return mgblas::BlockCyclic2D(
-        d->m, d->n, d->mb, d->nb, d->nprow, d->npcol, d->rsrc, d->csrc,
-        d->order == MGBLAS_GRID_ROW_MAJOR ? mgblas::GridOrder::RowMajor
-                                          : mgblas::GridOrder::ColumnMajor);
-  } catch (const mgblas::BadArgument& e) {
-    MGBLAS_THROW(mgblas::BadArgument, "desc: ", e.what());
-  }
-}
+mgblas::BlockCyclic2D desc2d_layout(const mgblas_desc2d_t* d) { return to_desc2d(d, "desc"); }
 
 // A's handle on ctx, which must be a block-cyclic matrix.
 void block_cyclic_of(mgblas_context_t ctx, mgblas_matrix_t A) {

@@ -26,6 +26,7 @@
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/batched_mgpu.hpp"
@@ -220,6 +221,21 @@ inline mgblas::EigenRange to_range(mgblas_range_t range, double vl, double vu, i
   MGBLAS_THROW(mgblas::BadArgument, "argument 'range' = ", shown(range),
                ": must be MGBLAS_RANGE_ALL, _INDEX or _VALUE ('A', 'I', 'V', any case)");
 }
+// The C++ layout of a C 2-D descriptor; throws BadArgument naming the argument and field.
+inline mgblas::BlockCyclic2D to_desc2d(const mgblas_desc2d_t* d, const char* name = "desc") {
+  MGBLAS_CHECK_PTR(d, name, true);
+  if (d->order != MGBLAS_GRID_ROW_MAJOR && d->order != MGBLAS_GRID_COLUMN_MAJOR)
+    MGBLAS_THROW(mgblas::BadArgument, "argument '", name, "->order' = ", d->order,
+                 ": must be MGBLAS_GRID_ROW_MAJOR (0) or MGBLAS_GRID_COLUMN_MAJOR (1)");
+  try {
+    return mgblas::BlockCyclic2D(
+        d->m, d->n, d->mb, d->nb, d->nprow, d->npcol, d->rsrc, d->csrc,
+        d->order == MGBLAS_GRID_ROW_MAJOR ? mgblas::GridOrder::RowMajor
+                                          : mgblas::GridOrder::ColumnMajor);
+  } catch (const mgblas::BadArgument& e) {
+    MGBLAS_THROW(mgblas::BadArgument, name, ": ", e.what());
+  }
+}
 inline void check_matrix_handle(mgblas_matrix_t A, const char* name = "A") {
   MGBLAS_CHECK_PTR(A, name, true);
   if (!is_live(registry().matrices, A))
@@ -410,6 +426,25 @@ template <> struct CapiOptions<mgblas::HeevdOptions> {
     if (c && options.profile)
       add_profile(c->profile, reduction.symv, reduction.panel, reduction.comm, reduction.update,
                   profile.total);
+  }
+};
+
+// heevd_2d / syevd_2d: heevd_mgpu's options for its solve; the profile's total is the
+// whole call's, the redistributions included.
+template <> struct CapiOptions<mgblas::Heevd2DOptions> {
+  CapiOptions<mgblas::HeevdOptions> solve;
+  mgblas::Heevd2DOptions options;
+  mgblas::Heevd2DProfile profile;
+  void read(const mgblas_reduction_options_t* c) {
+    solve.read(c);
+    options.heevd = solve.options;
+    if (c && c->profile) options.profile = &profile;
+  }
+  void finish(const mgblas_reduction_options_t* c) const {
+    if (c && options.profile) {
+      const mgblas::HetrdProfile& r = solve.reduction;
+      add_profile(c->profile, r.symv, r.panel, r.comm, r.update, profile.total);
+    }
   }
 };
 

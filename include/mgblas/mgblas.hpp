@@ -43,6 +43,7 @@
 #include "dist/dist_blas.hpp"
 #include "dist/lapack/her2k_mgpu.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
 #include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"

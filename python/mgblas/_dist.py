@@ -304,37 +304,40 @@ class DistMatrix(_Distributed):
 
 
 def _local_2d(desc: BlockCyclic2D, local: Any, rank: int, dtype: np.dtype,
-              writes: bool) -> Tuple[Any, int, int]:
-    """This rank's local array of import_2d / export_2d, checked: (keep-alive, address,
+              writes: bool, name: str = "local", desc_name: str = "desc"
+              ) -> Tuple[Any, int, int]:
+    """This rank's local array of import_2d / export_2d (or of another call: `name` and
+    `desc_name` are the arguments its messages name), checked: (keep-alive, address,
     lld); (None, 0, 1) where the rank holds nothing and passed None."""
     locr, locc = desc.local_shape(rank)
-    where = (f"rank {rank} (process ({desc.prow_of(rank)}, {desc.pcol_of(rank)}) of desc's "
-             f"grid)" if desc.prow_of(rank) >= 0 else f"rank {rank} (outside desc's grid)")
+    where = (f"rank {rank} (process ({desc.prow_of(rank)}, {desc.pcol_of(rank)}) of "
+             f"{desc_name}'s grid)" if desc.prow_of(rank) >= 0
+             else f"rank {rank} (outside {desc_name}'s grid)")
     if local is None:
         if locr * locc > 0:
-            raise BadArgument(f"local is None but {where} holds a {locr} x {locc} part of the "
-                              "matrix: pass its local array (desc.local_shape(rank))")
+            raise BadArgument(f"{name} is None but {where} holds a {locr} x {locc} part of the "
+                              f"matrix: pass its local array ({desc_name}.local_shape(rank))")
         return None, 0, 1
-    arr = describe(local, "local", writable=writes)
+    arr = describe(local, name, writable=writes)
     if arr.on_gpu:
-        raise BadArgument("local is a CUDA array: the 2-D local arrays are host memory; "
+        raise BadArgument(f"{name} is a CUDA array: the 2-D local arrays are host memory; "
                           "pass a NumPy array")
     check_dtype(arr, dtype, "the matrix")
     if arr.ndim != 2:
-        raise DimensionMismatch(f"local must be 2-D, not of shape {arr.shape}")
+        raise DimensionMismatch(f"{name} must be 2-D, not of shape {arr.shape}")
     rows, cols = arr.shape
     if cols != locc or rows < locr:
-        raise DimensionMismatch(f"local has shape {arr.shape} but {where} holds {locr} x "
+        raise DimensionMismatch(f"{name} has shape {arr.shape} but {where} holds {locr} x "
                                 f"{locc} (LOCr x LOCc): pass shape ({locr}, {locc}) or a "
                                 f"padded (lld, {locc}) with lld >= {locr}")
     obj = arr.obj
     ld = colmajor_ld(arr)
     if ld is None:
         if writes:
-            raise BadArgument("local must be column-major (Fortran order) with unit row "
+            raise BadArgument(f"{name} must be column-major (Fortran order) with unit row "
                               "stride: it is written in place")
         obj = np.asfortranarray(obj)
-        arr = describe(obj, "local")
+        arr = describe(obj, name)
         ld = colmajor_ld(arr)
     return obj, arr.ptr, max(ld, 1)
 

@@ -303,6 +303,76 @@ tridiag_eigenvalues_mgpu = tridiag_eigenvalues
 heevd_mgpu = eigh
 
 
+def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
+             uplo: str = "L", subset_by_index: Any = None, subset_by_value: Any = None,
+             dtype: Any = None, panel: int = 0) -> np.ndarray:
+    """The eigen-solver on ScaLAPACK-style 2-D block-cyclic local arrays (ScaLAPACK's
+    p?heevd / p?syevd shape, with eigh's subsets): eigenvalues and, where ``descz`` is
+    given, eigenvectors of the n x n Hermitian (real: symmetric) A whose ``uplo``
+    triangle is read.
+
+    ``desca`` is A's :class:`BlockCyclic2D` (n x n, the same on every rank) and ``a`` this
+    rank's local array (a NumPy array of shape ``desca.local_shape(ctx.rank)``, or a
+    padded (lld, LOCc) one; None where the rank holds nothing); it is only read. With
+    ``descz`` (Z's layout, n x K with K >= n, or K >= iu - il + 1 for subset_by_index;
+    its own blocks and grid, the same on every rank), ``z`` is this rank's local array of
+    Z, a writable Fortran-ordered NumPy array of A's dtype: Z's columns 0..m-1 receive the
+    eigenvectors (column j that of ``w[j]``), the rest is left alone. ``dtype``: the
+    precision where ``a`` is None (otherwise ``a``'s). ``panel`` as for :func:`eigh`.
+
+    Returns ``w``, the m selected eigenvalues ascending, the same on every rank.
+    Collective: A and Z move to and from the context's devices by all-to-alls, never
+    through one rank."""
+    _check_ctx(ctx)
+    from ._arrays import LETTER, REAL_OF
+    from ._dist import _local_2d
+    from ._layout2d import BlockCyclic2D
+    from ._blas import _subset
+
+    def check():
+        if not isinstance(desca, BlockCyclic2D):
+            raise BadArgument(f"desca must be an mgblas.BlockCyclic2D, not {type(desca).__name__}")
+        if descz is not None and not isinstance(descz, BlockCyclic2D):
+            raise BadArgument(f"descz must be an mgblas.BlockCyclic2D or None, not "
+                              f"{type(descz).__name__}")
+        u = option(uplo, "uplo", "LU")
+        if not isinstance(panel, (int, np.integer)) or panel < 0:
+            raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        if dtype is not None:
+            dt = np.dtype(dtype)
+        elif a is not None:
+            dt = describe(a, "a").dtype
+        else:
+            raise BadArgument("a is None: pass dtype= (the precision of A) on a rank that "
+                              "holds none of A")
+        if dt not in LETTER:
+            raise BadArgument(f"dtype {dt}: must be float32, float64, complex64 or complex128")
+        n = desca.m
+        for d, name in ((desca, "desca"), (descz, "descz")):
+            if d is not None and d.grid_size > ctx.size:
+                raise BadArgument(f"{name}'s grid is {d.nprow} x {d.npcol} = {d.grid_size} "
+                                  f"processes but the context has {ctx.size} rank(s): the grid "
+                                  "must fit in the ranks")
+        sub = _subset(subset_by_index, subset_by_value, n)
+        keep_a, pa, lda = _local_2d(desca, a, ctx.rank, dt, False, "a", "desca")
+        keep_z, pz, ldz = (_local_2d(descz, z, ctx.rank, dt, True, "z", "descz")
+                           if descz is not None else (None, 0, 1))
+        return (u, n, dt, sub, (keep_a, pa, lda), (keep_z, pz, ldz)), \
+            lambda: _sig("heevd_2d", LETTER[dt], u, repr(desca), repr(descz), *sub, panel)
+
+    u, n, dt, (kind, vl, vu, il, iu, _), (_ka, pa, lda), (_kz, pz, ldz) = \
+        ctx._agree("heevd_2d", check)  # _ka, _kz: Fortran copies, alive till done
+    w = np.zeros(max(n, 1), dtype=REAL_OF[LETTER[dt]])
+    count = np.zeros(1, dtype=np.int64)
+    _core.heevd_2d(ctx._c, LETTER[dt], u, desca._c, pa, lda, kind, vl, vu, il, iu,
+                   _addr(count), _addr(w), None if descz is None else descz._c, pz, ldz,
+                   int(panel), -1)
+    return w[:int(count[0])].copy()
+
+
+syevd_2d = heevd_2d
+
+
 def tsgemm_mgpu_ksplit(A: Any, B: Any, C: Any = None, transa: str = "T", alpha: Any = 1.0,
                        beta: Any = 0.0) -> Any:
     """The k-split form of tsgemm_mgpu: C = alpha op(A) @ B + beta C, A and B

@@ -424,6 +424,8 @@ Options py_options(int64_t panel, int pass) {
   Options o;
   if constexpr (std::is_same_v<Options, HeevdOptions>)
     o.reduction.panel = o.back_transform.panel = panel;
+  else if constexpr (std::is_same_v<Options, Heevd2DOptions>)
+    o.heevd.reduction.panel = o.heevd.back_transform.panel = panel;
   else
     o.panel = panel;
   if constexpr (std::is_same_v<Options, GebrdOptions>) {

@@ -4,7 +4,9 @@
 ! c_f_pointer with f(i, j) = i + 1000 j (global, counted from 1), the matrix is collected
 ! and every entry checked; an index past the count must fail. Then one eigen-solver call
 ! (mgblas_dsyevd_mgpu, an index subset with vectors) on a matrix filled the same way, whose
-! eigenvalues are known. Exit status 1 on failure.
+! eigenvalues are known; and the same matrix as a ScaLAPACK-style local array (a 1 x 1
+! grid, its descriptor from mgblas_desc2d_from_scalapack) through mgblas_dsyevd_2d, Z on
+! its own blocks. Exit status 1 on failure.
 program fortran_local_blocks
   use mgblas
   implicit none
@@ -16,6 +18,7 @@ program fortran_local_blocks
   call round_trip(.false., 7_c_int64_t, 13_c_int64_t, 3_c_int64_t)
   call round_trip(.true., 11_c_int64_t, 5_c_int64_t, 2_c_int64_t)
   call eigenpairs(12_c_int64_t, 4_c_int64_t)
+  call eigenpairs_2d(12)
   call check(mgblas_context_destroy(ctx))
   if (failures /= 0) then
     print '(a, i0, a)', "fortran_local_blocks: ", failures, " failure(s)"
@@ -137,4 +140,52 @@ contains
     call check(mgblas_matrix_destroy(A))
     call check(mgblas_matrix_destroy(Z))
   end subroutine eigenpairs
+
+  ! The tridiagonal matrix of eigenpairs() in one rank's local array (a 1 x 1 grid,
+  ! 5 x 5 blocks, lld = n + 1, the upper triangle -9: not read): mgblas_dsyevd_2d with
+  ! the indices 1..3 into Z's local array (n x 4, 3 x 2 blocks); Z's last column and the
+  ! padding row stay as they were, and a stays untouched.
+  subroutine eigenpairs_2d(n)
+    integer, intent(in) :: n
+    integer(c_int64_t), parameter :: il = 1, iu = 3
+    integer(c_int) :: desc(9), zdesc(9)
+    type(mgblas_desc2d_t) :: da
+    type(mgblas_desc2d_t), target :: dz
+    real(c_double) :: a(n + 1, n), a0(n + 1, n), z(n + 1, 4), w(n), r(n), pi
+    integer(c_int64_t) :: i, j, m
+
+    pi = acos(-1.0_c_double)
+    a = -9
+    do j = 1, n
+      do i = j, n
+        a(i, j) = expected(i, j, .true.)
+      end do
+    end do
+    a0 = a
+    z = -7
+    desc = [1, 0, n, n, 5, 5, 0, 0, n + 1]
+    zdesc = [1, 0, n, 4, 3, 2, 0, 0, n + 1]
+    call check(mgblas_desc2d_from_scalapack(desc, 1_c_int, 1_c_int, 'R', da))
+    call check(mgblas_desc2d_from_scalapack(zdesc, 1_c_int, 1_c_int, 'R', dz))
+    m = -1
+    call check(mgblas_dsyevd_2d(ctx, MGBLAS_UPLO_LOWER, da, a, MGBLAS_RANGE_INDEX, &
+                                0.0_c_double, 0.0_c_double, il, iu, m, w, c_loc(dz), z))
+    if (m /= iu - il + 1 .or. any(a /= a0) .or. any(z(n + 1, :) /= -7) .or. &
+        any(z(:, 4) /= -7)) then
+      print '(a, i0)', "fortran_local_blocks: syevd_2d m = ", m
+      failures = failures + 1
+      return
+    end if
+    do j = 1, m
+      r = 2 * z(1:n, j) - w(j) * z(1:n, j)
+      r(2:n) = r(2:n) - z(1:n - 1, j)
+      r(1:n - 1) = r(1:n - 1) - z(2:n, j)
+      if (abs(w(j) - (2 - 2 * cos((il + j) * pi / (n + 1)))) > 1d-12 .or. &
+          maxval(abs(r)) > 1d-12 .or. abs(norm2(z(1:n, j)) - 1) > 1d-12) then
+        print '(a, i0, a, es10.3)', "fortran_local_blocks: syevd_2d eigenpair ", il + j - 1, &
+            " off, w = ", w(j)
+        failures = failures + 1
+      end if
+    end do
+  end subroutine eigenpairs_2d
 end program fortran_local_blocks

@@ -8,9 +8,16 @@
 //     gives back ScaLAPACK's local arrays entry for entry;
 //   - the eigenvalues of the imported matrix (?sytrd_mgpu / ?hetrd_mgpu, then
 //     tridiag_eigenvalues_mgpu) match ScaLAPACK's p?syev / p?heev on the same local
-//     arrays within 30 n eps ||A|| (square blocks: p?syev takes no others).
+//     arrays within 30 n eps ||A|| (square blocks: p?syev takes no others);
+//   - the ScaLAPACK-shaped eigen-solver mgblas_?syevd_2d / ?heevd_2d on the local arrays
+//     ScaLAPACK placed, against p?syevd / p?heevd on the same arrays: eigenvalues within
+//     30 n eps ||A||_1, both Z's (gathered) with residual and orthogonality under 30, A's
+//     local arrays untouched; subsets (index ranges at both ends, k = 1, a value range, an
+//     empty one) against p?syevd's values at those indices; bad arguments on one rank
+//     raise on every rank with w and z untouched.
 // Grids: every nprow x npcol that fits in the ranks (ranks past it included), row- and
-// column-major, block sizes that do and do not divide n.
+// column-major, block sizes that do and do not divide n; for the eigen-solver also the
+// issue's 2 x 2 grid with mb = nb = 64.
 #include <gtest/gtest.h>
 
 #include <mpi.h>
@@ -23,6 +30,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <mgblas/mgblas.h>
@@ -50,6 +58,15 @@ void pzheev_(const char* jobz, const char* uplo, const int* n, std::complex<doub
              std::complex<double>* z, const int* iz, const int* jz, const int* descz,
              std::complex<double>* work, const int* lwork, double* rwork, const int* lrwork,
              int* info);
+void pdsyevd_(const char* jobz, const char* uplo, const int* n, double* a, const int* ia,
+              const int* ja, const int* desca, double* w, double* z, const int* iz,
+              const int* jz, const int* descz, double* work, const int* lwork, int* iwork,
+              const int* liwork, int* info);
+void pzheevd_(const char* jobz, const char* uplo, const int* n, std::complex<double>* a,
+              const int* ia, const int* ja, const int* desca, double* w,
+              std::complex<double>* z, const int* iz, const int* jz, const int* descz,
+              std::complex<double>* work, const int* lwork, double* rwork, const int* lrwork,
+              int* iwork, const int* liwork, int* info);
 }
 
 namespace {
@@ -229,6 +246,321 @@ TYPED_TEST(ScaLAPACK2D, EveryGridMatchesScaLAPACK) {
     for (auto [n, mb, nb] : {std::tuple{1, 1, 1}, {37, 3, 5}, {37, 5, 5}, {64, 64, 64}, {150, 7, 2},
                                {150, 7, 7}})
       check_against_scalapack<TypeParam>(c.ctx, g, n, mb, nb);
+}
+
+
+// ---- the eigen-solver's ScaLAPACK-shaped entry against p?syevd / p?heevd -------------
+
+// ScaLAPACK's eigenpairs of the matrix in `a` (destroyed): w and Z's local array z.
+void scalapack_eigenpairs(int n, double* a, const int* desc, double* w, double* z) {
+  const int one = 1;
+  int lwork = -1, liwork = -1, info = 0, iquery = 0;
+  double query = 0;
+  pdsyevd_("V", "L", &n, a, &one, &one, desc, w, z, &one, &one, desc, &query, &lwork, &iquery,
+           &liwork, &info);
+  lwork = static_cast<int>(query) + 1;
+  liwork = std::max(iquery, 1);
+  std::vector<double> work(lwork);
+  std::vector<int> iwork(liwork);
+  pdsyevd_("V", "L", &n, a, &one, &one, desc, w, z, &one, &one, desc, work.data(), &lwork,
+           iwork.data(), &liwork, &info);
+  EXPECT_EQ(info, 0);
+}
+void scalapack_eigenpairs(int n, zcomplex* a, const int* desc, double* w, zcomplex* z) {
+  const int one = 1;
+  int lwork = -1, lrwork = -1, liwork = -1, info = 0, iquery = 0;
+  zcomplex query = 0;
+  double rquery = 0;
+  pzheevd_("V", "L", &n, a, &one, &one, desc, w, z, &one, &one, desc, &query, &lwork, &rquery,
+           &lrwork, &iquery, &liwork, &info);
+  lwork = static_cast<int>(query.real()) + 1;
+  lrwork = static_cast<int>(rquery) + 1;
+  liwork = std::max(iquery, 1);
+  std::vector<zcomplex> work(lwork);
+  std::vector<double> rwork(lrwork);
+  std::vector<int> iwork(liwork);
+  pzheevd_("V", "L", &n, a, &one, &one, desc, w, z, &one, &one, desc, work.data(), &lwork,
+           rwork.data(), &lrwork, iwork.data(), &liwork, &info);
+  EXPECT_EQ(info, 0);
+}
+
+mgblas_status_t eigen_2d(mgblas_context_t ctx, mgblas_uplo_t uplo, const mgblas_desc2d_t* da,
+                         const double* a, mgblas_range_t range, double vl, double vu,
+                         int64_t il, int64_t iu, int64_t* m, double* w,
+                         const mgblas_desc2d_t* dz, double* z) {
+  return mgblas_dsyevd_2d(ctx, uplo, da, a, range, vl, vu, il, iu, m, w, dz, z);
+}
+mgblas_status_t eigen_2d(mgblas_context_t ctx, mgblas_uplo_t uplo, const mgblas_desc2d_t* da,
+                         const zcomplex* a, mgblas_range_t range, double vl, double vu,
+                         int64_t il, int64_t iu, int64_t* m, double* w,
+                         const mgblas_desc2d_t* dz, zcomplex* z) {
+  return mgblas_zheevd_2d(ctx, uplo, da, reinterpret_cast<const mgblas_complex_double*>(a),
+                          range, vl, vu, il, iu, m, w, dz,
+                          reinterpret_cast<mgblas_complex_double*>(z));
+}
+
+double norm1(int64_t m, int64_t n, const std::vector<zcomplex>& X) {
+  double best = 0;
+  for (int64_t j = 0; j < n; ++j) {
+    double s = 0;
+    for (int64_t i = 0; i < m; ++i) s += std::abs(X[i + j * m]);
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  residual = ||A Z - Z diag(w)||_1 / (n ||A||_1 eps)                             |
+//  |  orth     = ||I - Z^H Z||_1 / (n eps)        (both <= 30, LAPACK's threshold)   |
+//  +-------------------------------------------------------------------------------+
+// Z: n x m, column-major (complex arithmetic for both precisions: exact for real data).
+template <typename T>
+std::pair<double, double> residual_orth(int n, int64_t m, const std::vector<T>& A,
+                                        const std::vector<T>& Z, const double* w) {
+  const double ep = std::numeric_limits<double>::epsilon();
+  std::vector<zcomplex> R(static_cast<std::size_t>(n * m)), G(static_cast<std::size_t>(m * m));
+  std::vector<zcomplex> Ac(A.begin(), A.end());
+  for (int64_t j = 0; j < m; ++j)
+    for (int i = 0; i < n; ++i) {
+      zcomplex s = 0;
+      for (int k = 0; k < n; ++k) s += Ac[i + k * n] * zcomplex(Z[k + j * n]);
+      R[i + j * n] = s - zcomplex(Z[i + j * n]) * w[j];
+    }
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t i = 0; i < m; ++i) {
+      zcomplex s = 0;
+      for (int k = 0; k < n; ++k) s += std::conj(zcomplex(Z[k + i * n])) * zcomplex(Z[k + j * n]);
+      G[i + j * m] = (i == j ? 1.0 : 0.0) - s;
+    }
+  const double na = std::max(norm1(n, n, Ac), std::numeric_limits<double>::min());
+  return {norm1(n, m, R) / (n * na * ep), norm1(m, m, G) / (n * ep)};
+}
+
+// The n x k matrix of a descriptor's local arrays, gathered on every rank (through the
+// C API's import, checked against ScaLAPACK above).
+template <typename T>
+std::vector<T> gather_local(mgblas_context_t ctx, const mgblas_desc2d_t& d, const T* local,
+                            bool in_grid) {
+  std::vector<T> out(static_cast<std::size_t>(std::max<int64_t>(1, d.m * d.n)));
+  if (d.m * d.n == 0) return {};
+  mgblas_matrix_t M = nullptr;
+  EXPECT_EQ(mgblas_matrix_create(ctx, prec_of<T>(), d.m, d.n, 8, &M), MGBLAS_SUCCESS);
+  EXPECT_EQ(mgblas_matrix_import_2d(ctx, M, &d, in_grid ? local : nullptr), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  EXPECT_EQ(mgblas_matrix_collect(ctx, M, out.data(), d.m, -1), MGBLAS_SUCCESS);
+  mgblas_matrix_destroy(M);
+  return out;
+}
+
+bool all_ranks(bool ok) {
+  int v = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&v, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all == 1;
+}
+
+// A subset through the C entry: m, its eigenvalues against ScaLAPACK's at `first`, its
+// vectors' residual and orthogonality, Z's columns past m untouched.
+struct Subset {
+  mgblas_range_t range;
+  double vl, vu;
+  int64_t il, iu;
+  int64_t first, count;  // the expected positions in the ascending order
+  int k;                 // Z's columns
+  const char* name;
+};
+
+// One grid, one size (square blocks: p?syevd takes no others). Every rank calls it.
+template <typename T>
+void check_eigensolver(mgblas_context_t ctx, const Grid& g, int n, int nb) {
+  int me = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  SCOPED_TRACE(::testing::Message() << "eigen-solver: grid " << g.nprow << "x" << g.npcol << " "
+                                    << g.order << ", n " << n << ", nb " << nb);
+  auto rng = mt::make_rng();
+  std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(n) * n, rng);
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i <= j; ++i) {
+      const T v = i == j ? T(std::real(A[i + j * n])) : A[i + j * n];
+      A[i + j * n] = v;
+      A[j + i * n] = conj_of(v);
+    }
+  int blacs = 0;
+  Cblacs_get(-1, 0, &blacs);
+  Cblacs_gridinit(&blacs, g.order == 'R' ? "Row" : "Col", g.nprow, g.npcol);
+  int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
+  if (blacs >= 0) Cblacs_gridinfo(blacs, &nprow, &npcol, &myrow, &mycol);
+  const bool in_grid = blacs >= 0 && myrow >= 0;
+  const int zero = 0;
+  int locr = 0, locc = 0, desc[9] = {1, -1, n, n, nb, nb, 0, 0, 1}, info = 0;
+  if (in_grid) {
+    locr = numroc_(&n, &nb, &myrow, &zero, &nprow);
+    locc = numroc_(&n, &nb, &mycol, &zero, &npcol);
+    const int lld = std::max(1, locr) + 1;  // padded
+    descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &blacs, &lld, &info);
+    ASSERT_EQ(info, 0);
+  }
+  const int lld = desc[8];
+  std::vector<T> local(static_cast<std::size_t>(std::max(1, lld * locc)), T(-7));
+  if (in_grid)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) elset(local.data(), i + 1, j + 1, desc, A[i + j * n]);
+  // mgblas reads the lower triangle only: the upper one of its copy is NaN.
+  std::vector<T> mine = local;
+  if (in_grid)
+    for (int j = 1; j < n; ++j)
+      for (int i = 0; i < j; ++i)
+        elset(mine.data(), i + 1, j + 1, desc, std::numeric_limits<double>::quiet_NaN());
+  const std::vector<T> mine0 = mine;
+  mgblas_desc2d_t da{};
+  ASSERT_EQ(mgblas_desc2d_from_scalapack(desc, g.nprow, g.npcol, g.order, &da), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  double norm = 0;
+  for (int j = 0; j < n; ++j) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += std::abs(A[i + j * n]);
+    norm = std::max(norm, s);
+  }
+  const double ep = std::numeric_limits<double>::epsilon();
+  const double tol = 30.0 * n * ep * norm;
+
+  // All pairs: mgblas, then ScaLAPACK on its own copy of the same local arrays.
+  std::vector<T> z(local.size(), T(-9));
+  std::vector<double> w(n, -3);
+  int64_t m = -1;
+  ASSERT_EQ(eigen_2d(ctx, MGBLAS_UPLO_LOWER, &da, in_grid ? mine.data() : nullptr,
+                     MGBLAS_RANGE_ALL, 0, 0, 0, 0, &m, w.data(), &da,
+                     in_grid ? z.data() : nullptr),
+            MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  EXPECT_EQ(m, n);
+  const auto same = [](T x, T y) {
+    return x == y || (std::isnan(std::abs(x)) && std::isnan(std::abs(y)));
+  };
+  EXPECT_TRUE(all_ranks(std::equal(mine.begin(), mine.end(), mine0.begin(), same)))
+      << "A's local arrays changed";
+  bool padding = true;
+  if (in_grid)
+    for (std::size_t k = 0; k < z.size(); ++k)
+      if (static_cast<int>(k) % lld >= locr) padding = padding && z[k] == T(-9);
+  EXPECT_TRUE(all_ranks(padding)) << "z's padding rows written";
+  std::vector<double> wref(n, 0);
+  std::vector<T> zref(local.size(), T(0));
+  std::vector<T> work = local;
+  if (in_grid) scalapack_eigenpairs(n, work.data(), desc, wref.data(), zref.data());
+  // Ranks outside the grid take ScaLAPACK's eigenvalues from rank 0 (inside every grid).
+  MPI_Bcast(wref.data(), n, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  for (int k = 0; k < n; ++k) EXPECT_NEAR(w[k], wref[k], tol) << "eigenvalue " << k;
+  const std::vector<T> Z = gather_local(ctx, da, z.data(), in_grid);
+  const std::vector<T> Zref = gather_local(ctx, da, zref.data(), in_grid);
+  const auto [res, orth] = residual_orth<T>(n, n, A, Z, w.data());
+  const auto [res_ref, orth_ref] = residual_orth<T>(n, n, A, Zref, wref.data());
+  EXPECT_LE(res, 30.0) << "mgblas residual (ScaLAPACK's: " << res_ref << ")";
+  EXPECT_LE(orth, 30.0) << "mgblas orthogonality (ScaLAPACK's: " << orth_ref << ")";
+  EXPECT_LE(res_ref, 30.0) << "ScaLAPACK's residual";
+
+  // Subsets, Z of k columns (on Z's own descriptor, n x k with A's blocks) + 2 spare.
+  const int k3 = std::min(3, n);
+  // A value interval with its ends halfway between eigenvalues (so that rounding cannot
+  // move one across): positions lo .. hi - 1.
+  const int lo = n >= 4 ? n / 4 : 0, hi = n >= 4 ? 3 * n / 4 : n;
+  const double vl = lo > 0 ? 0.5 * (wref[lo - 1] + wref[lo]) : wref[0] - 1;
+  const double vu = hi < n ? 0.5 * (wref[hi - 1] + wref[hi]) : wref[n - 1] + 1;
+  const Subset subsets[] = {
+      {MGBLAS_RANGE_INDEX, 0, 0, 0, 0, 0, 1, 1 + 2, "k = 1 smallest"},
+      {MGBLAS_RANGE_INDEX, 0, 0, n - 1, n - 1, n - 1, 1, 1 + 2, "k = 1 largest"},
+      {MGBLAS_RANGE_INDEX, 0, 0, 0, k3 - 1, 0, k3, k3, "bottom 3"},
+      {MGBLAS_RANGE_INDEX, 0, 0, n - k3, n - 1, n - k3, k3, k3 + 2, "top 3"},
+      {MGBLAS_RANGE_VALUE, vl, vu, 0, 0, lo, hi - lo, n, "value range"},
+      {MGBLAS_RANGE_VALUE, 1e6, 2e6, 0, 0, n, 0, n, "empty value range"},
+  };
+  for (const Subset& s : subsets) {
+    SCOPED_TRACE(s.name);
+    int zdesc[9] = {1, -1, n, s.k, nb, nb, 0, 0, 1};
+    int zc = 0;
+    if (in_grid) {
+      zc = numroc_(&s.k, &nb, &mycol, &zero, &npcol);
+      const int zl = std::max(1, locr);
+      descinit_(zdesc, &n, &s.k, &nb, &nb, &zero, &zero, &blacs, &zl, &info);
+      ASSERT_EQ(info, 0);
+    }
+    mgblas_desc2d_t dz{};
+    ASSERT_EQ(mgblas_desc2d_from_scalapack(zdesc, g.nprow, g.npcol, g.order, &dz),
+              MGBLAS_SUCCESS);
+    std::vector<T> zs(static_cast<std::size_t>(std::max(1, zdesc[8] * zc)), T(-9));
+    std::vector<double> ws(n, -3);
+    ASSERT_EQ(eigen_2d(ctx, MGBLAS_UPLO_LOWER, &da, in_grid ? mine.data() : nullptr, s.range,
+                       s.vl, s.vu, s.il, s.iu, &m, ws.data(), &dz,
+                       in_grid ? zs.data() : nullptr),
+              MGBLAS_SUCCESS)
+        << mgblas_last_error();
+    ASSERT_EQ(m, s.count);
+    for (int64_t j = 0; j < m; ++j)
+      EXPECT_NEAR(ws[j], wref[s.first + j], tol) << "eigenvalue " << s.first + j;
+    const std::vector<T> Zs = gather_local(ctx, dz, zs.data(), in_grid);
+    const std::vector<T> Zm(Zs.begin(), Zs.begin() + n * m);
+    const auto [r, o] = residual_orth<T>(n, m, A, Zm, ws.data());
+    EXPECT_LE(r, 30.0);
+    EXPECT_LE(o, 30.0);
+    EXPECT_TRUE(std::all_of(Zs.begin() + n * m, Zs.end(), [](T v) { return v == T(-9); }))
+        << "Z's columns past m written";
+  }
+
+  // Bad arguments on rank 0 alone: an error on every rank, w and z untouched.
+  const auto bad = [&](const char* what, const mgblas_desc2d_t* a_desc, const T* a,
+                       int64_t* count, const mgblas_desc2d_t* z_desc, int64_t il, int64_t iu,
+                       const char* named) {
+    std::vector<T> zb(z.size(), T(-9));
+    std::vector<double> wb(n, -3);
+    const mgblas_status_t st = eigen_2d(ctx, MGBLAS_UPLO_LOWER, a_desc, a, MGBLAS_RANGE_INDEX,
+                                        0, 0, il, iu, count, wb.data(), z_desc,
+                                        in_grid ? zb.data() : nullptr);
+    const std::string msg = mgblas_last_error();
+    const bool ok = st != MGBLAS_SUCCESS &&
+                    (me != 0 || msg.find(named) != std::string::npos) &&
+                    std::all_of(zb.begin(), zb.end(), [](T v) { return v == T(-9); }) &&
+                    std::all_of(wb.begin(), wb.end(), [](double v) { return v == -3; });
+    EXPECT_TRUE(all_ranks(ok)) << what << ": status " << st << ", '" << msg << "'";
+  };
+  const T* pa = in_grid ? mine.data() : nullptr;
+  mgblas_desc2d_t short_ld = da;
+  if (me == 0) short_ld.lld = std::max(1, locr) - 1;
+  bad("lld below the local rows", &short_ld, pa, &m, &da, 0, 0, "'lda'");
+  mgblas_desc2d_t zero_mb = da;
+  if (me == 0) zero_mb.mb = 0;
+  bad("mb = 0", &zero_mb, pa, &m, &da, 0, 0, "mb");
+  mgblas_desc2d_t bad_order = da;
+  if (me == 0) bad_order.order = 7;
+  bad("grid order 7", &bad_order, pa, &m, &da, 0, 0, "desca->order");
+  bad("null desca", me == 0 ? nullptr : &da, pa, &m, &da, 0, 0, "'desca'");
+  bad("null m", &da, pa, me == 0 ? nullptr : &m, &da, 0, 0, "'m'");
+  bad("null a", &da, me == 0 ? nullptr : pa, &m, &da, 0, 0, "'a'");
+  bad("il > iu", &da, pa, &m, &da, me == 0 ? 2 : 0, me == 0 ? 1 : 0, "il = 2");
+  bad("iu = n", &da, pa, &m, &da, 0, me == 0 ? n : 0, "iu = ");
+  mgblas_desc2d_t other_nb = da;
+  if (me == 0) other_nb.nb = nb + 1;
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  if (nranks > 1) bad("desca differs between ranks", &other_nb, pa, &m, &da, 0, 0, "desca.nb");
+  mgblas_desc2d_t too_few = da;
+  too_few.n = 0;  // all pairs need n columns (index range 0..0 needs 1)
+  bad("descz with 0 columns", &da, pa, &m, &too_few, 0, 0, "'descz'");
+  if (in_grid) Cblacs_gridexit(blacs);
+}
+
+TYPED_TEST(ScaLAPACK2D, EigenSolverMatchesScaLAPACK) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  td::CHostContext c(2);
+  std::vector<Grid> grids;
+  for (int r = 1; r <= nranks; ++r)
+    for (int cc = 1; r * cc <= nranks; ++cc)
+      for (char order : {'R', 'C'})
+        if (order == 'R' || (r > 1 && cc > 1)) grids.push_back({r, cc, order});
+  for (const Grid& g : grids)
+    for (auto [n, nb] : {std::pair{1, 1}, {37, 5}, {150, 7}})
+      check_eigensolver<TypeParam>(c.ctx, g, n, nb);
+  // The case: a 2 x 2 grid, mb = nb = 64.
+  if (nranks >= 4) check_eigensolver<TypeParam>(c.ctx, {2, 2, 'R'}, 300, 64);
 }
 
 }  // namespace
