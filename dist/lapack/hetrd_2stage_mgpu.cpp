@@ -263,19 +263,21 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
 
 namespace detail {
 
-// The band is the panel of stage one: its QR (about 13 us per column on an H200) and
-// its update's inner dimension 2 band favour wider bands, the chase (5 n^2 band flops in
-// tasks of band^2 work) narrower ones. 64 is the usual choice (MAGMA, ELPA2, Wang et al.)
-// and measured in bench/results/h200-twostage.md.
-int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, requested, 64); }
+// The band is the panel of stage one: its QR (about 13 us per column on an H200) and its
+// update's inner dimension 2 band favour wider bands; the chase, whose critical path is
+// about 2n tasks of band^2 work, narrower ones. One H200, d, nb 256 (2026-11-28,
+// bench/results/h200-twostage.md): band 32 against 64, 0.295 s against 0.406 s at
+// n = 8192 and 0.900 s against 1.064 s at 16384 (the chase 0.35 s against 0.66 s).
+int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, requested, 32); }
 
 template <Scalar T>
 bool two_stage_pays(Stages stages, const DistMatrix<T>& A) {
   if (stages != Stages::Auto) return stages == Stages::Two;
-  // Provisional until measured: GPUs only (the host engine's chase is a plain loop) and
-  // n large enough for stage one's GEMMs to pay.
+  // GPUs only (the host engine's chase is a plain loop, stage one's panels LAPACK's).
+  // One H200, d, band 32 against hetrd_mgpu (bench/results/h200-twostage.md): 1.26x at
+  // n = 8192, 2.12x at 16384; at 4096 the chase's latency loses (band 64: 0.53x).
   const Context& ctx = A.context();
-  return ctx.device(0).is_gpu() && A.layout().n() >= 4096;
+  return ctx.device(0).is_gpu() && A.layout().n() >= 8192;
 }
 
 template <Scalar T>

@@ -66,7 +66,7 @@ void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, i
 
 /// T = Q^H A Q, real symmetric tridiagonal, by the two-stage reduction: d (n) and e
 /// (max(0, n - 1)) in host memory, the same on every rank. The band's half-width is
-/// opts.band (0: automatic, the largest divisor of A's nb that is <= 64). A is
+/// opts.band (0: automatic, the largest divisor of A's nb that is <= 32). A is
 /// overwritten with stage one's reflectors (as hetrd_band_mgpu leaves them); Q itself is
 /// not kept (unmtr_mgpu takes hetrd_mgpu's one-stage Q only). Collective; errors as
 /// hetrd_band_mgpu's, plus null d or e and opts.band. opts.profile: stage one's phases

@@ -54,7 +54,7 @@ struct HetrdOptions {
   /// step; the narrower panels were faster at n = 4096 on an H200).
   int64_t panel = 0;
   /// hetrd_2stage_mgpu's band half-width: a divisor of A's nb, at most 128; 0 picks the
-  /// largest divisor of nb that is <= 64 (dist/lapack/hetrd_2stage_mgpu.hpp).
+  /// largest divisor of nb that is <= 32 (dist/lapack/hetrd_2stage_mgpu.cpp says why).
   int64_t band = 0;
   /// How the devices' shares are summed and panels broadcast: Auto is NCCL when every
   /// device is a distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host.
