@@ -813,6 +813,37 @@ def heevd(paths, out):
     save(fig, out)
 
 
+@topic("twostage", "CSV", "the two-stage tridiagonal reduction (hetrd_2stage_mgpu): stage one and "
+       "the chase stacked, beside the one-stage hetrd_mgpu and cusolverDn<t>sytrd, per n and band "
+       "(<gpu>-twostage)")
+def twostage(paths, out):
+    rows = read(paths[0])
+    fig, ax = figure(1, (8, 4.5))
+    labels = [f"{r['type']} {r['n']}\nband {r['band']}" for r in rows]
+    x = list(range(len(rows)))
+    # The unprofiled two-stage time, split as the profiled call's phases split it.
+    def share(r, part):
+        prof = float(r["stage_one_profiled_s"]) + float(r["chase_s"])
+        return float(r["two_stage_s"]) * float(r[part]) / prof
+    parts = [("two-stage: stage one (dense to band)",
+              [share(r, "stage_one_profiled_s") for r in rows]),
+             ("two-stage: chase (band to tridiagonal)", [share(r, "chase_s") for r in rows])]
+    bottom = [0.0] * len(x)
+    for label, heights in parts:
+        ax.bar([i - 0.27 for i in x], heights, 0.25, bottom=bottom, label=label)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.bar(x, [float(r["one_stage_s"]) for r in rows], 0.25, label="one-stage hetrd_mgpu")
+    ax.bar([i + 0.27 for i in x], [float(r["cusolver_sytrd_s"] or "nan") for r in rows], 0.25,
+           label="cusolverDnDsytrd")
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels)
+    finish(ax, "tridiagonal reduction on one H200: two-stage vs one-stage vs cuSOLVER", None,
+           "seconds", logy=True, legend=6)
+    ax.set_ylim(bottom=0.02)  # stage one at 4096 stays visible
+    ax.tick_params(axis="x", labelsize=7)
+    save(fig, out)
+
+
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
 @topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
        "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "
