@@ -13,6 +13,8 @@ How an argument crosses (its role, and whether the entry is collective):
 - int_out of a collective entry: integer(c_int64_t), intent(out), a scalar by reference;
 - arrays of a collective entry (host memory): assumed-size arrays of their type,
   intent(in) or intent(inout); arrays of pointers (and local_in/out): type(c_ptr) :: x(*);
+- out_opt (an array that may be NULL): type(c_ptr), value: c_loc of the array (a
+  `target`), or c_null_ptr for none;
 - every array of a single-device entry (device memory, some host arrays): type(c_ptr),
   value: the address from mgblas_malloc_device, or c_loc of a host array;
 - options: type(mgblas_reduction_options_t), intent(in) (the _ex forms; plain: defaults);
@@ -55,7 +57,7 @@ def declaration(role, letter, collective):
         return "type(mgblas_reduction_options_t), intent(in)"
     if role == "desc2d":
         return "type(mgblas_desc2d_t), intent(in)"
-    if role == "desc2d_opt":
+    if role in ("desc2d_opt", "out_opt"):
         return "type(c_ptr), value"
     if not collective:
         return "type(c_ptr), value"

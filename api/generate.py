@@ -40,6 +40,8 @@ PRECISION = {  # letter: (C scalar type, C real type, C++ scalar type)
 }
 OPTIONS = {  # operation: its C++ options struct
     "hetrd_mgpu": "mgblas::HetrdOptions",
+    "hetrd_band_mgpu": "mgblas::HetrdOptions",
+    "hetrd_2stage_mgpu": "mgblas::HetrdOptions",
     "gebrd_mgpu": "mgblas::GebrdOptions",
     "unmtr_mgpu": "mgblas::UnmtrOptions",
     "heevd_mgpu": "mgblas::HeevdOptions",
@@ -147,7 +149,7 @@ def c_converted(role, name, kind):
         "uplo": f"{name}_" if kind == "collective" else f"to_uplo({name})",
         "range": f"{name}_" if kind == "collective" else range_call(name),
         "scalar": f"val({name})",
-        "in": f"ptr({name})", "out": f"ptr({name})",
+        "in": f"ptr({name})", "out": f"ptr({name})", "out_opt": f"ptr({name})",
         "in_ptrs": f"ptrs({name})", "out_ptrs": f"ptrs({name})",
         "scalars": f"ptr({name})",
         "ops": f"{name}_.data()",
@@ -291,7 +293,7 @@ def py_converted(role, name):
     return {
         "op": f"to_op({name})", "uplo": f"to_uplo({name})", "range": range_call(name),
         "scalar": f"scalar<T>({name})", "real": f"static_cast<real_type_t<T>>({name})",
-        "in": f"ptr<const T>({name})", "out": f"ptr<T>({name})",
+        "in": f"ptr<const T>({name})", "out": f"ptr<T>({name})", "out_opt": f"ptr<T>({name})",
         "real_in": f"ptr<const real_type_t<T>>({name})",
         "real_out": f"ptr<real_type_t<T>>({name})",
         "ints": f"ptr<const int64_t>({name})", "int_out": f"ptr<int64_t>({name})",
@@ -321,7 +323,9 @@ def py_params(entry):
     for role, n in entry["args"]:
         if role == "options":
             out += [(f"int64_t {n}_panel", f"{n}_panel", f"{n}_panel: int"),
-                    (f"int {n}_pass", f"{n}_pass", f"{n}_pass: int")]
+                    (f"int {n}_pass", f"{n}_pass", f"{n}_pass: int"),
+                    (f"int64_t {n}_band", f"{n}_band", f"{n}_band: int"),
+                    (f"char {n}_stages", f"{n}_stages", f"{n}_stages: str")]
             continue
         if role in ("local_2d_in", "local_2d_out"):  # the address, then its lld
             out += [(f"uintptr_t {n}", n, f"{n}: int"),
@@ -350,7 +354,7 @@ def py_binding(entry):
             pre.append(f"const auto {n}_v = mut_ptrs<T>({n});")
         if r == "options":
             pre.append(f"const auto {n}_o = py_options<{OPTIONS[entry['name']]}>"
-                       f"({n}_panel, {n}_pass);")
+                       f"({n}_panel, {n}_pass, {n}_band, {n}_stages);")
     call = cpp_call(entry, conv, "pc.ctx", queue="gpu_queue(ordinal, stream)") + ";"
     dispatcher = "dispatch_real" if entry["precisions"] == manifest.REAL else "dispatch"
     params = py_params(entry)

@@ -23,6 +23,8 @@ ARGUMENT_ROLES = {
     "in": ("const T*", "array read (device memory for a single-device entry, host memory "
                        "the same on every rank for a collective one)"),
     "out": ("T*", "array written (as `in` for where it lives)"),
+    "out_opt": ("T*", "array written (as `out`), or NULL (none: what it would receive is not "
+                      "returned)"),
     "real_in": ("const R*", "real array read"),
     "real_out": ("R*", "real array written"),
     "int_out": ("int64_t*", "count written (host memory; every rank receives it)"),
@@ -237,6 +239,23 @@ OPERATIONS = [
        ["uplo uplo", "matrix A", "real_out d", "real_out e", "out tau", "options opts"],
        "A = Q T Q^H: tridiagonal reduction (real: sytrd); d, e, tau on every rank",
        c_names={"s": "sytrd_mgpu", "d": "sytrd_mgpu"}, group="Reductions and eigenvalues"),
+    op("hetrd_band_mgpu", "collective",
+       ["uplo uplo", "matrix A", "int band", "out tau", "out_opt AB", "int ldab",
+        "options opts"],
+       "stage one of the two-stage tridiagonal reduction (real: sytrd_sy2sb / hetrd_he2hb): "
+       "A = Q1 B Q1^H, B of half-bandwidth band (1..128, a divisor of A's nb); B's band and "
+       "Q1's reflectors overwrite A's uplo triangle, tau (n - band) and, where AB is not "
+       "NULL, B in LAPACK's lower band storage (ldab >= band + 1) arrive on every rank",
+       c_names={"s": "sytrd_band_mgpu", "d": "sytrd_band_mgpu"},
+       group="Reductions and eigenvalues"),
+    op("hetrd_2stage_mgpu", "collective",
+       ["uplo uplo", "matrix A", "real_out d", "real_out e", "options opts"],
+       "T = Q^H A Q by the two-stage reduction (dense to band over every device, then the "
+       "bulge chase; real: sytrd_2stage), LAPACK's ?sytrd_2stage with VECT = 'N': d, e on "
+       "every rank, Q not kept (A holds stage one's reflectors); opts.band the band, 0 "
+       "automatic",
+       c_names={"s": "sytrd_2stage_mgpu", "d": "sytrd_2stage_mgpu"},
+       group="Reductions and eigenvalues"),
     op("gebrd_mgpu", "collective",
        ["matrix A", "real_out d", "real_out e", "out tauq", "out taup", "options opts"],
        "Q^H A P = B: bidiagonal reduction; d, e, tauq, taup on every rank",

@@ -28,6 +28,7 @@
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/batched_mgpu.hpp"
 #include "dist/lapack/her2k_mgpu.hpp"
@@ -343,6 +344,27 @@ inline mgblas::GebrdPass to_pass(int p) {
   MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", p,
                ": must be MGBLAS_GEBRD_PASS_AUTO, _ONE or _TWO");
 }
+inline mgblas::Stages to_stages(int s) {
+  switch (s) {
+    case MGBLAS_STAGES_AUTO: return mgblas::Stages::Auto;
+    case MGBLAS_STAGES_ONE: return mgblas::Stages::One;
+    case MGBLAS_STAGES_TWO: return mgblas::Stages::Two;
+  }
+  MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.stages' = ", s,
+               ": must be MGBLAS_STAGES_AUTO, _ONE or _TWO");
+}
+// The fields an entry has no use for must keep their defaults, so that a value set for
+// another routine is an error instead of silently ignored.
+inline void require_auto_stages(const mgblas_reduction_options_t& c, const char* routine) {
+  if (c.stages != MGBLAS_STAGES_AUTO)
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.stages' = ", static_cast<int>(c.stages),
+                 ": must be MGBLAS_STAGES_AUTO for ", routine, " (an eigen-solver's option)");
+}
+inline void require_no_band(const mgblas_reduction_options_t& c, const char* routine) {
+  if (c.band != 0)
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.band' = ", c.band, ": must be 0 for ",
+                 routine, " (the two-stage reduction's option)");
+}
 inline void require_auto_pass(const mgblas_reduction_options_t& c, const char* routine) {
   if (c.pass != MGBLAS_GEBRD_PASS_AUTO)
     MGBLAS_THROW(mgblas::BadArgument, "argument 'opts.pass' = ", static_cast<int>(c.pass),
@@ -362,11 +384,14 @@ template <typename Options> struct CapiOptions;
 template <> struct CapiOptions<mgblas::HetrdOptions> {
   mgblas::HetrdOptions options;
   mgblas::HetrdProfile profile;
+  // band: hetrd_2stage_mgpu's (hetrd_mgpu and hetrd_band_mgpu ignore it, as in C++).
   void read(const mgblas_reduction_options_t* c) {
     if (!c) return;
     options.panel = c->panel;
+    options.band = c->band;
     options.transport = to_transport(c->transport);
     require_auto_pass(*c, "a tridiagonal reduction");
+    require_auto_stages(*c, "a tridiagonal reduction");
     if (c->profile) options.profile = &profile;
   }
   void finish(const mgblas_reduction_options_t* c) const {
@@ -383,6 +408,8 @@ template <> struct CapiOptions<mgblas::GebrdOptions> {
     options.panel = c->panel;
     options.transport = to_transport(c->transport);
     options.set_pass(to_pass(c->pass));
+    require_no_band(*c, "gebrd");
+    require_auto_stages(*c, "gebrd");
     if (c->profile) options.profile = &profile;
   }
   void finish(const mgblas_reduction_options_t* c) const {
@@ -399,6 +426,8 @@ template <> struct CapiOptions<mgblas::UnmtrOptions> {
     options.panel = c->panel;
     options.transport = to_transport(c->transport);
     require_auto_pass(*c, "unmtr_mgpu");
+    require_no_band(*c, "unmtr_mgpu");
+    require_auto_stages(*c, "unmtr_mgpu");
     if (c->profile)
       MGBLAS_THROW(mgblas::BadArgument,
                    "argument 'opts.profile' is not NULL: unmtr_mgpu keeps no profile");
@@ -406,8 +435,9 @@ template <> struct CapiOptions<mgblas::UnmtrOptions> {
   void finish(const mgblas_reduction_options_t*) const {}
 };
 // heevd_mgpu / syevd_mgpu: panel and transport go to both steps that take them (the
-// reduction and the back-transformation; a divisor of A's nb suits both); the profile
-// receives the reduction's four phases and the whole call's total.
+// reduction and the back-transformation; a divisor of A's nb suits both), band to the
+// two-stage reduction, stages to the choice between the reductions; the profile receives
+// the reduction's four phases and the whole call's total.
 template <> struct CapiOptions<mgblas::HeevdOptions> {
   mgblas::HeevdOptions options;
   mgblas::HetrdProfile reduction;
@@ -416,6 +446,8 @@ template <> struct CapiOptions<mgblas::HeevdOptions> {
     if (!c) return;
     options.reduction.panel = options.back_transform.panel = c->panel;
     options.reduction.transport = options.back_transform.transport = to_transport(c->transport);
+    options.reduction.band = c->band;
+    options.stages = to_stages(c->stages);
     require_auto_pass(*c, "an eigen-solver");
     if (c->profile) {
       options.reduction.profile = &reduction;

@@ -34,8 +34,9 @@ from ._blas import (gebrd, eigh, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_m
 from ._ops import (gebrd_mgpu, gemm, gemm_batched_strided, gemm_batched_strided_mgpu,  # noqa: E402
                    gemm_batched_strided_mgpu_local, gemm_grouped, gemm_vbatched,
                    gemm_vbatched_mgpu, gemv_offset, heevd_2d, heevd_mgpu, hemv_offset,
-                   her2k_mgpu, hetrd_mgpu, ormtr_mgpu, symv_offset, syevd_2d, syr2k_mgpu,
-                   sytrd_mgpu, tridiag_eigenvalues_mgpu, tsgemm_mgpu_ksplit, unmtr_mgpu)
+                   her2k_mgpu, hetrd_2stage_mgpu, hetrd_band_mgpu, hetrd_mgpu, ormtr_mgpu,
+                   symv_offset, syevd_2d, syr2k_mgpu, sytrd_mgpu, tridiag_eigenvalues_mgpu,
+                   tsgemm_mgpu_ksplit, unmtr_mgpu)
 
 __version__ = _mgblas.__version__
 has_cuda: bool = _mgblas.has_cuda
@@ -60,7 +61,8 @@ __all__ = [
     "gemv_offset", "symv_offset", "hemv_offset", "gemm", "gemm_batched_strided",
     "gemm_vbatched", "gemm_grouped", "gemm_batched_strided_mgpu", "gemm_vbatched_mgpu",
     "gemm_batched_strided_mgpu_local", "tsgemm_mgpu_ksplit", "her2k_mgpu", "syr2k_mgpu",
-    "hetrd_mgpu", "sytrd_mgpu", "gebrd_mgpu", "unmtr_mgpu", "ormtr_mgpu",
+    "hetrd_mgpu", "sytrd_mgpu", "hetrd_band_mgpu", "hetrd_2stage_mgpu", "gebrd_mgpu",
+    "unmtr_mgpu", "ormtr_mgpu",
     "tridiag_eigenvalues_mgpu", "heevd_mgpu", "heevd_2d", "syevd_2d",
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
     "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",

@@ -595,7 +595,8 @@ def hetrd(A: DistMatrix, uplo: str = "L", panel: int = 0) -> Tuple[np.ndarray, n
     d = np.zeros(n, dtype=real)
     e = np.zeros(max(0, n - 1), dtype=real)
     tau = np.zeros(max(0, n - 1), dtype=A.dtype)
-    _core.hetrd_mgpu(A.ctx._c, u, A._c, _addr(d), _addr(e), _addr(tau), int(panel), -1)
+    _core.hetrd_mgpu(A.ctx._c, u, A._c, _addr(d), _addr(e), _addr(tau), int(panel), -1, 0,
+                     "A")
     return d, e, tau
 
 
@@ -649,7 +650,7 @@ def gebrd(A: DistMatrix, panel: int = 0,
     tauq = np.zeros(k, dtype=A.dtype)
     taup = np.zeros(k, dtype=A.dtype)
     _core.gebrd_mgpu(A.ctx._c, A._c, _addr(d), _addr(e), _addr(tauq), _addr(taup), int(panel),
-                     _pass_mode(one_pass))
+                     _pass_mode(one_pass), 0, "A")
     return d, e, tauq, taup
 
 
@@ -720,8 +721,20 @@ def _subset(subset_by_index: Any, subset_by_value: Any, n: int
     return "A", 0.0, 0.0, 0, -1, n
 
 
+def _stages(stages: Any) -> str:
+    """The eigen-solver's choice of reduction as the extension takes it: 'A' (automatic),
+    '1' (one stage, hetrd_mgpu) or '2' (two stages, hetrd_2stage_mgpu); 1 and 2 as ints
+    too."""
+    if isinstance(stages, (int, np.integer)) and not isinstance(stages, bool) and \
+            int(stages) in (1, 2):
+        return str(int(stages))
+    if isinstance(stages, str) and stages.strip().upper() in ("A", "1", "2"):
+        return stages.strip().upper()
+    raise BadArgument(f"stages = {stages!r}: must be 'A' (automatic), '1' or '2'")
+
+
 def eigh(A: DistMatrix, uplo: str = "L", vectors: bool = True, subset_by_index: Any = None,
-         subset_by_value: Any = None, panel: int = 0
+         subset_by_value: Any = None, panel: int = 0, stages: Any = "A"
          ) -> Union[np.ndarray, Tuple[np.ndarray, DistMatrix]]:
     """Eigenvalues and (``vectors=True``) eigenvectors of the Hermitian (real: symmetric)
     n x n A whose ``uplo`` triangle is read: A Z = Z diag(w) (LAPACK ?heevd / ?syevd with
@@ -734,7 +747,10 @@ def eigh(A: DistMatrix, uplo: str = "L", vectors: bool = True, subset_by_index: 
     context with A's nb, column j the unit eigenvector of ``w[j]``. A is overwritten by
     the reduction (as LAPACK's). ``panel``: columns per panel of the reduction and
     reflectors per block of the back-transformation, a divisor of A.nb (0 picks them).
-    Collective."""
+    ``stages``: without vectors, how A is reduced to tridiagonal form: '1' one stage
+    (hetrd_mgpu), '2' two stages (hetrd_2stage_mgpu: dense to band, then the bulge chase),
+    'A' (default) the faster one by the library's measured rule; with vectors the
+    reduction is one-stage whatever it says (HeevdOptions::stages). Collective."""
     _check_dist(A)
 
     def check():
@@ -742,14 +758,16 @@ def eigh(A: DistMatrix, uplo: str = "L", vectors: bool = True, subset_by_index: 
         if not isinstance(vectors, (bool, np.bool_)):
             raise BadArgument(f"vectors = {vectors!r}: must be True or False")
         sub = _subset(subset_by_index, subset_by_value, n)
-        return (u, n, sub), lambda: _sig("eigh", A._c.dt, u, n, bool(vectors), *sub, panel)
+        st = _stages(stages)
+        return (u, n, sub, st), lambda: _sig("eigh", A._c.dt, u, n, bool(vectors), *sub, panel,
+                                             st)
 
-    u, n, (kind, vl, vu, il, iu, cols) = A.ctx._agree("eigh", check)
+    u, n, (kind, vl, vu, il, iu, cols), st = A.ctx._agree("eigh", check)
     w = np.zeros(n, dtype=REAL_OF[A._c.dt])
     count = np.zeros(1, dtype=np.int64)
     Z = DistMatrix(A.ctx, n, cols, A.dtype, A.nb) if vectors else None
     _core.heevd_mgpu(A.ctx._c, u, A._c, kind, vl, vu, il, iu, _addr(count), _addr(w),
-                     None if Z is None else Z._c, int(panel), -1)
+                     None if Z is None else Z._c, int(panel), -1, 0, st)
     m = int(count[0])
     w = w[:m].copy()
     if Z is None:
@@ -809,7 +827,7 @@ def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = 
         return (u, op, ta), lambda: _sig("unmtr", A._c.dt, u, op, A.shape, C.shape, panel)
 
     u, op, ta = A.ctx._agree("unmtr", check)
-    _core.unmtr_mgpu(A.ctx._c, u, op, A._c, ta.ptr, C._c, int(panel), -1)
+    _core.unmtr_mgpu(A.ctx._c, u, op, A._c, ta.ptr, C._c, int(panel), -1, 0, "A")
     return C
 
 

@@ -2,19 +2,20 @@
 """The manifest's operations under their C++ and C names (api/operations.py; docs/api.md):
 the submatrix (offset) forms, gemm, the batched forms one name each, grouped GEMM, the
 per-device batched form, the distributed rank-2k updates, and the reductions' and the
-eigen-solver's _mgpu names. The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr,
+eigen-solver's _mgpu names, the two-stage tridiagonal reduction. The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr,
 eigh, ...) stay as they were."""
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import _mgblas as _core
 from ._arrays import Arr, check_dtype, describe, matrix_orders, option, scalar
-from ._blas import (_check_dist, _addr, _sig, _single, _gemm_sizes, _gemm2d,
-                    _operand_vectors, gebrd, eigh, gemm_batched, hetrd, sytrd,
+from ._arrays import REAL_OF
+from ._blas import (_check_dist, _addr, _hermitian_args, _sig, _single, _stages, _gemm_sizes,
+                    _gemm2d, _operand_vectors, gebrd, eigh, gemm_batched, hetrd, sytrd,
                     tridiag_eigenvalues, tsgemm_mgpu, unmtr, ormtr)
 from ._context import Context
 from ._dist import DistMatrix, _check_ctx
@@ -303,9 +304,68 @@ tridiag_eigenvalues_mgpu = tridiag_eigenvalues
 heevd_mgpu = eigh
 
 
+def _band_width(band: Any, name: str, minimum: int) -> int:
+    if not isinstance(band, (int, np.integer)) or isinstance(band, bool) or band < minimum:
+        raise BadArgument(f"{name} = {band!r}: must be an integer >= {minimum}")
+    return int(band)
+
+
+def hetrd_band_mgpu(A: DistMatrix, band: int, uplo: str = "L",
+                    band_storage: bool = True) -> Tuple[np.ndarray, Optional[np.ndarray]]:
+    """Stage one of the two-stage tridiagonal reduction (LAPACK ?sytrd_sy2sb /
+    ?hetrd_he2hb): A = Q1 B Q1^H with B Hermitian (real: symmetric) of half-bandwidth
+    ``band`` (1..128, a divisor of A.nb), in place: B's band and Q1's reflectors
+    overwrite the ``uplo`` triangle of A (dist/lapack/hetrd_2stage_mgpu.hpp says where).
+
+    Returns ``(tau, AB)``, the same on every rank: the reflectors' scalars (n - band of
+    them, A's dtype) and, with ``band_storage`` (default), B in LAPACK's lower band
+    storage, a (band + 1) x n Fortran-ordered array with ``AB[i - j, j] = B[i, j]`` for
+    j <= i <= min(n - 1, j + band) (the input of a bulge chase, e.g. LAPACK's ?hbtrd);
+    None without. Collective."""
+    _check_dist(A)
+
+    def check():
+        u, n = _hermitian_args("hetrd_band_mgpu", A, uplo, 0)
+        b = _band_width(band, "band", 1)
+        if not isinstance(band_storage, (bool, np.bool_)):
+            raise BadArgument(f"band_storage = {band_storage!r}: must be True or False")
+        return (u, n, b), lambda: _sig("hetrd_band_mgpu", A._c.dt, u, n, b, bool(band_storage))
+
+    u, n, b = A.ctx._agree("hetrd_band_mgpu", check)
+    tau = np.zeros(max(0, n - b), dtype=A.dtype)
+    AB = np.zeros((b + 1, n), dtype=A.dtype, order="F") if band_storage else None
+    _core.hetrd_band_mgpu(A.ctx._c, u, A._c, b, _addr(tau), 0 if AB is None else _addr(AB),
+                          b + 1, 0, -1, 0, "A")
+    return tau, AB
+
+
+def hetrd_2stage_mgpu(A: DistMatrix, uplo: str = "L",
+                      band: int = 0) -> Tuple[np.ndarray, np.ndarray]:
+    """The tridiagonal form T = Q^H A Q of the Hermitian (real: symmetric) A by the
+    two-stage reduction (LAPACK ?sytrd_2stage / ?hetrd_2stage without Q): dense to band
+    over every device (hetrd_band_mgpu), then the bulge chase. Returns ``(d, e)``, T's
+    diagonal (n) and off-diagonal (n - 1), real, the same on every rank. A is
+    overwritten with stage one's reflectors; Q is not kept. ``band``: the half-bandwidth
+    of stage one, a divisor of A.nb of at most 128 (0 picks the largest divisor <= 32).
+    Collective."""
+    _check_dist(A)
+
+    def check():
+        u, n = _hermitian_args("hetrd_2stage_mgpu", A, uplo, 0)
+        b = _band_width(band, "band", 0)
+        return (u, n, b), lambda: _sig("hetrd_2stage_mgpu", A._c.dt, u, n, b)
+
+    u, n, b = A.ctx._agree("hetrd_2stage_mgpu", check)
+    real = REAL_OF[A._c.dt]
+    d = np.zeros(n, dtype=real)
+    e = np.zeros(max(0, n - 1), dtype=real)
+    _core.hetrd_2stage_mgpu(A.ctx._c, u, A._c, _addr(d), _addr(e), 0, -1, b, "A")
+    return d, e
+
+
 def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
              uplo: str = "L", subset_by_index: Any = None, subset_by_value: Any = None,
-             dtype: Any = None, panel: int = 0) -> np.ndarray:
+             dtype: Any = None, panel: int = 0, stages: Any = "A") -> np.ndarray:
     """The eigen-solver on ScaLAPACK-style 2-D block-cyclic local arrays (ScaLAPACK's
     p?heevd / p?syevd shape, with eigh's subsets): eigenvalues and, where ``descz`` is
     given, eigenvectors of the n x n Hermitian (real: symmetric) A whose ``uplo``
@@ -318,7 +378,8 @@ def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
     its own blocks and grid, the same on every rank), ``z`` is this rank's local array of
     Z, a writable Fortran-ordered NumPy array of A's dtype: Z's columns 0..m-1 receive the
     eigenvectors (column j that of ``w[j]``), the rest is left alone. ``dtype``: the
-    precision where ``a`` is None (otherwise ``a``'s). ``panel`` as for :func:`eigh`.
+    precision where ``a`` is None (otherwise ``a``'s). ``panel`` and ``stages`` as for
+    :func:`eigh`.
 
     Returns ``w``, the m selected eigenvalues ascending, the same on every rank.
     Collective: A and Z move to and from the context's devices by all-to-alls, never
@@ -354,19 +415,20 @@ def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
                                   f"processes but the context has {ctx.size} rank(s): the grid "
                                   "must fit in the ranks")
         sub = _subset(subset_by_index, subset_by_value, n)
+        st = _stages(stages)
         keep_a, pa, lda = _local_2d(desca, a, ctx.rank, dt, False, "a", "desca")
         keep_z, pz, ldz = (_local_2d(descz, z, ctx.rank, dt, True, "z", "descz")
                            if descz is not None else (None, 0, 1))
-        return (u, n, dt, sub, (keep_a, pa, lda), (keep_z, pz, ldz)), \
-            lambda: _sig("heevd_2d", LETTER[dt], u, repr(desca), repr(descz), *sub, panel)
+        return (u, n, dt, sub, st, (keep_a, pa, lda), (keep_z, pz, ldz)), \
+            lambda: _sig("heevd_2d", LETTER[dt], u, repr(desca), repr(descz), *sub, panel, st)
 
-    u, n, dt, (kind, vl, vu, il, iu, _), (_ka, pa, lda), (_kz, pz, ldz) = \
+    u, n, dt, (kind, vl, vu, il, iu, _), st, (_ka, pa, lda), (_kz, pz, ldz) = \
         ctx._agree("heevd_2d", check)  # _ka, _kz: Fortran copies, alive till done
     w = np.zeros(max(n, 1), dtype=REAL_OF[LETTER[dt]])
     count = np.zeros(1, dtype=np.int64)
     _core.heevd_2d(ctx._c, LETTER[dt], u, desca._c, pa, lda, kind, vl, vu, il, iu,
                    _addr(count), _addr(w), None if descz is None else descz._c, pz, ldz,
-                   int(panel), -1)
+                   int(panel), -1, 0, st)
     return w[:int(count[0])].copy()
 
 

@@ -416,18 +416,43 @@ void same_precision(char first, char other, const char* name) {
                  first, "'");
 }
 
-// A reduction's options from the extension's (panel, pass) pair: pass -1 the default
-// (Auto), 0 two GEMVs, 1 one pass (gebrd only; the others take -1). The eigen-solver's
-// panel goes to its reduction and its back-transformation.
+// A reduction's options from the extension's (panel, pass, band, stages): pass -1 the
+// default (Auto), 0 two GEMVs, 1 one pass (gebrd only; the others take -1); band the
+// two-stage reduction's (0 automatic; hetrd_mgpu and hetrd_band_mgpu ignore it, as in
+// C++; gebrd and unmtr take 0); stages 'A', '1' or '2' (the eigen-solvers only; the
+// others take 'A'). The eigen-solver's panel goes to its reduction and its
+// back-transformation.
+inline Stages to_stages(char s) {
+  switch (s) {
+    case 'A': return Stages::Auto;
+    case '1': return Stages::One;
+    case '2': return Stages::Two;
+  }
+  MGBLAS_THROW(BadArgument, "stages = '", s, "': must be 'A', '1' or '2'");
+}
 template <typename Options>
-Options py_options(int64_t panel, int pass) {
+Options py_options(int64_t panel, int pass, int64_t band, char stages) {
+  constexpr bool kEigen =
+      std::is_same_v<Options, HeevdOptions> || std::is_same_v<Options, Heevd2DOptions>;
   Options o;
-  if constexpr (std::is_same_v<Options, HeevdOptions>)
+  if constexpr (std::is_same_v<Options, HeevdOptions>) {
     o.reduction.panel = o.back_transform.panel = panel;
-  else if constexpr (std::is_same_v<Options, Heevd2DOptions>)
+    o.reduction.band = band;
+    o.stages = to_stages(stages);
+  } else if constexpr (std::is_same_v<Options, Heevd2DOptions>) {
     o.heevd.reduction.panel = o.heevd.back_transform.panel = panel;
-  else
+    o.heevd.reduction.band = band;
+    o.heevd.stages = to_stages(stages);
+  } else {
     o.panel = panel;
+  }
+  if constexpr (std::is_same_v<Options, HetrdOptions>) o.band = band;
+  if constexpr (!kEigen && !std::is_same_v<Options, HetrdOptions>) {
+    if (band != 0) MGBLAS_THROW(BadArgument, "band applies to the two-stage reduction only");
+  }
+  if constexpr (!kEigen) {
+    if (stages != 'A') MGBLAS_THROW(BadArgument, "stages applies to the eigen-solvers only");
+  }
   if constexpr (std::is_same_v<Options, GebrdOptions>) {
     o.set_pass(pass < 0 ? GebrdPass::Auto : pass == 1 ? GebrdPass::One : GebrdPass::Two);
   } else if (pass >= 0) {

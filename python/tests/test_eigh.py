@@ -149,10 +149,14 @@ def test_binding_range_letter_and_null_z(ctx):
     addr = lambda a: a.__array_interface__["data"][0]  # noqa: E731
     with pytest.raises(mgblas.BadArgument, match="range"):
         mgblas._mgblas.heevd_mgpu(ctx._c, "L", M._c, "X", 0.0, 0.0, 0, 0, addr(m), addr(w),
-                                  None, 0, -1)
+                                  None, 0, -1, 0, "A")
     with pytest.raises(mgblas.BadArgument, match="'m'"):
-        mgblas._mgblas.heevd_mgpu(ctx._c, "L", M._c, "A", 0.0, 0.0, 0, 0, 0, addr(w), None, 0, -1)
+        mgblas._mgblas.heevd_mgpu(ctx._c, "L", M._c, "A", 0.0, 0.0, 0, 0, 0, addr(w), None, 0, -1,
+                                  0, "A")
+    with pytest.raises(mgblas.BadArgument, match="stages"):
+        mgblas._mgblas.heevd_mgpu(ctx._c, "L", M._c, "A", 0.0, 0.0, 0, 0, addr(m), addr(w),
+                                  None, 0, -1, 0, "3")
     mgblas._mgblas.heevd_mgpu(ctx._c, "L", M._c, "V", 1.5, 4.0, 0, 0, addr(m), addr(w), None,
-                              0, -1)
+                              0, -1, 0, "2")
     assert m[0] == 3
     np.testing.assert_allclose(w[:3], [2.0, 3.0, 4.0], rtol=0, atol=1e-13)

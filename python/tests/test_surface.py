@@ -205,3 +205,34 @@ def test_same_dsyevd_mgpu(capi, cctx, ctx, rng):
     np.testing.assert_allclose(w_all, np.linalg.eigvalsh(A), rtol=0, atol=8 * scale)
     dots = np.abs(np.sum(Z_c * Z_py.to_array(root=None), axis=0))
     np.testing.assert_allclose(dots, 1.0, rtol=0, atol=1e-10)
+
+
+def test_same_sytrd_2stage_and_band_mgpu(capi, cctx, ctx, rng):
+    """The two-stage reduction through C (the _ex form's band, a NULL AB) gives Python's
+    d, e and tau bit for bit: the same host devices lay A out alike."""
+    n, nb, band = 37, 8, 4
+    A = random(rng, (n, n), np.float64)
+    A = A + A.T
+    d_py, e_py = mgblas.hetrd_2stage_mgpu(mgblas.DistMatrix.from_array(ctx, A, nb=nb), "U",
+                                          band=band)
+    tau_py, _ = mgblas.hetrd_band_mgpu(mgblas.DistMatrix.from_array(ctx, A, nb=nb), band, "L")
+
+    class Options(ctypes.Structure):  # mgblas_reduction_options_t
+        _fields_ = [("panel", ctypes.c_int64), ("transport", ctypes.c_int),
+                    ("pass_", ctypes.c_int), ("profile", ctypes.c_void_p),
+                    ("band", ctypes.c_int64), ("stages", ctypes.c_int)]
+
+    M = _c_matrix(capi, cctx, "d", A, nb)
+    d_c, e_c, tau_c = np.zeros(n), np.zeros(n - 1), np.zeros(n - band)
+    opts = Options(band=band)
+    _check(capi, capi.mgblas_dsytrd_2stage_mgpu_ex(cctx, ord("U"), M, _ptr(d_c), _ptr(e_c),
+                                                   ctypes.byref(opts)))
+    Af = np.asfortranarray(A)  # alive through the call
+    _check(capi, capi.mgblas_matrix_distribute(cctx, M, _ptr(Af), ctypes.c_int64(n), 0))
+    _check(capi, capi.mgblas_dsytrd_band_mgpu(cctx, ord("L"), M, ctypes.c_int64(band),
+                                              _ptr(tau_c), None, ctypes.c_int64(0)))
+    capi.mgblas_matrix_destroy(M)
+    assert np.linalg.norm(d_c) > 0 and np.linalg.norm(tau_c) > 0
+    np.testing.assert_array_equal(d_c, d_py)
+    np.testing.assert_array_equal(e_c, e_py)
+    np.testing.assert_array_equal(tau_c, tau_py)

@@ -338,7 +338,8 @@ TYPED_TEST(Heevd_CApi, BadArgumentsFailEverywhere) {
 }
 
 // mgblas_<p>heevd_mgpu_ex: a panel and the host transport reach both steps (the same
-// results), the profile is added to (the reduction's phases, the whole call's total).
+// results), the profile is added to (the reduction's phases, the whole call's total);
+// stages and band reach the eigenvalues-only path.
 TYPED_TEST(Heevd_CApi, OptionsOfTheExEntry) {
   using T = TypeParam;
   using R = real_type_t<T>;
@@ -361,6 +362,32 @@ TYPED_TEST(Heevd_CApi, OptionsOfTheExEntry) {
                                prof.total - 1.0 >= prof.products + prof.panel + prof.comm +
                                                        prof.update,
                            "profile: total " + std::to_string(prof.total)));
+  // opts.stages and opts.band: the values through the two-stage reduction (band 4) and
+  // through the one-stage one, both LAPACK's; a stages value outside the enum fails.
+  for (mgblas_stages_t stages : {MGBLAS_STAGES_TWO, MGBLAS_STAGES_ONE}) {
+    mgblas_reduction_options_t st{};
+    st.stages = stages;
+    st.band = 4;
+    A = p.matrix();
+    std::vector<R> v(n, -1);
+    m = -1;
+    ASSERT_EQ(c_heevd<T>(p.c(), 'U', A, 'A', 0, 0, 0, 0, &m, v.data(), nullptr, &st),
+              MGBLAS_SUCCESS) << mgblas_last_error();
+    const Errors ev = check(p, m, v, 0, static_cast<const std::vector<T>*>(nullptr), 0);
+    EXPECT_TRUE(p.everywhere(m == n && ev.fine(),
+                             "stages " + std::to_string(static_cast<int>(stages)) + ": " +
+                                 ev.text()));
+  }
+  mgblas_reduction_options_t bad_stages{};
+  bad_stages.stages = static_cast<mgblas_stages_t>(7);
+  A = p.matrix();
+  m = -1;
+  const mgblas_status_t sst =
+      c_heevd<T>(p.c(), 'L', A, 'A', 0, 0, 0, 0, &m, w.data(), nullptr, &bad_stages);
+  EXPECT_TRUE(p.everywhere(sst == MGBLAS_ERROR_BAD_ARGUMENT && m == -1 &&
+                               std::string(mgblas_last_error()).find("opts.stages") !=
+                                   std::string::npos,
+                           std::string("stages 7: ") + mgblas_last_error()));
   opts.panel = 3;  // not a divisor of nb = 16
   opts.profile = nullptr;
   A = p.matrix();

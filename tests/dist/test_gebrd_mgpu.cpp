@@ -262,8 +262,9 @@ TEST(Gebrd_CApi, DgebrdCgebrdAndOneRanksNullOutput) {
 
 //  +-------------------------------------------------------------------------------+
 //  |  mgblas_dgebrd_mgpu_ex: both passes and the host transport give a correct       |
-//  |  reduction, the profile is added to; a bad pass or a negative panel on one rank  |
-//  |  only fail every rank with the option's name and leave the outputs untouched.   |
+//  |  reduction, the profile is added to; a bad pass, a negative panel or another    |
+//  |  routine's option (band, stages) on one rank only fail every rank with the       |
+//  |  option's name and leave the outputs untouched.                                |
 //  +-------------------------------------------------------------------------------+
 TEST(Gebrd_CApi, OptionsOfTheExEntry) {
   if (!mgblas::precision_enabled(mgblas::DataType::kFloat64))
@@ -295,6 +296,12 @@ TEST(Gebrd_CApi, OptionsOfTheExEntry) {
   bad = {};
   bad.panel = -2;
   EXPECT_TRUE(fails_with(bad, "opts.panel"));
+  bad = {};
+  bad.band = 4;  // the two-stage reduction's option
+  EXPECT_TRUE(fails_with(bad, "opts.band"));
+  bad = {};
+  bad.stages = MGBLAS_STAGES_ONE;  // the eigen-solvers' option
+  EXPECT_TRUE(fails_with(bad, "opts.stages"));
 
   for (mgblas_gebrd_pass_t pass : {MGBLAS_GEBRD_PASS_ONE, MGBLAS_GEBRD_PASS_TWO}) {
     ASSERT_EQ(mgblas_matrix_distribute(cctx, dA, A.data(), m, 0), MGBLAS_SUCCESS);

@@ -272,7 +272,8 @@ TEST(Hetrd_CApi, SytrdHetrdAndOneRanksBadUplo) {
 //  +-------------------------------------------------------------------------------+
 //  |  mgblas_dsytrd_mgpu_ex: the options reach the reduction (a panel, the host      |
 //  |  transport, the profile added to); NULL options are the plain entry's; a bad     |
-//  |  transport, a gebrd-only pass or a bad panel on one rank only fail every rank    |
+//  |  transport, a gebrd-only pass, heevd's stages or a bad panel on one rank only    |
+//  |  fail every rank                                                               |
 //  |  with the option's name and leave the outputs untouched.                       |
 //  +-------------------------------------------------------------------------------+
 TEST(Hetrd_CApi, OptionsOfTheExEntry) {
@@ -307,6 +308,9 @@ TEST(Hetrd_CApi, OptionsOfTheExEntry) {
   bad = {};
   bad.pass = MGBLAS_GEBRD_PASS_ONE;
   EXPECT_TRUE(fails_with(bad, "opts.pass"));
+  bad = {};
+  bad.stages = MGBLAS_STAGES_TWO;  // the eigen-solvers' option
+  EXPECT_TRUE(fails_with(bad, "opts.stages"));
   bad = {};
   bad.panel = 7;  // not a divisor of nb = 16
   EXPECT_TRUE(fails_with(bad, "opts.panel"));
