@@ -2,6 +2,7 @@
 // Host engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): LAPACKE ?geqrf for
 // a panel's QR, plain loops for the band's copy.
 #include <algorithm>
+#include <vector>
 
 #include "kernels/host/detail/cblas.hpp"
 #include "kernels/sy2sb_kernels.hpp"
@@ -15,9 +16,17 @@ void geqrf_host(int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
   const auto bm = static_cast<lapack_int>(detail::to_blas_int("geqrf", "m", m));
   const auto bn = static_cast<lapack_int>(detail::to_blas_int("geqrf", "n", n));
   const auto blda = static_cast<lapack_int>(detail::to_blas_int("geqrf", "lda", lda));
-  const lapack_int info = detail::by_precision<T>(LAPACKE_sgeqrf, LAPACKE_dgeqrf, LAPACKE_cgeqrf,
-                                                  LAPACKE_zgeqrf)(LAPACK_COL_MAJOR, bm, bn, A,
-                                                                  blda, tau);
+  // The _work entry: LAPACKE's plain one refuses a NaN in A (info -4), where a reduction
+  // lets it spread into its outputs as documented.
+  const auto call = detail::by_precision<T>(LAPACKE_sgeqrf_work, LAPACKE_dgeqrf_work,
+                                            LAPACKE_cgeqrf_work, LAPACKE_zgeqrf_work);
+  T query{};
+  lapack_int info = call(LAPACK_COL_MAJOR, bm, bn, A, blda, tau, &query, -1);
+  if (info == 0) {
+    std::vector<T> work(static_cast<std::size_t>(std::max<double>(1.0, std::real(query))));
+    info = call(LAPACK_COL_MAJOR, bm, bn, A, blda, tau, work.data(),
+                static_cast<lapack_int>(work.size()));
+  }
   if (info != 0) MGBLAS_THROW(Error, "geqrf: LAPACK ?geqrf returned info ", info);
 }
 

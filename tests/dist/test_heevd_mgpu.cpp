@@ -194,6 +194,24 @@ TYPED_TEST(Heevd_Host, BadArgumentsRaiseEverywhere) {
     named = std::string(e.what()).find("'A'") != std::string::npos;
   }
   EXPECT_TRUE(td::everywhere(*ctx, named && untouched(), "NaN in A names A, outputs untouched"));
+  // The same through the two-stage reduction (eigenvalues only): the NaN spreads through
+  // the band and the chase into T.
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+    std::vector<T> Au = A;
+    if (uplo == Uplo::Upper) Au[1 + 3 * n] = mt::nan_value<T>();
+    else Au[3 + 1 * n] = mt::nan_value<T>();
+    DistMatrix<T> dAu = td::scatter<T>(ctx, n, n, 8, 0, Au);
+    HeevdOptions two;
+    two.stages = Stages::Two;
+    bool named2 = false;
+    try {
+      heevd_mgpu<T>(uplo, dAu, w.data(), nullptr, EigenRange::all(), two);
+    } catch (const BadArgument& e) {
+      named2 = std::string(e.what()).find("'A'") != std::string::npos;
+    }
+    EXPECT_TRUE(td::everywhere(*ctx, named2 && untouched(),
+                               "two-stage: NaN in A names A, outputs untouched"));
+  }
   // tridiag_eigenvectors_mgpu: a NaN in e names e.
   std::vector<R> d(n, R(1)), e(n - 1, R(0.5));
   e[4] = std::numeric_limits<R>::infinity();
