@@ -136,14 +136,10 @@ struct Grid {
 };
 
 // One grid, one size: the checks of the file comment. Every rank calls it.
+// A random Hermitian n x n matrix (full storage, real diagonal), the same on every rank
+// (the seed is the test's).
 template <typename T>
-void check_against_scalapack(mgblas_context_t ctx, const Grid& g, int n, int mb, int nb) {
-  int me = 0, nranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &me);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  SCOPED_TRACE(::testing::Message() << "grid " << g.nprow << "x" << g.npcol << " " << g.order
-                                    << ", n " << n << ", mb " << mb << ", nb " << nb);
-  // A random Hermitian matrix, the same on every rank (the seed is the test's).
+std::vector<T> random_hermitian(int n) {
   auto rng = mt::make_rng();
   std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(n) * n, rng);
   for (int j = 0; j < n; ++j)
@@ -152,28 +148,58 @@ void check_against_scalapack(mgblas_context_t ctx, const Grid& g, int n, int mb,
       A[i + j * n] = v;
       A[j + i * n] = conj_of(v);
     }
+  return A;
+}
 
-  // BLACS grid; ranks past it get context -1 and hold nothing.
-  int blacs = 0;
-  Cblacs_get(-1, 0, &blacs);
-  Cblacs_gridinit(&blacs, g.order == 'R' ? "Row" : "Col", g.nprow, g.npcol);
-  int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
-  if (blacs >= 0) Cblacs_gridinfo(blacs, &nprow, &npcol, &myrow, &mycol);
-  const bool in_grid = blacs >= 0 && myrow >= 0;
+// A placed by ScaLAPACK on a BLACS grid of g's shape with mb x nb blocks (padded local
+// leading dimension); ranks past the grid get context -1 and hold nothing.
+template <typename T>
+struct OnGrid {
+  int blacs = 0, myrow = -1, mycol = -1, locr = 0, locc = 0;
+  int desc[9] = {};
+  bool in_grid = false;
+  std::vector<T> local;
+};
+
+template <typename T>
+OnGrid<T> place_on_grid(const Grid& g, int n, int mb, int nb, const std::vector<T>& A) {
+  OnGrid<T> out;
+  Cblacs_get(-1, 0, &out.blacs);
+  Cblacs_gridinit(&out.blacs, g.order == 'R' ? "Row" : "Col", g.nprow, g.npcol);
+  int nprow = -1, npcol = -1;
+  if (out.blacs >= 0) Cblacs_gridinfo(out.blacs, &nprow, &npcol, &out.myrow, &out.mycol);
+  out.in_grid = out.blacs >= 0 && out.myrow >= 0;
   const int zero = 0;
-  int locr = 0, locc = 0, desc[9] = {1, -1, n, n, mb, nb, 0, 0, 1}, info = 0;
-  if (in_grid) {
-    locr = numroc_(&n, &mb, &myrow, &zero, &nprow);
-    locc = numroc_(&n, &nb, &mycol, &zero, &npcol);
-    const int lld = std::max(1, locr) + 1;  // padded
-    descinit_(desc, &n, &n, &mb, &nb, &zero, &zero, &blacs, &lld, &info);
-    ASSERT_EQ(info, 0);
+  const int unset[9] = {1, -1, n, n, mb, nb, 0, 0, 1};
+  std::copy(unset, unset + 9, out.desc);
+  if (out.in_grid) {
+    out.locr = numroc_(&n, &mb, &out.myrow, &zero, &nprow);
+    out.locc = numroc_(&n, &nb, &out.mycol, &zero, &npcol);
+    const int lld = std::max(1, out.locr) + 1;  // padded
+    int info = 0;
+    descinit_(out.desc, &n, &n, &mb, &nb, &zero, &zero, &out.blacs, &lld, &info);
+    EXPECT_EQ(info, 0);
   }
-  const int lld = desc[8];
-  std::vector<T> local(static_cast<std::size_t>(std::max(1, lld * locc)), T(-7));
-  if (in_grid)
+  out.local.assign(static_cast<std::size_t>(std::max(1, out.desc[8] * out.locc)), T(-7));
+  if (out.in_grid)
     for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) elset(local.data(), i + 1, j + 1, desc, A[i + j * n]);
+      for (int i = 0; i < n; ++i) elset(out.local.data(), i + 1, j + 1, out.desc, A[i + j * n]);
+  return out;
+}
+
+template <typename T>
+void check_against_scalapack(mgblas_context_t ctx, const Grid& g, int n, int mb, int nb) {
+  int me = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  SCOPED_TRACE(::testing::Message() << "grid " << g.nprow << "x" << g.npcol << " " << g.order
+                                    << ", n " << n << ", mb " << mb << ", nb " << nb);
+  const std::vector<T> A = random_hermitian<T>(n);
+  OnGrid<T> on = place_on_grid(g, n, mb, nb, A);
+  const int blacs = on.blacs, myrow = on.myrow, mycol = on.mycol;
+  const bool in_grid = on.in_grid;
+  int* desc = on.desc;
+  std::vector<T>& local = on.local;
 
   // The descriptor as mgblas reads it: the same grid position as BLACS's.
   mgblas_desc2d_t d2{};
@@ -376,34 +402,14 @@ void check_eigensolver(mgblas_context_t ctx, const Grid& g, int n, int nb) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   SCOPED_TRACE(::testing::Message() << "eigen-solver: grid " << g.nprow << "x" << g.npcol << " "
                                     << g.order << ", n " << n << ", nb " << nb);
-  auto rng = mt::make_rng();
-  std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(n) * n, rng);
-  for (int j = 0; j < n; ++j)
-    for (int i = 0; i <= j; ++i) {
-      const T v = i == j ? T(std::real(A[i + j * n])) : A[i + j * n];
-      A[i + j * n] = v;
-      A[j + i * n] = conj_of(v);
-    }
-  int blacs = 0;
-  Cblacs_get(-1, 0, &blacs);
-  Cblacs_gridinit(&blacs, g.order == 'R' ? "Row" : "Col", g.nprow, g.npcol);
-  int nprow = -1, npcol = -1, myrow = -1, mycol = -1;
-  if (blacs >= 0) Cblacs_gridinfo(blacs, &nprow, &npcol, &myrow, &mycol);
-  const bool in_grid = blacs >= 0 && myrow >= 0;
-  const int zero = 0;
-  int locr = 0, locc = 0, desc[9] = {1, -1, n, n, nb, nb, 0, 0, 1}, info = 0;
-  if (in_grid) {
-    locr = numroc_(&n, &nb, &myrow, &zero, &nprow);
-    locc = numroc_(&n, &nb, &mycol, &zero, &npcol);
-    const int lld = std::max(1, locr) + 1;  // padded
-    descinit_(desc, &n, &n, &nb, &nb, &zero, &zero, &blacs, &lld, &info);
-    ASSERT_EQ(info, 0);
-  }
-  const int lld = desc[8];
-  std::vector<T> local(static_cast<std::size_t>(std::max(1, lld * locc)), T(-7));
-  if (in_grid)
-    for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) elset(local.data(), i + 1, j + 1, desc, A[i + j * n]);
+  const std::vector<T> A = random_hermitian<T>(n);
+  OnGrid<T> on = place_on_grid(g, n, nb, nb, A);
+  const int blacs = on.blacs, mycol = on.mycol, locr = on.locr, lld = on.desc[8];
+  const int npcol = g.npcol, zero = 0;
+  int info = 0;
+  const bool in_grid = on.in_grid;
+  int* desc = on.desc;
+  const std::vector<T>& local = on.local;
   // mgblas reads the lower triangle only: the upper one of its copy is NaN.
   std::vector<T> mine = local;
   if (in_grid)
