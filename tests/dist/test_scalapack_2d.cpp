@@ -259,16 +259,22 @@ struct Name {
 };
 TYPED_TEST_SUITE(ScaLAPACK2D, Types, Name);
 
-TYPED_TEST(ScaLAPACK2D, EveryGridMatchesScaLAPACK) {
-  int nranks = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
-  td::CHostContext c(2);
+// Every process grid that fits in nranks ranks, row-major, and column-major where that
+// differs (both dimensions > 1).
+std::vector<Grid> every_grid(int nranks) {
   std::vector<Grid> grids;
   for (int r = 1; r <= nranks; ++r)
     for (int cc = 1; r * cc <= nranks; ++cc)
       for (char order : {'R', 'C'})
         if (order == 'R' || (r > 1 && cc > 1)) grids.push_back({r, cc, order});
-  for (const Grid& g : grids)
+  return grids;
+}
+
+TYPED_TEST(ScaLAPACK2D, EveryGridMatchesScaLAPACK) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  td::CHostContext c(2);
+  for (const Grid& g : every_grid(nranks))
     for (auto [n, mb, nb] : {std::tuple{1, 1, 1}, {37, 3, 5}, {37, 5, 5}, {64, 64, 64}, {150, 7, 2},
                                {150, 7, 7}})
       check_against_scalapack<TypeParam>(c.ctx, g, n, mb, nb);
@@ -557,12 +563,7 @@ TYPED_TEST(ScaLAPACK2D, EigenSolverMatchesScaLAPACK) {
   int nranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   td::CHostContext c(2);
-  std::vector<Grid> grids;
-  for (int r = 1; r <= nranks; ++r)
-    for (int cc = 1; r * cc <= nranks; ++cc)
-      for (char order : {'R', 'C'})
-        if (order == 'R' || (r > 1 && cc > 1)) grids.push_back({r, cc, order});
-  for (const Grid& g : grids)
+  for (const Grid& g : every_grid(nranks))
     for (auto [n, nb] : {std::pair{1, 1}, {37, 5}, {150, 7}})
       check_eigensolver<TypeParam>(c.ctx, g, n, nb);
   // The case: a 2 x 2 grid, mb = nb = 64.
