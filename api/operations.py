@@ -53,7 +53,8 @@ ARGUMENT_ROLES = {
     "local_2d_in": ("const T*", "this rank's local array of the desc2d before it (host memory, "
                                 "column-major, leading dimension desc->lld; NULL where the rank "
                                 "holds none of the matrix)"),
-    "local_2d_out": ("T*", "as local_2d_in, written"),
+    "local_2d_out": ("T*", "as local_2d_in, written (and read first where the operation "
+                           "overwrites its input, as hetrd_2d and gebrd_2d do)"),
 }
 
 # The arguments that an entry with a `range` argument lists with it (their roles real, real,
@@ -286,6 +287,26 @@ OPERATIONS = [
        c_names={"s": "syevd_2d", "d": "syevd_2d"},
        cpp="*{m} = mgblas::heevd_2d<{T}>({ctx}, {uplo}, {desca}, {a}, {w}, {descz}, {z}, "
            "{range}, {opts})",
+       group="ScaLAPACK-shaped entries"),
+    op("hetrd_2d", "collective",
+       ["uplo uplo", "desc2d desca", "local_2d_out a", "real_out d", "real_out e", "out tau",
+        "options opts"],
+       "hetrd_mgpu (real: sytrd) on local arrays in ScaLAPACK's 2-D block-cyclic layout, "
+       "p?hetrd / p?sytrd's shape: A (desca, a; n x n) is moved to the devices, reduced in "
+       "one stage and moved back: a holds T and the reflectors in its uplo triangle as "
+       "p?sytrd leaves them; d (n), e and tau (n - 1, LAPACK's numbering) whole on every rank",
+       c_names={"s": "sytrd_2d", "d": "sytrd_2d"},
+       cpp="mgblas::hetrd_2d<{T}>({ctx}, {uplo}, {desca}, {a}, {d}, {e}, {tau}, {opts})",
+       group="ScaLAPACK-shaped entries"),
+    op("gebrd_2d", "collective",
+       ["desc2d desca", "local_2d_out a", "real_out d", "real_out e", "out tauq", "out taup",
+        "options opts"],
+       "gebrd_mgpu on local arrays in ScaLAPACK's 2-D block-cyclic layout, p?gebrd's shape: "
+       "A (desca, a; m x n, any m and n: B upper bidiagonal for m >= n, lower otherwise) is "
+       "moved to the devices, reduced and moved back: a holds B and both reflector sets as "
+       "p?gebrd leaves them; d, tauq, taup (min(m, n)) and e (min(m, n) - 1) whole on every "
+       "rank",
+       cpp="mgblas::gebrd_2d<{T}>({ctx}, {desca}, {a}, {d}, {e}, {tauq}, {taup}, {opts})",
        group="ScaLAPACK-shaped entries"),
     op("tridiag_eigenvalues_mgpu", "collective",
        ["int n", "real_in d", "real_in e", "real_out w"],

@@ -25,9 +25,11 @@
 #include "core/config.hpp"
 #include "core/context.hpp"
 #include "dist/dist_blas.hpp"
+#include "dist/lapack/gebrd_2d.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
+#include "dist/lapack/hetrd_2d.hpp"
 #include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/batched_mgpu.hpp"
@@ -476,6 +478,42 @@ template <> struct CapiOptions<mgblas::Heevd2DOptions> {
     if (c && options.profile) {
       const mgblas::HetrdProfile& r = solve.reduction;
       add_profile(c->profile, r.symv, r.panel, r.comm, r.update, profile.total);
+    }
+  }
+};
+
+// hetrd_2d / gebrd_2d: their reduction's options (hetrd_mgpu's, gebrd_mgpu's: the same
+// fields and checks as those entries' _ex forms); the profile receives the reduction's
+// phases and the whole call's total, the redistributions included.
+template <> struct CapiOptions<mgblas::Hetrd2DOptions> {
+  CapiOptions<mgblas::HetrdOptions> reduce;
+  mgblas::Hetrd2DOptions options;
+  mgblas::Hetrd2DProfile profile;
+  void read(const mgblas_reduction_options_t* c) {
+    reduce.read(c);
+    options.hetrd = reduce.options;
+    if (c && c->profile) options.profile = &profile;
+  }
+  void finish(const mgblas_reduction_options_t* c) const {
+    if (c && options.profile) {
+      const mgblas::HetrdProfile& r = reduce.profile;
+      add_profile(c->profile, r.symv, r.panel, r.comm, r.update, profile.total);
+    }
+  }
+};
+template <> struct CapiOptions<mgblas::Gebrd2DOptions> {
+  CapiOptions<mgblas::GebrdOptions> reduce;
+  mgblas::Gebrd2DOptions options;
+  mgblas::Gebrd2DProfile profile;
+  void read(const mgblas_reduction_options_t* c) {
+    reduce.read(c);
+    options.gebrd = reduce.options;
+    if (c && c->profile) options.profile = &profile;
+  }
+  void finish(const mgblas_reduction_options_t* c) const {
+    if (c && options.profile) {
+      const mgblas::GebrdProfile& r = reduce.profile;
+      add_profile(c->profile, r.products, r.panel, r.comm, r.update, profile.total);
     }
   }
 };

@@ -11,6 +11,7 @@
 #include "core/agreement.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "dist/lapack/detail/entry_2d.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -28,49 +29,10 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The devices' column block: 256 (the eigen-solver example's and benchmarks' width), but
-// no wider than a multiple of 32 that still gives each of the P devices a block column,
-// so that a small matrix is spread too.
-int64_t devices_nb(int64_t requested, int64_t n, int P) {
-  if (requested > 0) return requested;
-  const int64_t share = (std::max<int64_t>(n, 1) + P - 1) / P;
-  return std::min<int64_t>(256, (share + 31) / 32 * 32);
-}
-
-// Field names for one descriptor in a CallRecord (they must outlive the record).
-struct DescNames {
-  const char *m, *n, *mb, *nb, *nprow, *npcol, *rsrc, *csrc, *order;
-};
-constexpr DescNames kDescA{"desca.m",     "desca.n",    "desca.mb",   "desca.nb",   "desca.nprow",
-                           "desca.npcol", "desca.rsrc", "desca.csrc", "desca.order"};
-constexpr DescNames kDescZ{"descz.m",     "descz.n",    "descz.mb",   "descz.nb",   "descz.nprow",
-                           "descz.npcol", "descz.rsrc", "descz.csrc", "descz.order"};
-
-void add_desc(CallRecord& rec, const DescNames& f, const BlockCyclic2D& D) {
-  rec.add(f.m, D.m()).add(f.n, D.n()).add(f.mb, D.mb()).add(f.nb, D.nb())
-      .add(f.nprow, D.nprow()).add(f.npcol, D.npcol()).add(f.rsrc, D.rsrc())
-      .add(f.csrc, D.csrc()).add(f.order, D.order() == GridOrder::RowMajor ? 'R' : 'C');
-}
-
-// One local array: the grid fits the ranks, its leading dimension covers this rank's
-// local rows, and it is not null where this rank holds entries.
+// One local array, its messages under this entry's name.
 void check_local(const char* desc_name, const char* array, const char* ld_name,
                  const BlockCyclic2D& D, const void* p, int64_t ld, int me, int nranks) {
-  if (D.grid_size() > nranks)
-    fail<BadArgument>("argument '", desc_name, "' has a ", D.nprow(), " x ", D.npcol(),
-                      " grid = ", D.grid_size(), " processes but the context has ", nranks,
-                      " ranks: the grid must fit in the ranks");
-  const int prow = D.prow_of(me);
-  if (prow < 0) return;  // outside the grid: the array is not read
-  const int64_t locr = D.local_rows(prow), locc = D.local_cols(D.pcol_of(me));
-  if (ld < std::max<int64_t>(1, locr))
-    fail<BadArgument>("argument '", ld_name, "' (", desc_name, "'s LLD) = ", ld,
-                      ": must be >= max(1, local rows) = ",
-                      std::max<int64_t>(1, locr), " on rank ", me, " (process (", prow, ", ",
-                      D.pcol_of(me), ") of ", desc_name, "'s grid)");
-  if (p == nullptr && locr * locc > 0)
-    fail<BadArgument>("argument '", array, "' is a null pointer on rank ", me, ", which holds a ",
-                      locr, " x ", locc, " part of ", desc_name, "'s matrix");
+  detail::check_local(kWhat, desc_name, array, ld_name, D, p, ld, me, nranks);
 }
 
 void check_range(const EigenRange& r, int64_t n) {
@@ -113,8 +75,8 @@ int64_t heevd_2d(const std::shared_ptr<Context>& ctx, Uplo uplo, const BlockCycl
       .add_scalar("vu", range.vu)
       .add("opts.nb", opts.nb)
       .add("vectors", descz != nullptr ? 1 : 0);
-  add_desc(rec, kDescA, desca);
-  if (descz != nullptr) add_desc(rec, kDescZ, *descz);
+  detail::add_desc(rec, detail::kDescA, desca);
+  if (descz != nullptr) detail::add_desc(rec, detail::kDescZ, *descz);
   agree(c.comm(), rec, [&] {
     if (uplo != Uplo::Lower && uplo != Uplo::Upper)
       fail<BadArgument>("argument 'uplo' = ", static_cast<char>(uplo),
@@ -141,7 +103,7 @@ int64_t heevd_2d(const std::shared_ptr<Context>& ctx, Uplo uplo, const BlockCycl
   if (n == 0) return 0;
 
   // 1. A on the devices, in a copy (the reduction destroys it, not the caller's arrays).
-  const int64_t nb = devices_nb(opts.nb, n, P);
+  const int64_t nb = detail::devices_nb(opts.nb, n, P);
   auto t = std::chrono::steady_clock::now();
   DistMatrix<T> A(ctx, BlockCyclic1D(n, n, nb, P));
   A.import_2d(desca, desca.prow_of(me) >= 0 ? a : nullptr, lda);

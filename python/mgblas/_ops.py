@@ -435,6 +435,113 @@ def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
 syevd_2d = heevd_2d
 
 
+def _reduction_2d_args(ctx: Context, name: str, desca: Any, a: Any, dtype: Any,
+                       panel: Any) -> Tuple[np.dtype, Tuple[Any, int, int]]:
+    """The local checks of hetrd_2d / gebrd_2d: A's precision and its local array
+    (written in place: Fortran-ordered, writable), (keep-alive, address, lld)."""
+    from ._arrays import LETTER
+    from ._dist import _local_2d
+    from ._layout2d import BlockCyclic2D
+    if not isinstance(desca, BlockCyclic2D):
+        raise BadArgument(f"desca must be an mgblas.BlockCyclic2D, not {type(desca).__name__}")
+    if not isinstance(panel, (int, np.integer)) or isinstance(panel, bool) or panel < 0:
+        raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    elif a is not None:
+        dt = describe(a, "a").dtype
+    else:
+        raise BadArgument(f"{name}: a is None: pass dtype= (the precision of A) on a rank "
+                          "that holds none of A")
+    if dt not in LETTER:
+        raise BadArgument(f"dtype {dt}: must be float32, float64, complex64 or complex128")
+    if desca.grid_size > ctx.size:
+        raise BadArgument(f"desca's grid is {desca.nprow} x {desca.npcol} = {desca.grid_size} "
+                          f"processes but the context has {ctx.size} rank(s): the grid must "
+                          "fit in the ranks")
+    return dt, _local_2d(desca, a, ctx.rank, dt, True, "a", "desca")
+
+
+def hetrd_2d(ctx: Context, desca: Any, a: Any, uplo: str = "L", dtype: Any = None,
+             panel: int = 0) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The tridiagonal reduction T = Q^H A Q (real: Q^T A Q) on ScaLAPACK-style 2-D
+    block-cyclic local arrays, ScaLAPACK's p?hetrd / p?sytrd shape.
+
+    ``desca`` is A's :class:`BlockCyclic2D` (n x n, the same on every rank) and ``a`` this
+    rank's local array, a writable Fortran-ordered NumPy array of shape
+    ``desca.local_shape(ctx.rank)`` or a padded (lld, LOCc) one (None where the rank
+    holds nothing; then ``dtype`` gives the precision). Its ``uplo`` triangle is read and,
+    in place, overwritten as p?sytrd (and LAPACK's ?sytrd) leaves it: T's diagonal and
+    off-diagonal, the reflectors beyond them; the other triangle keeps its values.
+    ``panel``: hetrd's panel width (0 picks one).
+
+    Returns ``(d, e, tau)``, the same on every rank (p?sytrd leaves them distributed over
+    the process columns): T's diagonal (n) and off-diagonal (n - 1, real) and the
+    reflectors' scalars (n - 1), numbered as LAPACK numbers them. Collective: A moves to
+    and from the context's devices by all-to-alls, never through one rank."""
+    _check_ctx(ctx)
+    from ._arrays import LETTER
+
+    def check():
+        u = option(uplo, "uplo", "LU")
+        dt, local = _reduction_2d_args(ctx, "hetrd_2d", desca, a, dtype, panel)
+        if desca.m != desca.n:
+            raise DimensionMismatch(f"hetrd_2d: desca is {desca.m} x {desca.n} but must be "
+                                    "square")
+        return (u, dt, local), lambda: _sig("hetrd_2d", LETTER[dt], u, repr(desca), panel)
+
+    u, dt, (_ka, pa, lda) = ctx._agree("hetrd_2d", check)  # _ka: alive till done
+    n = desca.m
+    real = REAL_OF[LETTER[dt]]
+    d = np.zeros(n, dtype=real)
+    e = np.zeros(max(0, n - 1), dtype=real)
+    tau = np.zeros(max(0, n - 1), dtype=dt)
+    _core.hetrd_2d(ctx._c, LETTER[dt], u, desca._c, pa, lda, _addr(d), _addr(e), _addr(tau),
+                   int(panel), -1, 0, "A")
+    return d, e, tau
+
+
+sytrd_2d = hetrd_2d
+
+
+def gebrd_2d(ctx: Context, desca: Any, a: Any, dtype: Any = None, panel: int = 0,
+             one_pass: Optional[bool] = None
+             ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The bidiagonal reduction B = Q^H A P (real: Q^T A P) on ScaLAPACK-style 2-D
+    block-cyclic local arrays, ScaLAPACK's p?gebrd shape.
+
+    ``desca`` is A's :class:`BlockCyclic2D` (m x n, any m and n; the same on every rank)
+    and ``a`` this rank's local array, as for :func:`hetrd_2d`. In place, ``a`` is
+    overwritten as p?gebrd (and LAPACK's ?gebrd) leaves it: B on the diagonal and the
+    first superdiagonal (m >= n) or subdiagonal (m < n), Q's reflectors below, P's above.
+    ``panel`` and ``one_pass`` as for :func:`gebrd`.
+
+    Returns ``(d, e, tauq, taup)``, the same on every rank: B's diagonal (k = min(m, n))
+    and off-diagonal (k - 1, real) and the scalars of Q's and P's reflectors (k each).
+    Collective."""
+    _check_ctx(ctx)
+    from ._arrays import LETTER
+    from ._blas import _pass_mode
+
+    def check():
+        if one_pass is not None and not isinstance(one_pass, (bool, np.bool_)):
+            raise BadArgument(f"one_pass = {one_pass!r}: must be True, False or None")
+        dt, local = _reduction_2d_args(ctx, "gebrd_2d", desca, a, dtype, panel)
+        return (dt, local), lambda: _sig("gebrd_2d", LETTER[dt], repr(desca), panel,
+                                         _pass_mode(one_pass))
+
+    dt, (_ka, pa, lda) = ctx._agree("gebrd_2d", check)  # _ka: alive till done
+    k = min(desca.m, desca.n)
+    real = REAL_OF[LETTER[dt]]
+    d = np.zeros(k, dtype=real)
+    e = np.zeros(max(0, k - 1), dtype=real)
+    tauq = np.zeros(k, dtype=dt)
+    taup = np.zeros(k, dtype=dt)
+    _core.gebrd_2d(ctx._c, LETTER[dt], desca._c, pa, lda, _addr(d), _addr(e), _addr(tauq),
+                   _addr(taup), int(panel), _pass_mode(one_pass), 0, "A")
+    return d, e, tauq, taup
+
+
 def tsgemm_mgpu_ksplit(A: Any, B: Any, C: Any = None, transa: str = "T", alpha: Any = 1.0,
                        beta: Any = 0.0) -> Any:
     """The k-split form of tsgemm_mgpu: C = alpha op(A) @ B + beta C, A and B

@@ -460,6 +460,19 @@ Options py_options(int64_t panel, int pass, int64_t band, char stages) {
   }
   return o;
 }
+// The ScaLAPACK-shaped reductions: their reduction's options, the devices' nb automatic.
+template <>
+Hetrd2DOptions py_options<Hetrd2DOptions>(int64_t panel, int pass, int64_t band, char stages) {
+  Hetrd2DOptions o;
+  o.hetrd = py_options<HetrdOptions>(panel, pass, band, stages);
+  return o;
+}
+template <>
+Gebrd2DOptions py_options<Gebrd2DOptions>(int64_t panel, int pass, int64_t band, char stages) {
+  Gebrd2DOptions o;
+  o.gebrd = py_options<GebrdOptions>(panel, pass, band, stages);
+  return o;
+}
 
 }  // namespace
 }  // namespace mgblas::python

@@ -6,7 +6,10 @@
 ! (mgblas_dsyevd_mgpu, an index subset with vectors) on a matrix filled the same way, whose
 ! eigenvalues are known; and the same matrix as a ScaLAPACK-style local array (a 1 x 1
 ! grid, its descriptor from mgblas_desc2d_from_scalapack) through mgblas_dsyevd_2d, Z on
-! its own blocks. Exit status 1 on failure.
+! its own blocks; and the reductions' ScaLAPACK-shaped entries mgblas_dsytrd_2d and
+! mgblas_dgebrd_2d on such local arrays, checked by what an orthogonal reduction keeps
+! (trace, Frobenius norm) and by LAPACK's storage of d and e in the array. Exit status 1
+! on failure.
 program fortran_local_blocks
   use mgblas
   implicit none
@@ -19,6 +22,7 @@ program fortran_local_blocks
   call round_trip(.true., 11_c_int64_t, 5_c_int64_t, 2_c_int64_t)
   call eigenpairs(12_c_int64_t, 4_c_int64_t)
   call eigenpairs_2d(12)
+  call reductions_2d(11, 8)
   call check(mgblas_context_destroy(ctx))
   if (failures /= 0) then
     print '(a, i0, a)', "fortran_local_blocks: ", failures, " failure(s)"
@@ -188,4 +192,68 @@ contains
       end if
     end do
   end subroutine eigenpairs_2d
+
+  ! mgblas_dsytrd_2d on the n x n Hilbert-like A(i, j) = 1 / (i + j - 1) (lower triangle,
+  ! the upper one -9: not read) and mgblas_dgebrd_2d on the n x m A(i, j) = 1 / (i + 2 j)
+  ! (n >= m: B upper bidiagonal), each in one rank's local array (a 1 x 1 grid, 3 x 3
+  ! blocks, lld one row longer): an orthogonal reduction keeps the trace (sytrd) and the
+  ! Frobenius norm, the array holds d on its diagonal and e next to it (LAPACK's storage),
+  ! the upper triangle (sytrd) and the padding row stay as they were, and the reflectors'
+  ! scalars lie in [1, 2] (or are 0).
+  subroutine reductions_2d(n, m)
+    integer, intent(in) :: n, m
+    integer(c_int) :: desc(9), gdesc(9)
+    type(mgblas_desc2d_t) :: da, dg
+    real(c_double) :: a(n + 1, n), a0(n + 1, n), g(n + 1, m), g0(n + 1, m)
+    real(c_double) :: d(n), e(n), tau(n), tauq(m), taup(m), fro
+    integer :: i, j
+
+    a = -9
+    do j = 1, n
+      do i = j, n
+        a(i, j) = 1 / real(i + j - 1, c_double)
+      end do
+    end do
+    a0 = a
+    desc = [1, 0, n, n, 3, 3, 0, 0, n + 1]
+    call check(mgblas_desc2d_from_scalapack(desc, 1_c_int, 1_c_int, 'R', da))
+    call check(mgblas_dsytrd_2d(ctx, MGBLAS_UPLO_LOWER, da, a, d, e, tau))
+    fro = 0
+    do j = 1, n
+      fro = fro + a0(j, j)**2 + 2 * sum(a0(j + 1:n, j)**2)
+    end do
+    do j = 1, n
+      if (a(j, j) /= d(j) .or. (j < n .and. a(min(j + 1, n), j) /= e(j))) failures = failures + 1
+      if (any(a(1:j - 1, j) /= -9)) failures = failures + 1
+    end do
+    if (abs(sum(d) - sum([(a0(j, j), j = 1, n)])) > 1d-12 .or. &
+        abs(sum(d**2) + 2 * sum(e(1:n - 1)**2) - fro) > 1d-12 * fro .or. &
+        any(a(n + 1, :) /= -9) .or. &
+        any((tau(1:n - 1) < 1 .or. tau(1:n - 1) > 2) .and. tau(1:n - 1) /= 0)) then
+      print '(a)', "fortran_local_blocks: sytrd_2d off"
+      failures = failures + 1
+    end if
+
+    g = -7
+    do j = 1, m
+      do i = 1, n
+        g(i, j) = 1 / real(i + 2 * j, c_double)
+      end do
+    end do
+    g0 = g
+    gdesc = [1, 0, n, m, 3, 3, 0, 0, n + 1]
+    call check(mgblas_desc2d_from_scalapack(gdesc, 1_c_int, 1_c_int, 'R', dg))
+    call check(mgblas_dgebrd_2d(ctx, dg, g, d, e, tauq, taup))
+    fro = sum(g0(1:n, :)**2)
+    do j = 1, m
+      if (g(j, j) /= d(j) .or. (j < m .and. g(j, min(j + 1, m)) /= e(j))) failures = failures + 1
+    end do
+    if (abs(sum(d(1:m)**2) + sum(e(1:m - 1)**2) - fro) > 1d-12 * fro .or. &
+        any(g(n + 1, :) /= -7) .or. &
+        any((tauq < 1 .or. tauq > 2) .and. tauq /= 0) .or. &
+        any((taup < 1 .or. taup > 2) .and. taup /= 0)) then
+      print '(a)', "fortran_local_blocks: gebrd_2d off"
+      failures = failures + 1
+    end if
+  end subroutine reductions_2d
 end program fortran_local_blocks

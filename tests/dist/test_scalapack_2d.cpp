@@ -14,10 +14,19 @@
 //     30 n eps ||A||_1, both Z's (gathered) with residual and orthogonality under 30, A's
 //     local arrays untouched; subsets (index ranges at both ends, k = 1, a value range, an
 //     empty one) against p?syevd's values at those indices; bad arguments on one rank
-//     raise on every rank with w and z untouched.
+//     raise on every rank with w and z untouched;
+//   - the ScaLAPACK-shaped reductions mgblas_?sytrd_2d / ?hetrd_2d (both triangles) and
+//     mgblas_?gebrd_2d (tall, wide and square) against p?sytrd / p?hetrd and p?gebrd on
+//     the same local arrays: the overwritten local arrays (gathered) and d, e, tau (tauq,
+//     taup) equal up to rounding, the reduction being unique given LAPACK's reflector
+//     convention: within 30 x the larger of max(m, n) eps ||A||_1 and the reduction's
+//     sensitivity on the matrix, measured with LAPACK (check_tridiagonal_2d says why);
+//     ScaLAPACK's distributed vectors are read from the processes that hold them
+//     (dist/lapack/hetrd_2d.hpp and gebrd_2d.hpp say where); bad arguments on one rank
+//     raise on every rank with a and the vectors untouched.
 // Grids: every nprow x npcol that fits in the ranks (ranks past it included), row- and
-// column-major, block sizes that do and do not divide n; for the eigen-solver also the
-// issue's 2 x 2 grid with mb = nb = 64.
+// column-major, block sizes that do and do not divide n; for the eigen-solver and the
+// reductions also the 2 x 2 grid with mb = nb = 64.
 #include <gtest/gtest.h>
 
 #include <mpi.h>
@@ -27,12 +36,14 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include <lapacke.h>
 #include <mgblas/mgblas.h>
 
 #include "tests/dist/c_host_context.hpp"
@@ -67,6 +78,19 @@ void pzheevd_(const char* jobz, const char* uplo, const int* n, std::complex<dou
               std::complex<double>* z, const int* iz, const int* jz, const int* descz,
               std::complex<double>* work, const int* lwork, double* rwork, const int* lrwork,
               int* iwork, const int* liwork, int* info);
+void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, double* d, double* e, double* tau, double* work,
+              const int* lwork, int* info);
+void pzhetrd_(const char* uplo, const int* n, std::complex<double>* a, const int* ia,
+              const int* ja, const int* desca, double* d, double* e, std::complex<double>* tau,
+              std::complex<double>* work, const int* lwork, int* info);
+void pdgebrd_(const int* m, const int* n, double* a, const int* ia, const int* ja,
+              const int* desca, double* d, double* e, double* tauq, double* taup, double* work,
+              const int* lwork, int* info);
+void pzgebrd_(const int* m, const int* n, std::complex<double>* a, const int* ia, const int* ja,
+              const int* desca, double* d, double* e, std::complex<double>* tauq,
+              std::complex<double>* taup, std::complex<double>* work, const int* lwork,
+              int* info);
 }
 
 namespace {
@@ -151,8 +175,8 @@ std::vector<T> random_hermitian(int n) {
   return A;
 }
 
-// A placed by ScaLAPACK on a BLACS grid of g's shape with mb x nb blocks (padded local
-// leading dimension); ranks past the grid get context -1 and hold nothing.
+// The m x n A placed by ScaLAPACK on a BLACS grid of g's shape with mb x nb blocks
+// (padded local leading dimension); ranks past the grid get context -1 and hold nothing.
 template <typename T>
 struct OnGrid {
   int blacs = 0, myrow = -1, mycol = -1, locr = 0, locc = 0;
@@ -162,7 +186,7 @@ struct OnGrid {
 };
 
 template <typename T>
-OnGrid<T> place_on_grid(const Grid& g, int n, int mb, int nb, const std::vector<T>& A) {
+OnGrid<T> place_on_grid(const Grid& g, int m, int n, int mb, int nb, const std::vector<T>& A) {
   OnGrid<T> out;
   Cblacs_get(-1, 0, &out.blacs);
   Cblacs_gridinit(&out.blacs, g.order == 'R' ? "Row" : "Col", g.nprow, g.npcol);
@@ -170,21 +194,25 @@ OnGrid<T> place_on_grid(const Grid& g, int n, int mb, int nb, const std::vector<
   if (out.blacs >= 0) Cblacs_gridinfo(out.blacs, &nprow, &npcol, &out.myrow, &out.mycol);
   out.in_grid = out.blacs >= 0 && out.myrow >= 0;
   const int zero = 0;
-  const int unset[9] = {1, -1, n, n, mb, nb, 0, 0, 1};
+  const int unset[9] = {1, -1, m, n, mb, nb, 0, 0, 1};
   std::copy(unset, unset + 9, out.desc);
   if (out.in_grid) {
-    out.locr = numroc_(&n, &mb, &out.myrow, &zero, &nprow);
+    out.locr = numroc_(&m, &mb, &out.myrow, &zero, &nprow);
     out.locc = numroc_(&n, &nb, &out.mycol, &zero, &npcol);
     const int lld = std::max(1, out.locr) + 1;  // padded
     int info = 0;
-    descinit_(out.desc, &n, &n, &mb, &nb, &zero, &zero, &out.blacs, &lld, &info);
+    descinit_(out.desc, &m, &n, &mb, &nb, &zero, &zero, &out.blacs, &lld, &info);
     EXPECT_EQ(info, 0);
   }
   out.local.assign(static_cast<std::size_t>(std::max(1, out.desc[8] * out.locc)), T(-7));
   if (out.in_grid)
     for (int j = 0; j < n; ++j)
-      for (int i = 0; i < n; ++i) elset(out.local.data(), i + 1, j + 1, out.desc, A[i + j * n]);
+      for (int i = 0; i < m; ++i) elset(out.local.data(), i + 1, j + 1, out.desc, A[i + j * m]);
   return out;
+}
+template <typename T>
+OnGrid<T> place_on_grid(const Grid& g, int n, int mb, int nb, const std::vector<T>& A) {
+  return place_on_grid(g, n, n, mb, nb, A);
 }
 
 template <typename T>
@@ -568,6 +596,455 @@ TYPED_TEST(ScaLAPACK2D, EigenSolverMatchesScaLAPACK) {
       check_eigensolver<TypeParam>(c.ctx, g, n, nb);
   // The case: a 2 x 2 grid, mb = nb = 64.
   if (nranks >= 4) check_eigensolver<TypeParam>(c.ctx, {2, 2, 'R'}, 300, 64);
+}
+
+
+// ---- the reductions' ScaLAPACK-shaped entries against p?sytrd / p?hetrd, p?gebrd -----
+
+// ScaLAPACK's reductions on their local array `a` (overwritten), into the local vectors
+// they fill (room for max(LOCr, LOCc) entries: some are tied to rows, some to columns).
+void scalapack_tridiagonal(char uplo, int n, double* a, const int* desc, double* d, double* e,
+                           double* tau) {
+  const int one = 1;
+  int lwork = -1, info = 0;
+  double query = 0;
+  pdsytrd_(&uplo, &n, a, &one, &one, desc, d, e, tau, &query, &lwork, &info);
+  lwork = static_cast<int>(query) + 1;
+  std::vector<double> work(lwork);
+  pdsytrd_(&uplo, &n, a, &one, &one, desc, d, e, tau, work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+}
+void scalapack_tridiagonal(char uplo, int n, zcomplex* a, const int* desc, double* d, double* e,
+                           zcomplex* tau) {
+  const int one = 1;
+  int lwork = -1, info = 0;
+  zcomplex query = 0;
+  pzhetrd_(&uplo, &n, a, &one, &one, desc, d, e, tau, &query, &lwork, &info);
+  lwork = static_cast<int>(query.real()) + 1;
+  std::vector<zcomplex> work(lwork);
+  pzhetrd_(&uplo, &n, a, &one, &one, desc, d, e, tau, work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+}
+void scalapack_bidiagonal(int m, int n, double* a, const int* desc, double* d, double* e,
+                          double* tauq, double* taup) {
+  const int one = 1;
+  int lwork = -1, info = 0;
+  double query = 0;
+  pdgebrd_(&m, &n, a, &one, &one, desc, d, e, tauq, taup, &query, &lwork, &info);
+  lwork = static_cast<int>(query) + 1;
+  std::vector<double> work(lwork);
+  pdgebrd_(&m, &n, a, &one, &one, desc, d, e, tauq, taup, work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+}
+void scalapack_bidiagonal(int m, int n, zcomplex* a, const int* desc, double* d, double* e,
+                          zcomplex* tauq, zcomplex* taup) {
+  const int one = 1;
+  int lwork = -1, info = 0;
+  zcomplex query = 0;
+  pzgebrd_(&m, &n, a, &one, &one, desc, d, e, tauq, taup, &query, &lwork, &info);
+  lwork = static_cast<int>(query.real()) + 1;
+  std::vector<zcomplex> work(lwork);
+  pzgebrd_(&m, &n, a, &one, &one, desc, d, e, tauq, taup, work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+}
+
+mgblas_status_t tridiagonal_2d(mgblas_context_t ctx, mgblas_uplo_t uplo,
+                               const mgblas_desc2d_t* da, double* a, double* d, double* e,
+                               double* tau, const mgblas_reduction_options_t* opts = nullptr) {
+  return mgblas_dsytrd_2d_ex(ctx, uplo, da, a, d, e, tau, opts);
+}
+mgblas_status_t tridiagonal_2d(mgblas_context_t ctx, mgblas_uplo_t uplo,
+                               const mgblas_desc2d_t* da, zcomplex* a, double* d, double* e,
+                               zcomplex* tau, const mgblas_reduction_options_t* opts = nullptr) {
+  return mgblas_zhetrd_2d_ex(ctx, uplo, da, reinterpret_cast<mgblas_complex_double*>(a), d, e,
+                             reinterpret_cast<mgblas_complex_double*>(tau), opts);
+}
+mgblas_status_t bidiagonal_2d(mgblas_context_t ctx, const mgblas_desc2d_t* da, double* a,
+                              double* d, double* e, double* tauq, double* taup) {
+  return mgblas_dgebrd_2d(ctx, da, a, d, e, tauq, taup);
+}
+mgblas_status_t bidiagonal_2d(mgblas_context_t ctx, const mgblas_desc2d_t* da, zcomplex* a,
+                              double* d, double* e, zcomplex* tauq, zcomplex* taup) {
+  return mgblas_zgebrd_2d(ctx, da, reinterpret_cast<mgblas_complex_double*>(a), d, e,
+                          reinterpret_cast<mgblas_complex_double*>(tauq),
+                          reinterpret_cast<mgblas_complex_double*>(taup));
+}
+
+template <typename T>
+double norm1_of(int m, int n, const std::vector<T>& A) {
+  double best = 0;
+  for (int j = 0; j < n; ++j) {
+    double s = 0;
+    for (int i = 0; i < m; ++i) s += std::abs(A[i + j * m]);
+    best = std::max(best, s);
+  }
+  return best;
+}
+
+// LAPACK's reductions (LAPACKE ?sytrd / ?hetrd, ?gebrd) of the whole column-major A on
+// one process: the overwritten A, d, e and the reflectors' scalars (tau; tauq, taup).
+template <typename T>
+struct Reduced {
+  std::vector<T> A;
+  std::vector<double> d, e;
+  std::vector<T> tau1, tau2;
+};
+Reduced<double> lapack_tridiagonal(char uplo, int n, std::vector<double> A) {
+  Reduced<double> r{std::move(A), std::vector<double>(std::max(1, n)),
+                    std::vector<double>(std::max(1, n)), std::vector<double>(std::max(1, n)), {}};
+  if (n > 0)
+    LAPACKE_dsytrd(LAPACK_COL_MAJOR, uplo, n, r.A.data(), n, r.d.data(), r.e.data(),
+                   r.tau1.data());
+  return r;
+}
+Reduced<zcomplex> lapack_tridiagonal(char uplo, int n, std::vector<zcomplex> A) {
+  Reduced<zcomplex> r{std::move(A), std::vector<double>(std::max(1, n)),
+                      std::vector<double>(std::max(1, n)), std::vector<zcomplex>(std::max(1, n)),
+                      {}};
+  if (n > 0)
+    LAPACKE_zhetrd(LAPACK_COL_MAJOR, uplo, n, reinterpret_cast<lapack_complex_double*>(r.A.data()),
+                   n, r.d.data(), r.e.data(),
+                   reinterpret_cast<lapack_complex_double*>(r.tau1.data()));
+  return r;
+}
+template <typename T>
+Reduced<T> lapack_bidiagonal(int m, int n, std::vector<T> A) {
+  const std::size_t k = static_cast<std::size_t>(std::max(1, std::min(m, n)));
+  Reduced<T> r{std::move(A), std::vector<double>(k), std::vector<double>(k), std::vector<T>(k),
+               std::vector<T>(k)};
+  if (m == 0 || n == 0) return r;
+  if constexpr (std::is_same_v<T, double>)
+    LAPACKE_dgebrd(LAPACK_COL_MAJOR, m, n, r.A.data(), m, r.d.data(), r.e.data(),
+                   r.tau1.data(), r.tau2.data());
+  else
+    LAPACKE_zgebrd(LAPACK_COL_MAJOR, m, n, reinterpret_cast<lapack_complex_double*>(r.A.data()),
+                   m, r.d.data(), r.e.data(),
+                   reinterpret_cast<lapack_complex_double*>(r.tau1.data()),
+                   reinterpret_cast<lapack_complex_double*>(r.tau2.data()));
+  return r;
+}
+
+// A + E, E random (Hermitian for `hermitian`, from its own seed) with ||E||_1 =
+// max(m, n) eps ||A||_1: a backward error the size a stable reduction's rounding may
+// have, to measure how far the outputs move under it.
+template <typename T>
+std::vector<T> perturbed(int m, int n, const std::vector<T>& A, bool hermitian) {
+  std::mt19937_64 rng(mt::test_seed() + 977);
+  std::vector<T> E = mt::random_vector<T>(static_cast<std::size_t>(m) * n, rng);
+  if (hermitian)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i <= j; ++i) {
+        const T v = i == j ? T(std::real(E[i + j * m])) : E[i + j * m];
+        E[i + j * m] = v;
+        E[j + i * m] = conj_of(v);
+      }
+  const double scale = std::max({m, n, 1}) * std::numeric_limits<double>::epsilon() *
+                       norm1_of(m, n, A) / std::max(norm1_of(m, n, E), 1e-300);
+  std::vector<T> out = A;
+  for (std::size_t k = 0; k < out.size(); ++k) out[k] += E[k] * scale;
+  return out;
+}
+
+// A vector ScaLAPACK ties to A's columns (by_rows false) or rows, whole on every rank:
+// entry j is read on the process that holds A(j, j) (square nb x nb blocks from process
+// (0, 0)), which computes it in every variant of the reductions (its row and column hold
+// the reflector), then summed over the ranks (every entry has one contributor).
+template <typename V>
+std::vector<V> tied_vector(const Grid& g, int myrow, int mycol, bool in_grid, int len, int nb,
+                           const std::vector<V>& local, bool by_rows) {
+  std::vector<V> out(static_cast<std::size_t>(std::max(1, len)), V(0));
+  for (int j = 0; in_grid && j < len; ++j) {
+    const int blk = j / nb;
+    if (blk % g.nprow != myrow || blk % g.npcol != mycol) continue;
+    const int li = (blk / (by_rows ? g.nprow : g.npcol)) * nb + j % nb;
+    out[j] = local[li];
+  }
+  const int count = static_cast<int>(out.size() * sizeof(V) / sizeof(double));
+  MPI_Allreduce(MPI_IN_PLACE, out.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  out.resize(static_cast<std::size_t>(len));
+  return out;
+}
+
+// max |x[i] - y[i + shift]| over x's entries (NaN when any difference is NaN).
+template <typename V>
+double max_gap(const std::vector<V>& x, const std::vector<V>& y, int shift = 0) {
+  double gap = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double v = std::abs(x[i] - y[i + shift]);
+    if (std::isnan(v)) return v;
+    gap = std::max(gap, v);
+  }
+  return gap;
+}
+
+// The tolerance of both comparisons. The reduction is unique given LAPACK's reflector
+// convention, so different blockings agree up to rounding, but not up to a fixed multiple
+// of n eps ||A||: its outputs are not forward stable (a reflector's direction moves by the
+// rounding in x over ||x||, and later steps inherit it), and on some random matrices
+// LAPACK's and ScaLAPACK's own results differ by 8 times 30 n eps ||A|| (seen: d,
+// n = 150, Upper, MGBLAS_TEST_SEED=8). So "rounding" is measured on each matrix: `sens`,
+// how far LAPACK's outputs move when A moves by a backward error of n eps ||A||_1.
+//  +-------------------------------------------------------------------------------+
+//  |  sens = max |LAPACK(A + E) - LAPACK(A)| over d, e, tau and A's storage,        |
+//  |         E random Hermitian, ||E||_1 = n eps ||A||_1                             |
+//  |  tol = 30 max(n eps max(1, ||A||_1), sens)                                     |
+//  |  |a_mgblas - a_ScaLAPACK| <= tol on the uplo triangle (gathered local arrays)   |
+//  |  |d - D|, |e - E|, |tau - TAU| <= tol (ScaLAPACK's Upper: E, TAU at i + 1)      |
+//  |  a_mgblas's other triangle still NaN, its padding rows untouched                |
+//  +-------------------------------------------------------------------------------+
+template <typename T>
+void check_tridiagonal_2d(mgblas_context_t ctx, const Grid& g, int n, int nb, char uplo) {
+  int me = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  SCOPED_TRACE(::testing::Message() << "hetrd_2d: grid " << g.nprow << "x" << g.npcol << " "
+                                    << g.order << ", n " << n << ", nb " << nb << ", uplo "
+                                    << uplo);
+  const bool lower = uplo == 'L';
+  const std::vector<T> A = random_hermitian<T>(n);
+  OnGrid<T> on = place_on_grid(g, n, nb, nb, A);
+  const bool in_grid = on.in_grid;
+  const int* desc = on.desc;
+  const int locr = on.locr, lld = on.desc[8];
+  // mgblas's copy: the other triangle NaN (not referenced).
+  std::vector<T> mine = on.local;
+  if (in_grid)
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i)
+        if (lower ? i < j : i > j)
+          elset(mine.data(), i + 1, j + 1, desc, std::numeric_limits<double>::quiet_NaN());
+  mgblas_desc2d_t da{};
+  ASSERT_EQ(mgblas_desc2d_from_scalapack(desc, g.nprow, g.npcol, g.order, &da), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  const mgblas_uplo_t mu = lower ? MGBLAS_UPLO_LOWER : MGBLAS_UPLO_UPPER;
+  const int n1 = std::max(0, n - 1);
+  std::vector<double> d(n, -3), e(std::max(1, n1), -3);
+  std::vector<T> tau(std::max(1, n1), T(-3));
+  mgblas_reduction_profile_t prof{};
+  mgblas_reduction_options_t opts{};
+  opts.profile = &prof;
+  ASSERT_EQ(tridiagonal_2d(ctx, mu, &da, in_grid ? mine.data() : nullptr, d.data(), e.data(),
+                           tau.data(), &opts),
+            MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  EXPECT_TRUE(n == 0 || prof.total > 0) << "no profile";
+  e.resize(n1);
+  tau.resize(n1);
+
+  // ScaLAPACK on its own copy of the same local arrays.
+  std::vector<T> theirs = on.local;
+  const int len = std::max(1, std::max(on.locr, on.locc));
+  std::vector<double> D(len), E(len);
+  std::vector<T> TAU(len);
+  if (in_grid) scalapack_tridiagonal(uplo, n, theirs.data(), desc, D.data(), E.data(), TAU.data());
+  const std::vector<double> Dg = tied_vector(g, on.myrow, on.mycol, in_grid, n, nb, D, false);
+  const std::vector<double> Eg = tied_vector(g, on.myrow, on.mycol, in_grid, n, nb, E, false);
+  const std::vector<T> TAUg = tied_vector(g, on.myrow, on.mycol, in_grid, n, nb, TAU, false);
+
+  const int shift = lower ? 0 : 1;  // p?sytrd's Upper keeps e[i], tau[i] at column i + 1
+  const std::vector<T> ours = gather_local(ctx, da, mine.data(), in_grid);
+  const std::vector<T> ref = gather_local(ctx, da, theirs.data(), in_grid);
+  // max |X - Y| on the uplo triangle.
+  const auto triangle_gap = [&](const std::vector<T>& X, const std::vector<T>& Y) {
+    double gap = 0;
+    for (int j = 0; j < n; ++j)
+      for (int i = lower ? j : 0; i <= (lower ? n - 1 : j); ++i) {
+        const std::size_t k = static_cast<std::size_t>(i) + static_cast<std::size_t>(j) * n;
+        const double v = std::abs(X[k] - Y[k]);
+        gap = std::isnan(v) ? v : std::max(gap, v);
+      }
+    return gap;
+  };
+  bool other_nan = true;
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i)
+      if (lower ? i < j : i > j)
+        other_nan = other_nan && std::isnan(std::abs(ours[i + static_cast<std::size_t>(j) * n]));
+  const Reduced<T> r0 = lapack_tridiagonal(uplo, n, A);
+  const Reduced<T> r1 = lapack_tridiagonal(uplo, n, perturbed(n, n, A, true));
+  const double sens = std::max({max_gap(r0.d, r1.d), max_gap(r0.e, r1.e),
+                                max_gap(r0.tau1, r1.tau1), triangle_gap(r0.A, r1.A)});
+  const double tol = 30.0 * std::max(std::max(n, 1) * std::numeric_limits<double>::epsilon() *
+                                         std::max(1.0, norm1_of(n, n, A)),
+                                     sens);
+  EXPECT_LE(max_gap(d, Dg), tol) << "d";
+  EXPECT_LE(max_gap(e, Eg, shift), tol) << "e";
+  EXPECT_LE(max_gap(tau, TAUg, shift), tol) << "tau";
+  EXPECT_LE(triangle_gap(ours, ref), tol) << "the overwritten local arrays";
+  EXPECT_TRUE(other_nan) << "the other triangle written";
+  bool padding = true;
+  if (in_grid)
+    for (std::size_t k = 0; k < mine.size(); ++k)
+      if (static_cast<int>(k) % lld >= locr) padding = padding && mine[k] == T(-7);
+  EXPECT_TRUE(all_ranks(padding)) << "a's padding rows written";
+
+  // Bad arguments on rank 0 alone: an error on every rank, a, d, e, tau untouched.
+  const auto bad = [&](const char* what, const mgblas_desc2d_t* a_desc, T* a, double* dp,
+                       const char* named) {
+    const std::vector<T> before = mine;
+    std::vector<double> db(n, -3), eb(std::max(1, n1), -3);
+    std::vector<T> tb(std::max(1, n1), T(-3));
+    const mgblas_status_t st =
+        tridiagonal_2d(ctx, mu, a_desc, a, dp == nullptr ? nullptr : db.data(), eb.data(),
+                       tb.data());
+    const std::string msg = mgblas_last_error();
+    const bool ok = st != MGBLAS_SUCCESS &&
+                    (me != 0 || msg.find(named) != std::string::npos) &&
+                    std::equal(mine.begin(), mine.end(), before.begin(),
+                               [](T x, T y) {
+                                 return x == y || (std::isnan(std::abs(x)) &&
+                                                   std::isnan(std::abs(y)));
+                               }) &&
+                    std::all_of(db.begin(), db.end(), [](double v) { return v == -3; }) &&
+                    std::all_of(eb.begin(), eb.end(), [](double v) { return v == -3; }) &&
+                    std::all_of(tb.begin(), tb.end(), [](T v) { return v == T(-3); });
+    EXPECT_TRUE(all_ranks(ok)) << what << ": status " << st << ", '" << msg << "'";
+  };
+  T* pa = in_grid ? mine.data() : nullptr;
+  if (n > 1) {
+    mgblas_desc2d_t short_ld = da;
+    if (me == 0) short_ld.lld = std::max(1, locr) - 1;
+    bad("lld below the local rows", &short_ld, pa, d.data(), "'lda'");
+    mgblas_desc2d_t zero_mb = da;
+    if (me == 0) zero_mb.mb = 0;
+    bad("mb = 0", &zero_mb, pa, d.data(), "mb");
+    mgblas_desc2d_t bad_order = da;
+    if (me == 0) bad_order.order = 7;
+    bad("grid order 7", &bad_order, pa, d.data(), "desca->order");
+    bad("null desca", me == 0 ? nullptr : &da, pa, d.data(), "'desca'");
+    bad("null a", &da, me == 0 ? nullptr : pa, d.data(), "'a'");
+    bad("null d", &da, pa, me == 0 ? nullptr : d.data(), "'d'");
+    mgblas_desc2d_t other_nb = da;
+    if (me == 0) other_nb.nb = nb + 1;
+    if (nranks > 1) bad("desca differs between ranks", &other_nb, pa, d.data(), "desca.nb");
+  }
+  if (in_grid) Cblacs_gridexit(on.blacs);
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  sens = max |LAPACK(A + E) - LAPACK(A)| over d, e, tauq, taup and A's         |
+//  |         storage, E random, ||E||_1 = max(m, n) eps ||A||_1                      |
+//  |  tol = 30 max(max(m, n) eps max(1, ||A||_1), sens), k = min(m, n)               |
+//  |  (check_tridiagonal_2d says why sens)                                           |
+//  |  |a_mgblas - a_ScaLAPACK| <= tol (gathered local arrays)                        |
+//  |  |d - D|, |e - E|, |tauq - TAUQ|, |taup - TAUP| <= tol, ScaLAPACK's vectors      |
+//  |  read where p?gebrd ties them (m >= n: D, TAUQ by column, E, TAUP by row;       |
+//  |  m < n: D, TAUP by row, E, TAUQ by column)                                      |
+//  +-------------------------------------------------------------------------------+
+template <typename T>
+void check_bidiagonal_2d(mgblas_context_t ctx, const Grid& g, int m, int n, int nb) {
+  int me = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  SCOPED_TRACE(::testing::Message() << "gebrd_2d: grid " << g.nprow << "x" << g.npcol << " "
+                                    << g.order << ", " << m << " x " << n << ", nb " << nb);
+  auto rng = mt::make_rng();
+  const std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(m) * n, rng);
+  OnGrid<T> on = place_on_grid(g, m, n, nb, nb, A);
+  const bool in_grid = on.in_grid;
+  const int* desc = on.desc;
+  const int locr = on.locr, lld = on.desc[8];
+  std::vector<T> mine = on.local;
+  mgblas_desc2d_t da{};
+  ASSERT_EQ(mgblas_desc2d_from_scalapack(desc, g.nprow, g.npcol, g.order, &da), MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  const int k = std::min(m, n), k1 = std::max(0, k - 1);
+  std::vector<double> d(std::max(1, k), -3), e(std::max(1, k1), -3);
+  std::vector<T> tauq(std::max(1, k), T(-3)), taup(std::max(1, k), T(-3));
+  ASSERT_EQ(bidiagonal_2d(ctx, &da, in_grid ? mine.data() : nullptr, d.data(), e.data(),
+                          tauq.data(), taup.data()),
+            MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  d.resize(k);
+  e.resize(k1);
+  tauq.resize(k);
+  taup.resize(k);
+
+  std::vector<T> theirs = on.local;
+  const int len = std::max(1, std::max(on.locr, on.locc));
+  std::vector<double> D(len), E(len);
+  std::vector<T> TQ(len), TP(len);
+  if (in_grid)
+    scalapack_bidiagonal(m, n, theirs.data(), desc, D.data(), E.data(), TQ.data(), TP.data());
+  const bool upper = m >= n;
+  const auto tied = [&](const auto& local, int count, bool by_rows) {
+    return tied_vector(g, on.myrow, on.mycol, in_grid, count, nb, local, by_rows);
+  };
+  const std::vector<double> Dg = tied(D, k, !upper), Eg = tied(E, k1, upper);
+  const std::vector<T> TQg = tied(TQ, k, false), TPg = tied(TP, k, true);
+
+  const std::vector<T> ours = gather_local(ctx, da, mine.data(), in_grid);
+  const std::vector<T> ref = gather_local(ctx, da, theirs.data(), in_grid);
+  const Reduced<T> r0 = lapack_bidiagonal(m, n, A);
+  const Reduced<T> r1 = lapack_bidiagonal(m, n, perturbed(m, n, A, false));
+  const double sens = std::max({max_gap(r0.d, r1.d), max_gap(r0.e, r1.e),
+                                max_gap(r0.tau1, r1.tau1), max_gap(r0.tau2, r1.tau2),
+                                max_gap(r0.A, r1.A)});
+  const double tol = 30.0 * std::max(std::max({m, n, 1}) * std::numeric_limits<double>::epsilon() *
+                                         std::max(1.0, norm1_of(m, n, A)),
+                                     sens);
+  EXPECT_LE(max_gap(d, Dg), tol) << "d";
+  EXPECT_LE(max_gap(e, Eg), tol) << "e";
+  EXPECT_LE(max_gap(tauq, TQg), tol) << "tauq";
+  EXPECT_LE(max_gap(taup, TPg), tol) << "taup";
+  EXPECT_LE(max_gap(ours, ref), tol) << "the overwritten local arrays";
+  bool padding = true;
+  if (in_grid)
+    for (std::size_t q = 0; q < mine.size(); ++q)
+      if (static_cast<int>(q) % lld >= locr) padding = padding && mine[q] == T(-7);
+  EXPECT_TRUE(all_ranks(padding)) << "a's padding rows written";
+
+  // Bad arguments on rank 0 alone: an error on every rank, a and the vectors untouched.
+  const auto bad = [&](const char* what, const mgblas_desc2d_t* a_desc, T* a, bool null_taup,
+                       const char* named) {
+    const std::vector<T> before = mine;
+    std::vector<double> db(std::max(1, k), -3), eb(std::max(1, k1), -3);
+    std::vector<T> qb(std::max(1, k), T(-3)), pb(std::max(1, k), T(-3));
+    const mgblas_status_t st = bidiagonal_2d(ctx, a_desc, a, db.data(), eb.data(), qb.data(),
+                                             null_taup ? nullptr : pb.data());
+    const std::string msg = mgblas_last_error();
+    const bool ok = st != MGBLAS_SUCCESS &&
+                    (me != 0 || msg.find(named) != std::string::npos) && mine == before &&
+                    std::all_of(db.begin(), db.end(), [](double v) { return v == -3; }) &&
+                    std::all_of(eb.begin(), eb.end(), [](double v) { return v == -3; }) &&
+                    std::all_of(qb.begin(), qb.end(), [](T v) { return v == T(-3); }) &&
+                    std::all_of(pb.begin(), pb.end(), [](T v) { return v == T(-3); });
+    EXPECT_TRUE(all_ranks(ok)) << what << ": status " << st << ", '" << msg << "'";
+  };
+  T* pa = in_grid ? mine.data() : nullptr;
+  if (k > 1) {
+    mgblas_desc2d_t short_ld = da;
+    if (me == 0) short_ld.lld = std::max(1, locr) - 1;
+    bad("lld below the local rows", &short_ld, pa, false, "'lda'");
+    mgblas_desc2d_t neg_n = da;
+    if (me == 0) neg_n.n = -1;
+    bad("n = -1", &neg_n, pa, false, "desca");
+    bad("null a", &da, me == 0 ? nullptr : pa, false, "'a'");
+    bad("null taup", &da, pa, me == 0, "'taup'");
+    mgblas_desc2d_t other_nb = da;
+    if (me == 0) other_nb.nb = nb + 1;
+    if (nranks > 1) bad("desca differs between ranks", &other_nb, pa, false, "desca.nb");
+  }
+  if (in_grid) Cblacs_gridexit(on.blacs);
+}
+
+TYPED_TEST(ScaLAPACK2D, ReductionsMatchScaLAPACK) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  td::CHostContext c(2);
+  for (const Grid& g : every_grid(nranks)) {
+    for (auto [n, nb] : {std::pair{1, 1}, {37, 5}, {150, 7}})
+      for (char uplo : {'L', 'U'}) check_tridiagonal_2d<TypeParam>(c.ctx, g, n, nb, uplo);
+    for (auto [m, n, nb] : {std::tuple{1, 1, 1}, {41, 23, 5}, {23, 41, 5}, {30, 30, 4},
+                            {150, 130, 7}})
+      check_bidiagonal_2d<TypeParam>(c.ctx, g, m, n, nb);
+  }
+  // The case: a 2 x 2 grid, mb = nb = 64.
+  if (nranks >= 4) {
+    for (char uplo : {'L', 'U'}) check_tridiagonal_2d<TypeParam>(c.ctx, {2, 2, 'R'}, 300, 64, uplo);
+    check_bidiagonal_2d<TypeParam>(c.ctx, {2, 2, 'R'}, 300, 260, 64);
+    check_bidiagonal_2d<TypeParam>(c.ctx, {2, 2, 'C'}, 260, 300, 64);
+  }
 }
 
 }  // namespace
