@@ -126,4 +126,29 @@ template <Scalar T>
 void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
                      real_type_t<T>* d, real_type_t<T>* e, T* V2, T* tau2);
 
+/// C := op(Q2) C with the Q2 of band_to_tridiag(n, b, ...) given by its reflectors V2 and
+/// tau2 (the layout of band_to_tridiag's V2 and tau2 arguments): the back-transformation
+/// of stage two, which turns eigenvectors of T into those of the band matrix (Q2 C), or
+/// the reverse (Q2^H C). The reflectors may be applied in windows of consecutive sweeps
+/// (kernels/sb2st_kernels.hpp says in what order); the CUDA engine streams C through
+/// registers once per window of 16 to 64 sweeps (kernels/cuda/sb2st/apply_q_tuning.hpp),
+/// reflector by reflector, and waits for q's stream before it returns.
+///
+/// @param[in] q       the device (and stream) to run on.
+/// @param[in] op      Op::N: C = Q2 C; Op::C: C = Q2^H C (real T: Op::T is Op::C).
+/// @param[in] n       order of the band matrix, >= 0.
+/// @param[in] b       the half-bandwidth band_to_tridiag was called with, >= 1.
+/// @param[in] V2      band2tri_v2_size(n) entries (memory of q's device).
+/// @param[in] tau2    band2tri_tau2_size(n, b) entries (memory of q's device).
+/// @param[in] m       the number of columns of C, >= 0.
+/// @param[in,out] C   n x m (memory of q's device), leading dimension ldc.
+/// @param[in] ldc     >= max(1, n).
+///
+/// Quick return: nothing is read or written when n <= 1 or m = 0.
+/// Flops: about 2 n^2 m (real; complex arithmetic 4x: 8 n^2 m real flops), what the
+/// reflectors themselves cost and what both engines do.
+template <Scalar T>
+void band_to_tridiag_apply_q(const Queue& q, Op op, int64_t n, int64_t b, const T* V2,
+                             const T* tau2, int64_t m, T* C, int64_t ldc);
+
 }  // namespace mgblas

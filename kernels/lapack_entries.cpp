@@ -3,6 +3,7 @@
 // argument, take the documented quick returns, then run the engine of the queue's device.
 #include "kernels/lapack.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -90,7 +91,31 @@ void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
   MGBLAS_DISPATCH(q, band_to_tridiag<T>, n, b, AB, ldab, d, e, V2, tau2);
 }
 
+template <Scalar T>
+void band_to_tridiag_apply_q(const Queue& q, Op op, int64_t n, int64_t b, const T* V2,
+                             const T* tau2, int64_t m, T* C, int64_t ldc) {
+  if (q.device == nullptr)
+    MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
+  const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
+  MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
+                   is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
+  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_ARG(b >= 1, "b", b, ">= 1");
+  MGBLAS_CHECK_ARG(m >= 0, "m", m, ">= 0");
+  MGBLAS_CHECK_ARG(ldc >= std::max<int64_t>(1, n), "ldc", ldc, ">= max(1, n) = ",
+                   std::max<int64_t>(1, n));
+  const bool work = n > 1 && m > 0;
+  MGBLAS_CHECK_PTR(V2, "V2", work);
+  MGBLAS_CHECK_PTR(tau2, "tau2", work);
+  MGBLAS_CHECK_PTR(C, "C", work);
+  if (!work) return;
+  MGBLAS_DISPATCH(q, band_to_tridiag_apply_q<T>, op == Op::N ? Op::N : Op::C, n, b, V2, tau2,
+                  m, C, ldc);
+}
+
 #define MGBLAS_INSTANTIATE_(T)                                                            \
+  template void band_to_tridiag_apply_q<T>(const Queue&, Op, int64_t, int64_t, const T*,  \
+                                           const T*, int64_t, T*, int64_t);              \
   template void band_to_tridiag<T>(const Queue&, int64_t, int64_t, T*, int64_t,           \
                                    real_type_t<T>*, real_type_t<T>*, T*, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)

@@ -100,3 +100,40 @@ void band_to_tridiag MGBLAS_SB2ST_KERNEL_PARAMS_(T);
 }  // namespace mgblas::kernels::cuda
 
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SB2ST_KERNEL)
+
+// ---- Q2 applied to a block of vectors (the back-transformation of stage two) -----------
+//
+// C := op(Q2) C for Q2 = prod_s prod_k H(s, k) (s, then k, ascending) as band_to_tridiag
+// returns it in V2, tau2 (the layout above), C n x m (leading dimension ldc). H(s, k) acts
+// on rows s + 1 + k b .. s + k b + b; reflectors of one sweep touch disjoint rows, and
+// H(s', k') with s' > s shares rows with H(s, k) only if k' <= k (k' in {k - 1, k} when
+// s' < s + b). So for any run of consecutive sweeps s0 .. s0 + L - 1, applying for k = 0,
+// 1, ...: H(s0 + L - 1, k), ..., H(s0, k) reorders Q2's product only across commuting
+// pairs. With L = nbs that is the block form G(g, k) = H(s0, k) ... H(s0 + nbs - 1, k) =
+// I - V T V^H (V (b + nbs - 1) x nbs, column j starting j rows down) and
+// Q2 = prod_g [G(g, K) ... G(g, 1) G(g, 0)]: Q2 C applies the last group first and, within
+// a group, k = 0 first; op C the reverse order with T^H. (For nbs = b the blocks G(g, k)
+// with equal k + (G - 1 - g), G groups, touch disjoint rows.) Host engine: one reflector
+// at a time, sweeps from the last (op C: the first). CUDA engine (kernels/cuda/sb2st/
+// apply_q.cuh): windows of L sweeps, each column's window rows in registers, reflector
+// by reflector; it waits for its stream before it returns (it frees its packed steps).
+// Preconditions (checked by kernels/lapack.hpp band_to_tridiag_apply_q): n >= 0,
+// b >= 1, m >= 0, ldc >= max(1, n); V2, tau2, C memory of `dev`.
+#define MGBLAS_SB2ST_APPLY_Q_KERNEL_PARAMS_(T)                                           \
+  (const Device& dev, cudaStream_t stream, Op op, int64_t n, int64_t b, const T* V2,     \
+   const T* tau2, int64_t m, T* C, int64_t ldc)
+
+#define MGBLAS_DECLARE_SB2ST_APPLY_Q_KERNEL(T) \
+  template <>                                  \
+  void band_to_tridiag_apply_q<T> MGBLAS_SB2ST_APPLY_Q_KERNEL_PARAMS_(T)
+
+namespace mgblas::kernels::host {
+template <Scalar T>
+void band_to_tridiag_apply_q MGBLAS_SB2ST_APPLY_Q_KERNEL_PARAMS_(T);
+}  // namespace mgblas::kernels::host
+namespace mgblas::kernels::cuda {
+template <Scalar T>
+void band_to_tridiag_apply_q MGBLAS_SB2ST_APPLY_Q_KERNEL_PARAMS_(T);
+}  // namespace mgblas::kernels::cuda
+
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SB2ST_APPLY_Q_KERNEL)

@@ -6,6 +6,7 @@
 //
 //   mgblas-tester band2tri -n 8192,32768 -b 64 --type d,z [--niter 3] [--warmup 1]
 //          [--vectors] [--lapack-max-n 8192] [--check-max-n 4096] [--csv FILE]
+//          [--apply-q [--apply-q-shapes default,generic,64x4]]
 //
 // The band: entries uniform on [-1, 1] (real diagonal), drawn on the host from --seed.
 // gpu(s): median of --niter calls after --warmup (CUDA events; the call allocates its work
@@ -15,6 +16,16 @@
 // none untimed: it is seconds) where n <= --lapack-max-n, else "-". With n <= --check-max-n:
 // eig = max_i |lambda_i(T_gpu) - lambda_i(T_ref)| / (n ||A||_1 eps), both by ?sterf, T_ref
 // LAPACK's (or, without it, the host engine's) tridiagonal; ok when eig <= --tol.
+//
+// --apply-q (implies --vectors): after the chase, band_to_tridiag_apply_q (Op::N) on an
+// n x n C (random columns, a block of 64 repeated), median of --niter calls after
+// --warmup, and cuBLAS's gemm n x n x n (C C into another n x n) on the same GPU, same
+// precision, same run; one '#' line per kernel shape of --apply-q-shapes (values of
+// MGBLAS_SB2ST_APPLY_Q, "default" for unset): seconds, TFLOP/s on the nominal 2 n^3 (real)
+// or 8 n^3 (complex) flops of both, their ratio. With n <= --check-max-n also
+// qerr = ||C_gpu - C_host||_1 / (n ||C0||_1 eps) on 16 random columns against the host
+// engine (ok when <= --tol). The CSV rows gain the default shape's columns apply_q_s,
+// gemm_s, apply_q_tflops, gemm_tflops, ratio, qerr (their header only in a new file).
 #include <cuda_runtime.h>
 #include <lapacke.h>
 
@@ -23,6 +34,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <string>
@@ -30,6 +42,7 @@
 #include <vector>
 
 #include "core/memory.hpp"
+#include "kernels/blas.hpp"
 #include "kernels/lapack.hpp"
 #include "kernels/sb2st_kernels.hpp"
 #include "testers/subcommands.hpp"
@@ -63,7 +76,8 @@ struct Options : CommonOptions {
   std::vector<int64_t> n{4096};
   std::vector<int64_t> b{64};
   int64_t lapack_max_n = 8192, check_max_n = 4096;
-  bool vectors = false;
+  bool vectors = false, apply_q = false;
+  std::vector<std::string> apply_q_shapes{"default"};
   Options() {
     niter = 3;
     warmup = 1;
@@ -109,6 +123,103 @@ std::vector<R> sterf(std::vector<R> d, std::vector<R> e) {
   return d;
 }
 
+/// What --apply-q measured for one kernel shape.
+struct ApplyQTimes {
+  double apply_s = kNaN, gemm_s = kNaN, err = kNaN;
+};
+
+/// MGBLAS_SB2ST_APPLY_Q set to `shape` ("default": unset) until the end of the scope.
+class ShapeEnv {
+ public:
+  explicit ShapeEnv(const std::string& shape) {
+    if (shape == "default")
+      unsetenv("MGBLAS_SB2ST_APPLY_Q");
+    else
+      setenv("MGBLAS_SB2ST_APPLY_Q", shape.c_str(), 1);
+  }
+  ~ShapeEnv() { unsetenv("MGBLAS_SB2ST_APPLY_Q"); }
+  ShapeEnv(const ShapeEnv&) = delete;
+  ShapeEnv& operator=(const ShapeEnv&) = delete;
+};
+
+/// --apply-q for one case: the Q2 application (per shape) and the gemm, timed on gpu;
+/// the check against the host engine where n <= --check-max-n. dv, dt: the chase's V2, tau2.
+template <Scalar T>
+std::vector<ApplyQTimes> time_apply_q(const Device& gpu, const Options& o, int64_t n, int64_t b,
+                                      const T* dv, const T* dt, std::mt19937_64& rng) {
+  using R = real_type_t<T>;
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  const auto random = [&] {
+    if constexpr (is_complex_v<T>)
+      return T(R(u(rng)), R(u(rng)));
+    else
+      return T(u(rng));
+  };
+  // C: 64 random columns, copied over the rest on the GPU (drawing n^2 values on the host
+  // would take longer than the run; the flops do not depend on the values).
+  const int64_t block = std::min<int64_t>(64, n);
+  std::vector<T> h(static_cast<std::size_t>(n * block));
+  for (auto& x : h) x = random();
+  DeviceBuffer<T> dc(gpu, static_cast<std::size_t>(n * n)),
+      dg(gpu, static_cast<std::size_t>(n * n));
+  copy_vector(gpu, n * block, h.data(), dc.data());
+  for (int64_t j = block; j < n; j += block)
+    MGBLAS_CHECK_CUDA(cudaMemcpy(dc.data() + j * n, dc.data(),
+                                 static_cast<std::size_t>(n * std::min(block, n - j)) * sizeof(T),
+                                 cudaMemcpyDeviceToDevice));
+  std::vector<ApplyQTimes> out;
+  double gemm_s = kNaN;
+  for (const std::string& shape : o.apply_q_shapes) {
+    const ShapeEnv env(shape);
+    ApplyQTimes t;
+    try {
+      t.apply_s = median_ms(gpu.stream(), o.warmup, o.niter, [&](int) {
+                    band_to_tridiag_apply_q<T>(gpu, Op::N, n, b, dv, dt, n, dc.data(), n);
+                  }) / 1e3;
+    } catch (const BadArgument& e) {  // a shape this build lacks: its line says so
+      std::printf("# apply_q shape=%s: %s\n", shape.c_str(), e.what());
+      out.push_back(t);
+      continue;
+    }
+    if (std::isnan(gemm_s))
+      gemm_s = median_ms(gpu.stream(), o.warmup, o.niter, [&](int) {
+                 gemm<T>(gpu, Op::N, Op::N, n, n, n, T(1), dc.data(), n, dc.data(), n, T(0),
+                         dg.data(), n);
+               }) / 1e3;
+    t.gemm_s = gemm_s;
+    if (n <= o.check_max_n) {
+      //  ||C_gpu - C_host||_1 / (n ||C0||_1 eps) on 16 columns, the host engine on the
+      //  same V2, tau2 (copied back).
+      const int64_t m = std::min<int64_t>(16, n);
+      std::vector<T> c0(static_cast<std::size_t>(n * m));
+      for (auto& x : c0) x = random();
+      std::vector<T> ch = c0, cg(c0.size()), v2(static_cast<std::size_t>(band2tri_v2_size(n))),
+          t2(static_cast<std::size_t>(band2tri_tau2_size(n, b)));
+      copy_vector(gpu, static_cast<int64_t>(v2.size()), dv, v2.data());
+      copy_vector(gpu, static_cast<int64_t>(t2.size()), dt, t2.data());
+      DeviceBuffer<T> dcc(gpu, c0.size());
+      copy_vector(gpu, static_cast<int64_t>(c0.size()), c0.data(), dcc.data());
+      band_to_tridiag_apply_q<T>(gpu, Op::N, n, b, dv, dt, m, dcc.data(), n);
+      copy_vector(gpu, static_cast<int64_t>(c0.size()), dcc.data(), cg.data());
+      const auto host = Device::make_host(0);
+      band_to_tridiag_apply_q<T>(*host, Op::N, n, b, v2.data(), t2.data(), m, ch.data(), n);
+      double diff = 0, norm = 0;
+      for (int64_t j = 0; j < m; ++j) {
+        double dj = 0, nj = 0;
+        for (int64_t i = 0; i < n; ++i) {
+          dj += std::abs(cg[i + j * n] - ch[i + j * n]);
+          nj += std::abs(c0[i + j * n]);
+        }
+        diff = std::max(diff, dj);
+        norm = std::max(norm, nj);
+      }
+      t.err = diff / (double(n) * norm * std::numeric_limits<R>::epsilon());
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
 template <Scalar T>
 int run_case(const Device& gpu, const Options& o, int64_t n, int64_t b, std::FILE* csv) {
   using R = real_type_t<T>;
@@ -136,7 +247,7 @@ int run_case(const Device& gpu, const Options& o, int64_t n, int64_t b, std::FIL
     for (double c : col) norm1 = std::max(norm1, c);
   }
   DeviceBuffer<T> dab(gpu, ab.size()), dv(gpu, o.vectors ? band2tri_v2_size(n) : 0),
-      dt(gpu, o.vectors ? band2tri_tau2_size(n, b) : 0);
+      dt(gpu, o.vectors ? band2tri_tau2_size(n, b) : 0);  // --apply-q sets vectors
   DeviceBuffer<R> dd(gpu, static_cast<std::size_t>(n)),
       de(gpu, static_cast<std::size_t>(std::max<int64_t>(n - 1, 1)));
   copy_vector(gpu, static_cast<int64_t>(ab.size()), ab.data(), dab.data());
@@ -177,18 +288,39 @@ int run_case(const Device& gpu, const Options& o, int64_t n, int64_t b, std::FIL
       worst = std::max(worst, std::abs(double(wg[i]) - double(wr[i])));
     eig = worst / (double(n) * std::numeric_limits<R>::epsilon() * norm1);
   }
-  const bool ok = !(eig > o.tol);  // NaN (not checked) passes
+  std::vector<ApplyQTimes> q;
+  if (o.apply_q) q = time_apply_q<T>(gpu, o, n, b, dv.data(), dt.data(), rng);
+  bool ok = !(eig > o.tol);  // NaN (not checked) passes
+  for (const auto& t : q) ok = ok && !(t.err > o.tol);
   const double gpu_s = ms / 1e3;
   std::printf("%4c %7lld %4lld %7s %10.4f %10s %8s %10s  %s\n", precision_letter<T>(),
               static_cast<long long>(n), static_cast<long long>(b), o.vectors ? "V" : "N", gpu_s,
               std::isnan(lapack_s) ? "-" : format("%.4f", lapack_s).c_str(),
               std::isnan(lapack_s) ? "-" : format("%.1f", lapack_s / gpu_s).c_str(),
               std::isnan(eig) ? "-" : format("%.3g", eig).c_str(), ok ? "ok" : "FAILED");
+  // Nominal flops of both: 2 n^3 real, 8 n^3 complex (the Q2 application's reflectors
+  // alone; kernels/lapack.hpp).
+  const double flops = (is_complex_v<T> ? 8.0 : 2.0) * double(n) * double(n) * double(n);
+  for (std::size_t i = 0; i < q.size(); ++i)
+    if (!std::isnan(q[i].apply_s))
+      std::printf(
+          "# apply_q %c n=%lld b=%lld shape=%s: %.4f s %.2f TF/s; gemm %.4f s %.2f TF/s; "
+          "ratio %.3f; qerr %s\n",
+          precision_letter<T>(), static_cast<long long>(n), static_cast<long long>(b),
+          o.apply_q_shapes[i].c_str(), q[i].apply_s, flops / q[i].apply_s / 1e12, q[i].gemm_s,
+          flops / q[i].gemm_s / 1e12, q[i].gemm_s / q[i].apply_s,
+          std::isnan(q[i].err) ? "-" : format("%.3g", q[i].err).c_str());
   std::fflush(stdout);
-  if (csv)
-    std::fprintf(csv, "%c,%lld,%lld,%d,%.6f,%.6f,%.4g,%s\n", precision_letter<T>(),
+  if (csv) {
+    std::fprintf(csv, "%c,%lld,%lld,%d,%.6f,%.6f,%.4g,%s", precision_letter<T>(),
                  static_cast<long long>(n), static_cast<long long>(b), o.vectors ? 1 : 0, gpu_s,
                  lapack_s, eig, ok ? "ok" : "FAILED");
+    if (!q.empty())
+      std::fprintf(csv, ",%.6f,%.6f,%.3f,%.3f,%.4f,%.4g", q[0].apply_s, q[0].gemm_s,
+                   flops / q[0].apply_s / 1e12, flops / q[0].gemm_s / 1e12,
+                   q[0].gemm_s / q[0].apply_s, q[0].err);
+    std::fprintf(csv, "\n");
+  }
   return ok ? 0 : 1;
 }
 
@@ -200,10 +332,17 @@ int run(int argc, char** argv) {
   app.add_option("-n", o.n, "orders")->delimiter(',')->capture_default_str();
   app.add_option("-b", o.b, "half-bandwidths")->delimiter(',')->capture_default_str();
   app.add_flag("--vectors", o.vectors, "keep the reflectors (V2, tau2)");
+  app.add_flag("--apply-q", o.apply_q,
+               "also time band_to_tridiag_apply_q on n x n (and cuBLAS gemm n^3); sets --vectors");
+  app.add_option("--apply-q-shapes", o.apply_q_shapes,
+                 "MGBLAS_SB2ST_APPLY_Q values to time --apply-q with (default: unset)")
+      ->delimiter(',')
+      ->capture_default_str();
   app.add_option("--lapack-max-n", o.lapack_max_n, "largest n LAPACK runs at")
       ->capture_default_str();
   app.add_option("--check-max-n", o.check_max_n, "largest n checked")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
+  if (o.apply_q) o.vectors = true;
   cudaDeviceProp prop{};
   const auto gpu = open_gpu0(prop);
   if (!gpu) return kSkipped;
@@ -212,7 +351,8 @@ int run(int argc, char** argv) {
   std::printf("# type       n    b  refls     gpu(s)  lapack(s)  speedup        eig  status\n");
   std::FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "a");
   if (csv && std::ftell(csv) == 0)
-    std::fprintf(csv, "type,n,b,vectors,gpu_s,lapack_s,eig,status\n");
+    std::fprintf(csv, "type,n,b,vectors,gpu_s,lapack_s,eig,status%s\n",
+                 o.apply_q ? ",apply_q_s,gemm_s,apply_q_tflops,gemm_tflops,ratio,qerr" : "");
   int failures = 0;
   for (const auto& t : o.types)
     for (int64_t b : o.b)

@@ -158,7 +158,40 @@ void chase(int64_t n, int64_t b, T* AB, int64_t ldab, real_type_t<T>* d, real_ty
   for (int64_t j = 0; j + 1 < n; ++j) e[j] = std::real(W[1 + j * ld]);
 }
 
+// C := op(Q2) C one reflector at a time: Q2 C takes the sweeps from the last to the
+// first, Q2^H C from the first (a sweep's reflectors touch disjoint rows, so their order
+// within it does not matter).
+template <Scalar T>
+void apply_q(Op op, int64_t n, int64_t b, const T* V2, const T* tau2, int64_t m, T* C,
+             int64_t ldc) {
+  const int64_t be = std::max<int64_t>(1, std::min(b, n - 1)), stride = band2tri_tau2_stride(n, be);
+  const bool forward = op != Op::N;
+  for (int64_t step = 0; step + 1 < n; ++step) {
+    const int64_t s = forward ? step : n - 2 - step;
+    for (int64_t k = 0; k < band2tri_tasks(n, be, s); ++k) {
+      const T tau = forward ? conj_of(tau2[s * stride + k]) : tau2[s * stride + k];
+      if (tau == T(0)) continue;
+      const int64_t r = s + 1 + k * be, len = std::min(be, n - r);
+      const T* v = V2 + band2tri_v2_offset(n, be, s, k);
+      for (int64_t j = 0; j < m; ++j) {  // c := c - tau v (v^H c)
+        T* c = C + r + j * ldc;
+        T w = T(0);
+        for (int64_t i = 0; i < len; ++i) w += conj_of(v[i]) * c[i];
+        w *= tau;
+        for (int64_t i = 0; i < len; ++i) c[i] -= v[i] * w;
+      }
+    }
+  }
+}
+
 }  // namespace
+
+#define MGBLAS_HOST_SB2ST_APPLY_Q_(T)                   \
+  MGBLAS_DECLARE_SB2ST_APPLY_Q_KERNEL(T) {               \
+    apply_q<T>(op, n, b, V2, tau2, m, C, ldc);           \
+  }
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_SB2ST_APPLY_Q_)
+#undef MGBLAS_HOST_SB2ST_APPLY_Q_
 
 #define MGBLAS_HOST_SB2ST_(T) \
   MGBLAS_DECLARE_SB2ST_KERNEL(T) { chase<T>(n, b, AB, ldab, d, e, V2, tau2); }

@@ -2,8 +2,14 @@
 // The band-to-tridiagonal bulge chase on the CUDA engine (kernels/lapack.hpp
 // band_to_tridiag, one persistent kernel pipelining the sweeps): the checks of
 // sb2st_test_helpers.hpp, d and e against the host engine's on the same band, n up to
-// 3000, bad arguments.
+// 3000, bad arguments; the application of its Q2 (band_to_tridiag_apply_q, windows of
+// sweeps streamed through registers): the same checks, and C against the host engine's
+// on the same reflectors and C at every edge of the kernel's shapes.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
 
 #include "tests/kernels/cuda_test_helpers.hpp"
 #include "tests/kernels/sb2st_test_helpers.hpp"
@@ -63,6 +69,121 @@ TYPED_TEST(BandToTridiag_Cuda, Large) {
 }
 
 TYPED_TEST(BandToTridiag_Cuda, BadArguments) { check_bad_arguments<TypeParam>(gpu()); }
+
+TYPED_TEST(BandToTridiag_Cuda, ApplyQ) { check_every_apply_q<TypeParam>(gpu()); }
+
+TYPED_TEST(BandToTridiag_Cuda, ApplyQBadArguments) {
+  check_apply_q_bad_arguments<TypeParam>(gpu());
+}
+
+/// Sets an environment variable for the life of the object (unset where value is null).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value != nullptr)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
+/// The same C0 (n x m, leading dimension n + pad, NaN padding) through op(Q2) on the host
+/// engine once, then through the GPU engine once per kernel choice of `choices` (values of
+/// MGBLAS_SB2ST_APPLY_Q, nullptr: unset; a choice this build lacks is skipped), with the
+/// same reflectors (from the GPU's chase).
+template <Scalar T>
+void compare_apply_q(const Band<T>& a, const ChaseResult<T>& r, Op op, int64_t m, int64_t pad,
+                     std::mt19937_64& rng, std::initializer_list<const char*> choices = {nullptr}) {
+  using R = real_type_t<T>;
+  const int64_t n = a.n, ldc = n + pad;
+  SCOPED_TRACE(detail::concat("op=", static_cast<char>(op), " n=", n, " b=", a.b, " m=", m,
+                              " ldc=", ldc, ", ", seed_text()));
+  const std::vector<T> C0 =
+      padded_matrix<T>(n, m, ldc, [&](int64_t, int64_t) { return random_value<T>(rng); });
+  std::vector<T> Ch = C0;
+  run_apply_q(host(), op, n, a.b, r, m, Ch, ldc);
+  const std::vector<T> zero(C0.size(), T(0));
+  const double normC0 = diff_norm1(n, m, C0.data(), ldc, zero.data(), ldc);
+  ASSERT_GT(normC0, 0.0);
+  for (const char* choice : choices) {
+    SCOPED_TRACE(detail::concat("MGBLAS_SB2ST_APPLY_Q=", choice ? choice : "(unset)"));
+    const ScopedEnv env("MGBLAS_SB2ST_APPLY_Q", choice);
+    std::vector<T> Cg = C0;
+    try {
+      run_apply_q(gpu(), op, n, a.b, r, m, Cg, ldc);
+    } catch (const BadArgument& e) {
+      if (choice != nullptr && std::string(e.what()).find("is built") != std::string::npos)
+        continue;  // no shape of these sweeps and lanes in this build
+      throw;
+    }
+    //  +------------------------------------------------------------------------+
+    //  |  err = ||C_gpu - C_host||_1 / (n ||C0||_1 eps), passes when <= 30: both |
+    //  |  apply the same unitary reflectors (in orders that differ only across   |
+    //  |  commuting pairs) with other sums; the padding rows untouched.          |
+    //  +------------------------------------------------------------------------+
+    const double err = diff_norm1(n, m, Cg.data(), ldc, Ch.data(), ldc) /
+                       (n * normC0 * std::numeric_limits<R>::epsilon());
+    EXPECT_LE(err, kChaseThreshold) << "GPU vs host engine";
+    expect_untouched_outside(C0, Cg, [&](int64_t p) { return p % ldc < n; }, "C (padding)");
+  }
+}
+
+// The edges of the windowed kernel: n < b (b taken as n - 1), n = b + 1, n not a multiple
+// of b or of the window (64 or 32 sweeps), one column, columns not filling a block (333),
+// ldc > n; bands of every shape (16, 32, 64, 128) and past them (200: the warp kernel).
+TYPED_TEST(BandToTridiag_Cuda, ApplyQSameAsHost) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  for (int64_t b : {1, 2, 16, 32, 64, 100, 200})
+    for (int64_t n : {std::max<int64_t>(2, b / 2), b + 1, 2 * b + 3, int64_t{131}}) {
+      const Band<T> a = make_band<T>(BandSpectrum::Random, n, b, rng);
+      // The GPU chase holds a task in shared memory, which b = 100 (complex double) and
+      // b = 200 exceed: their reflectors come from the host engine's chase.
+      const ChaseResult<T> r = run_chase<T>(b <= 64 ? gpu() : host(), a, true);
+      for (Op op : {Op::N, Op::C}) {
+        compare_apply_q<T>(a, r, op, 1, 0, rng);
+        compare_apply_q<T>(a, r, op, 333, 5, rng);
+      }
+    }
+}
+
+// The kernel choices of docs/environment.md against the host engine: the warp kernel
+// (MGBLAS_SB2ST_APPLY_Q=generic), the alternative shapes where this build has them (groups
+// of 1, 2 and 4 reflectors, 2 to 16 lanes), and
+// one window per chunk of packed steps (MGBLAS_SB2ST_APPLY_Q_PACK_BYTES=1), at n = 777
+// and 2131 (prime).
+TYPED_TEST(BandToTridiag_Cuda, ApplyQKernelChoices) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  for (int64_t b : {8, 32, 64}) {
+    const Band<T> a = make_band<T>(BandSpectrum::Random, 777, b, rng);
+    const ChaseResult<T> r = run_chase<T>(gpu(), a, true);
+    for (Op op : {Op::N, Op::C})
+      compare_apply_q<T>(a, r, op, 37, 1, rng,
+                         {"generic", "64x2", "64x4", "64x4x2", "64x8", "32x4", "32x8",
+                          "16x16"});
+    const ScopedEnv chunks("MGBLAS_SB2ST_APPLY_Q_PACK_BYTES", "1");
+    SCOPED_TRACE("MGBLAS_SB2ST_APPLY_Q_PACK_BYTES=1");
+    for (Op op : {Op::N, Op::C}) compare_apply_q<T>(a, r, op, 70, 0, rng);
+  }
+  const Band<T> a = make_band<T>(BandSpectrum::Random, 2131, 32, rng);
+  const ChaseResult<T> r = run_chase<T>(gpu(), a, true);
+  for (Op op : {Op::N, Op::C}) compare_apply_q<T>(a, r, op, 65, 3, rng, {nullptr, "generic"});
+}
 
 }  // namespace
 }  // namespace mgblas::testing

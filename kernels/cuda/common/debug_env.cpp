@@ -3,7 +3,9 @@
 // tables' (tuning_table.cpp). See debug_env.hpp and docs/environment.md.
 #include "kernels/cuda/common/debug_env.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "core/error.hpp"
 
@@ -27,5 +29,38 @@ std::optional<int> stebz_points_override() {
 }
 
 bool stedc_trace() { return std::getenv("MGBLAS_STEDC_TRACE") != nullptr; }
+
+std::optional<ApplyQChoice> sb2st_apply_q_override() {
+  const char* v = std::getenv("MGBLAS_SB2ST_APPLY_Q");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  const std::string s(v);
+  ApplyQChoice c;
+  if (s == "generic") {
+    c.generic = true;
+    return c;
+  }
+  int* const parts[] = {&c.sweeps, &c.lanes, &c.group};
+  std::size_t at = 0, count = 0;
+  bool ok = true;
+  for (; count < 3 && at <= s.size(); ++count) {
+    const std::size_t x = std::min(s.find('x', at), s.size());
+    const std::string part = s.substr(at, x - at);
+    ok = ok && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+    if (ok) *parts[count] = std::atoi(part.c_str());
+    at = x + 1;
+  }
+  ok = ok && count >= 2 && at > s.size() && c.sweeps > 0 && c.lanes > 0;
+  MGBLAS_CHECK_ARG(ok, "MGBLAS_SB2ST_APPLY_Q", s,
+                   "\"generic\" or <sweeps>x<lanes>[x<group>], e.g. 64x4 or 64x4x4");
+  return c;
+}
+
+std::optional<int64_t> sb2st_apply_q_pack_bytes_override() {
+  const char* v = std::getenv("MGBLAS_SB2ST_APPLY_Q_PACK_BYTES");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  const int64_t bytes = std::atoll(v);
+  MGBLAS_CHECK_ARG(bytes > 0, "MGBLAS_SB2ST_APPLY_Q_PACK_BYTES", bytes, "> 0");
+  return bytes;
+}
 
 }  // namespace mgblas::kernels::cuda::common

@@ -5,6 +5,7 @@
 // call, so a test may set and unset one between calls.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 namespace mgblas::kernels::cuda::common {
@@ -25,5 +26,21 @@ std::optional<int> stebz_points_override();
 /// MGBLAS_STEDC_TRACE: set (any value): the divide and conquer waits for the GPU after
 /// each step of each level and prints the steps' times to stderr, for measurements.
 bool stedc_trace();
+
+/// MGBLAS_SB2ST_APPLY_Q: the kernel of the CUDA engine's Q2 application
+/// (kernels/cuda/sb2st/apply_q.cuh), for comparisons: "generic" (one warp per column,
+/// every band) or "<sweeps>x<lanes>[x<group>]" (the built shape of those numbers with the
+/// smallest band serving the call's; BadArgument at the call where none does). nullopt
+/// where unset or empty; BadArgument for any other value.
+struct ApplyQChoice {
+  bool generic = false;
+  int sweeps = 0, lanes = 0, group = 0;  ///< group 0: any
+};
+std::optional<ApplyQChoice> sb2st_apply_q_override();
+
+/// MGBLAS_SB2ST_APPLY_Q_PACK_BYTES: the cap on the packed reflectors of one call of the
+/// Q2 application (one window is packed whatever the cap), so that tests run several
+/// chunks on small matrices; nullopt where unset or empty, BadArgument unless > 0.
+std::optional<int64_t> sb2st_apply_q_pack_bytes_override();
 
 }  // namespace mgblas::kernels::cuda::common
