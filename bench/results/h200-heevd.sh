@@ -2,7 +2,8 @@
 # The device commands behind h200-heevd.md (heevd_mgpu against cusolverDnXsyevd; one H200,
 # each call <= 10 min):
 #   build          configure build-dev as h200-edges.sh's build (Release, sm_90), then build
-#                  only mgblas-tester, the heevd tests (test_heevd_*) and test_cuda_stedc, all cores; logs to $OUT
+#                  only mgblas-tester, the heevd tests (test_heevd_*), test_cuda_stedc,
+#                  test_cuda_band_to_tridiag and test_reductions_2d_gpu, all cores; logs to $OUT
 #   ctest REGEX    ctest -R REGEX --output-on-failure in build-dev, log to $OUT/ctest-<REGEX>.log
 #   bench NP SIZES TYPES [EXTRA]
 #                  mpirun -np NP mgblas-tester heevd -n SIZES --type TYPES, nb 256, median of 3
@@ -18,7 +19,7 @@ while [ $# -gt 0 ]; do
     build)
       shift; t0=$SECONDS
       cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_heevd[A-Za-z0-9_]*\|test_cuda_stedc\): .*/\1/p' | sort -u)
+      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_heevd[A-Za-z0-9_]*\|test_cuda_stedc\|test_cuda_band_to_tridiag\|test_reductions_2d_gpu\): .*/\1/p' | sort -u)
       echo "targets: mgblas-tester ${tests[*]}"
       cmake --build "$B" -j"$(nproc)" --target mgblas-tester "${tests[@]}" > "$OUT/build.log" 2>&1; rc=$?
       echo "build rc $rc in $((SECONDS - t0)) s"

@@ -195,8 +195,9 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
   const int64_t n = A.m();
   // The reduction's form, a function of arguments every rank shares; in the record, so
   // that ranks which would differ raise instead of deadlocking.
-  const bool two_stage = Z == nullptr && detail::two_stage_pays<T>(opts.stages, A);
+  const bool two_stage = detail::two_stage_pays<T>(opts.stages, A, Z != nullptr);
   CallRecord rec = heevd_record(what, A, uplo, Z, range);
+  detail::TwoStageQ<T> q2;  // the two-stage Q, when vectors are wanted
   rec.add("two-stage", two_stage ? 1 : 0);
   agree(comm, rec, [&] {
     if (uplo != Uplo::Lower && uplo != Uplo::Upper)
@@ -210,6 +211,12 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
       fail<BadArgument>(what, "argument 'w' is a null pointer but must have room for n = ",
                         n, " values");
     if (Z != nullptr) check_z(what, ctx, *Z, n, range);
+    // Q2's reflectors (n^2 / 2 per device) are made here, so that a failed allocation
+    // raises on every rank.
+    if (two_stage && Z != nullptr)
+      q2 = detail::make_two_stage_q<T>(uplo, A, detail::two_stage_band(A.layout().nb(),
+                                                                      opts.reduction.band),
+                                       "opts.reduction.band");
   });
   HeevdProfile prof;
   if (n == 0) return 0;
@@ -218,7 +225,10 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
   std::vector<R> d(static_cast<std::size_t>(n)), e(static_cast<std::size_t>(n));
   std::vector<T> tau(static_cast<std::size_t>(n));
   auto t = std::chrono::steady_clock::now();
-  if (two_stage) {
+  if (two_stage && Z != nullptr) {
+    detail::reduce_two_stage<T>(A, uplo, opts.reduction.transport, opts.reduction.profile,
+                                d.data(), e.data(), q2);
+  } else if (two_stage) {
     hetrd_2stage_mgpu<T>(uplo, A, d.data(), e.data(), opts.reduction);
   } else {
     hetrd_mgpu<T>(uplo, A, d.data(), e.data(), tau.data(), opts.reduction);
@@ -251,7 +261,10 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     window_vectors<T>(what, ctx, n, d.data(), e.data(), first, all, dest, prof);
     prof.tridiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    if (m > 0) unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);
+    if (m > 0 && two_stage)
+      detail::apply_two_stage_q<T>(uplo, A, q2, dest, opts.back_transform);
+    else if (m > 0)
+      unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);
     if (part) copy_prefix(what, *part, *Z);
     prof.back_transform = seconds_since(t);
     std::copy_n(all.begin() + first, m, w);

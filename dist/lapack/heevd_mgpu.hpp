@@ -2,16 +2,17 @@
 // The Hermitian (real: symmetric) eigen-solver with eigenvectors over every device of
 // every rank, LAPACK's ?heevd / ?syevd (with ?syevr's subsets) on a BlockCyclic1D
 // DistMatrix:
-//   1. hetrd_mgpu reduces A to tridiagonal T = Q^H A Q (d, e, tau on every rank); for
-//      eigenvalues only the two-stage hetrd_2stage_mgpu may do it instead
-//      (HeevdOptions::stages);
+//   1. hetrd_mgpu reduces A to tridiagonal T = Q^H A Q (d, e, tau on every rank), or the
+//      two-stage reduction does (HeevdOptions::stages), Q = Q1 Q2 kept as stage one's
+//      reflectors in A and the chase's on every device;
 //   2. the eigenpairs of T: without vectors, bisection over every device
 //      (tridiag_eigenvalues_mgpu); with vectors (tridiag_eigenvectors_mgpu below), every
 //      rank's first device computes the range's window of them (kernels/lapack.hpp
 //      tridiag_eigenvectors: on a GPU divide and conquer with the merges as GEMMs and
 //      only the window's columns at the last merge; on a host device LAPACK ?stedc), and
 //      each device of the rank copies its columns;
-//   3. unmtr_mgpu turns them into eigenvectors of A: Z := Q Z, on Z's own columns.
+//   3. unmtr_mgpu turns them into eigenvectors of A: Z := Q Z, on Z's own columns (two
+//      stages: band_to_tridiag_apply_q on each device's columns, then Q1 the same way).
 // Measured on one H200 (bench/results/h200-heevd.md): 1.24x cusolverDnXsyevd with all
 // vectors at n = 16384, 1.30x at 32768, where the one-stage reduction is 75% of the time.
 #pragma once
@@ -62,9 +63,9 @@ struct HeevdProfile {
 struct HeevdOptions {
   HetrdOptions reduction;       ///< passed to hetrd_mgpu (its profile pointer too)
   UnmtrOptions back_transform;  ///< passed to unmtr_mgpu
-  /// Without vectors: one- or two-stage reduction (hetrd_2stage_mgpu, with `reduction`'s
-  /// band), Auto by detail::two_stage_pays. With vectors the reduction is one-stage (the
-  /// two-stage back-transformation is not written yet) whatever this says.
+  /// One- or two-stage reduction (hetrd_2stage_mgpu, with `reduction`'s band), Auto by
+  /// detail::two_stage_pays. With vectors the two-stage path keeps both stages' Q and
+  /// applies Q2 (band_to_tridiag_apply_q on every device's columns of Z), then Q1.
   Stages stages = Stages::Auto;
   HeevdProfile* profile = nullptr;
 };

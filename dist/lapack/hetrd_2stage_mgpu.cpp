@@ -271,8 +271,9 @@ namespace detail {
 int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, requested, 32); }
 
 template <Scalar T>
-bool two_stage_pays(Stages stages, const DistMatrix<T>& A) {
+bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   if (stages != Stages::Auto) return stages == Stages::Two;
+  if (vectors) return false;  // not measured yet: the one-stage path
   // GPUs only (the host engine's chase is a plain loop, stage one's panels LAPACK's).
   // One H200, d, band 32 against hetrd_mgpu (bench/results/h200-twostage.md): 1.26x at
   // n = 8192, 2.12x at 16384; at 4096 the chase's latency loses (band 64: 0.53x).
@@ -301,6 +302,75 @@ DeviceBand<T> reduce_to_band(DistMatrix<T>& A, Uplo uplo, int64_t band, ReducerK
   job.run(tau);
   job.gather_band(AB, out.ldab);
   return out;
+}
+
+template <Scalar T>
+TwoStageQ<T> make_two_stage_q(Uplo uplo, const DistMatrix<T>& A, int64_t band,
+                              const char* band_name) {
+  Context& ctx = A.context();
+  check_band(ctx, uplo, A, band, band_name);
+  TwoStageQ<T> q;
+  q.n = A.layout().n();
+  q.band = band;
+  const auto v2_size = static_cast<std::size_t>(band2tri_v2_size(q.n));
+  const auto tau2_size = static_cast<std::size_t>(band2tri_tau2_size(q.n, band));
+  for (int dd = 0; dd < ctx.num_devices(); ++dd) {
+    q.V2.emplace_back(ctx.device(dd), v2_size);
+    q.tau2.emplace_back(ctx.device(dd), tau2_size);
+  }
+  return q;
+}
+
+template <Scalar T>
+void reduce_two_stage(DistMatrix<T>& A, Uplo uplo, ReducerKind transport, HetrdProfile* profile,
+                      real_type_t<T>* d, real_type_t<T>* e, TwoStageQ<T>& q) {
+  using R = real_type_t<T>;
+  Context& ctx = A.context();
+  const int64_t n = q.n, band = q.band, n1 = std::max<int64_t>(0, n - 1),
+                ntau = std::max<int64_t>(0, n - band);
+  if (n == 0) return;
+  DeviceBand<T> bd = reduce_to_band<T>(A, uplo, band, transport, profile);
+  const Device& dev0 = ctx.device(0);
+  dev0.make_current();
+  q.tau1.resize(static_cast<std::size_t>(ntau));
+  copy_vector(dev0, ntau, static_cast<const T*>(bd.tau[0].data()), q.tau1.data());
+  // Upper: stage one's reflector i lies in column n - 1 - i (the J A J arrangement).
+  if (uplo == Uplo::Upper) std::reverse(q.tau1.begin(), q.tau1.end());
+
+  const auto t = std::chrono::steady_clock::now();
+  const auto v2_size = static_cast<std::size_t>(band2tri_v2_size(n));
+  const auto tau2_size = static_cast<std::size_t>(band2tri_tau2_size(n, band));
+  DeviceBuffer<R> dd_(dev0, static_cast<std::size_t>(n)), ed(dev0, static_cast<std::size_t>(n1));
+  band_to_tridiag<T>(dev0, n, band, bd.AB[0].data(), bd.ldab, dd_.data(), ed.data(),
+                     q.V2[0].data(), q.tau2[0].data());
+  dev0.make_current();
+  copy_vector(dev0, n, static_cast<const R*>(dd_.data()), d);
+  copy_vector(dev0, n1, static_cast<const R*>(ed.data()), e);
+  // The rank's other devices take device 0's reflectors (a copy is far cheaper than a
+  // chase), in pieces: one copy of n^2 / 2 elements may exceed a 2-D copy's pitch limit.
+  constexpr std::size_t piece = std::size_t{1} << 26;
+  for (int dd = 1; dd < ctx.num_devices(); ++dd) {
+    for (std::size_t o = 0; o < v2_size; o += piece)
+      copy_vector(dev0, static_cast<int64_t>(std::min(piece, v2_size - o)),
+                  static_cast<const T*>(q.V2[0].data()) + o, q.V2[dd].data() + o);
+    copy_vector(dev0, static_cast<int64_t>(tau2_size), static_cast<const T*>(q.tau2[0].data()),
+                q.tau2[dd].data());
+  }
+  if (profile)
+    profile->chase += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+template <Scalar T>
+void apply_two_stage_q(Uplo uplo, const DistMatrix<T>& A, const TwoStageQ<T>& Q,
+                       DistMatrix<T>& C, const UnmtrOptions& opts) {
+  Context& ctx = A.context();
+  if (Q.n <= 1 || C.n() == 0) return;
+  for (int dd = 0; dd < ctx.num_devices(); ++dd) {
+    if (C.local_n(dd) == 0) continue;
+    band_to_tridiag_apply_q<T>(ctx.device(dd), Op::N, Q.n, Q.band, Q.V2[dd].data(),
+                               Q.tau2[dd].data(), C.local_n(dd), C.local(dd), C.ld());
+  }
+  apply_reflectors_mgpu<T>(uplo, Op::N, A, Q.band, Q.tau1.data(), C, opts);
 }
 
 }  // namespace detail
@@ -381,11 +451,19 @@ void hetrd_2stage_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type
 #define MGBLAS_INSTANTIATE(T)                                                                 \
   template void hetrd_2stage_mgpu<T>(Uplo, DistMatrix<T>&, real_type_t<T>*, real_type_t<T>*,  \
                                      const HetrdOptions&);                                    \
-  template bool detail::two_stage_pays<T>(Stages, const DistMatrix<T>&);                      \
+  template bool detail::two_stage_pays<T>(Stages, const DistMatrix<T>&, bool);                \
   template void hetrd_band_mgpu<T>(Uplo, DistMatrix<T>&, int64_t, T*, T*, int64_t,            \
                                    const HetrdOptions&);                                      \
   template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, Uplo, int64_t,     \
-                                                           ReducerKind, HetrdProfile*);
+                                                           ReducerKind, HetrdProfile*);      \
+  template detail::TwoStageQ<T> detail::make_two_stage_q<T>(Uplo, const DistMatrix<T>&,       \
+                                                            int64_t, const char*);           \
+  template void detail::reduce_two_stage<T>(DistMatrix<T>&, Uplo, ReducerKind, HetrdProfile*, \
+                                            real_type_t<T>*, real_type_t<T>*,                 \
+                                            detail::TwoStageQ<T>&);                           \
+  template void detail::apply_two_stage_q<T>(Uplo, const DistMatrix<T>&,                      \
+                                             const detail::TwoStageQ<T>&, DistMatrix<T>&,     \
+                                             const UnmtrOptions&);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 

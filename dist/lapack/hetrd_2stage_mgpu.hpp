@@ -27,6 +27,7 @@
 #include "core/memory.hpp"
 #include "core/types.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
+#include "dist/lapack/unmtr_mgpu.hpp"
 #include "layouts/dist_matrix.hpp"
 
 namespace mgblas {
@@ -81,10 +82,10 @@ namespace detail {
 /// automatic).
 int64_t two_stage_band(int64_t nb, int64_t requested);
 
-/// Whether heevd_mgpu's eigenvalues-only path reduces A in two stages: `stages` when it
+/// Whether heevd_mgpu reduces A in two stages (with or without vectors): `stages` when it
 /// is One or Two, else the measured rule (bench/results/h200-twostage.md).
 template <Scalar T>
-bool two_stage_pays(Stages stages, const DistMatrix<T>& A);
+bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors);
 
 /// What reduce_to_band leaves on each local device: the band in LAPACK's lower band
 /// storage (ldab = 2 band: the rows past band + 1 zero, room for the chase's bulge) and
@@ -100,6 +101,39 @@ struct DeviceBand {
 template <Scalar T>
 DeviceBand<T> reduce_to_band(DistMatrix<T>& A, Uplo uplo, int64_t band, ReducerKind transport,
                              HetrdProfile* profile);
+
+/// The two-stage reduction with its Q kept, A = Q T Q^H with Q = Q1 Q2: what the
+/// eigen-solver with vectors needs from it. Q1's reflectors stay in A; the rest is here.
+template <Scalar T>
+struct TwoStageQ {
+  int64_t n = 0, band = 0;
+  /// Q1's tau in the order of detail::apply_reflectors_mgpu (reflector i in column i for
+  /// Lower, column i + band for Upper): host, max(0, n - band) entries.
+  std::vector<T> tau1;
+  /// Q2's reflectors (band_to_tridiag's V2 and tau2) on every local device.
+  std::vector<DeviceBuffer<T>> V2, tau2;
+};
+
+/// Checks A and the band as hetrd_2stage_mgpu does (opts.band named `band_name`), then
+/// allocates Q2's reflectors on every local device: call it inside the ranks' agreement,
+/// so that a failed allocation raises on every rank.
+template <Scalar T>
+TwoStageQ<T> make_two_stage_q(Uplo uplo, const DistMatrix<T>& A, int64_t band,
+                              const char* band_name);
+
+/// hetrd_2stage_mgpu on checked and agreed arguments, keeping Q in `q` (from
+/// make_two_stage_q): d and e (host, every rank) from each rank's first device's chase,
+/// whose reflectors are then copied to the rank's other devices.
+template <Scalar T>
+void reduce_two_stage(DistMatrix<T>& A, Uplo uplo, ReducerKind transport, HetrdProfile* profile,
+                      real_type_t<T>* d, real_type_t<T>* e, TwoStageQ<T>& q);
+
+/// C := Q C with the Q of reduce_two_stage(A, uplo, ...): Q2 on every device's own
+/// columns of C (band_to_tridiag_apply_q), then Q1 (detail::apply_reflectors_mgpu with
+/// off = band). C n x K on A's context, checked by the caller.
+template <Scalar T>
+void apply_two_stage_q(Uplo uplo, const DistMatrix<T>& A, const TwoStageQ<T>& Q,
+                       DistMatrix<T>& C, const UnmtrOptions& opts);
 
 }  // namespace detail
 }  // namespace mgblas

@@ -30,10 +30,12 @@ struct BlockSpace {
 template <Scalar T>
 class Unmtr {
  public:
-  Unmtr(const DistMatrix<T>& A, DistMatrix<T>& C, int64_t kb, bool host_tau)
-      : A_(A), C_(C), ctx_(A.context()), L_(A.layout()), n_(L_.n()), kb_(kb),
+  /// off: how far below (Lower) or above (Upper) its column a reflector's unit lies (1
+  /// for hetrd_mgpu's Q, the band for stage one's Q1).
+  Unmtr(const DistMatrix<T>& A, DistMatrix<T>& C, int64_t kb, bool host_tau, int64_t off = 1)
+      : A_(A), C_(C), ctx_(A.context()), L_(A.layout()), n_(L_.n()), kb_(kb), off_(off),
         space_(ctx_.num_devices()) {
-    const auto nref = static_cast<std::size_t>(std::max<int64_t>(0, n_ - 1));
+    const auto nref = static_cast<std::size_t>(std::max<int64_t>(0, n_ - off_));
     for (int dd = 0; dd < ctx_.num_devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
       const auto cols = static_cast<std::size_t>(C_.local_n(dd) * kb_);
@@ -46,30 +48,31 @@ class Unmtr {
     }
   }
 
-  /// Copies the host tau (n - 1 entries) to every device; returns the device pointers.
+  /// Copies the host tau (n - off entries) to every device; returns the device pointers.
   std::vector<const T*> stage_tau(const T* tau) {
     std::vector<const T*> out;
     for (int dd = 0; dd < ctx_.num_devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
       dev.make_current();
-      copy_vector(dev, n_ - 1, tau, space_[dd].tau.data());
+      copy_vector(dev, n_ - off_, tau, space_[dd].tau.data());
       out.push_back(space_[dd].tau.data());
     }
     return out;
   }
 
-  /// C := op(Q) C with tau[dd]: n - 1 entries in memory of local device dd.
+  /// C := op(Q) C with tau[dd]: n - off entries in memory of local device dd.
   ///
-  /// Reflector i lives in A's column i (Lower) or i + 1 (Upper). The blocks of reflectors
-  /// follow A's columns in runs of kb (a divisor of nb), so that one device holds each
-  /// block: run c holds the reflectors of columns c kb .. c kb + kb - 1 (Upper: its first
-  /// run one fewer, column 0 holds none).
+  /// Reflector i lives in A's column i (Lower) or i + off (Upper). The blocks of
+  /// reflectors follow A's columns in runs of kb (a divisor of nb), so that one device
+  /// holds each block: run c holds the reflectors of columns c kb .. c kb + kb - 1 (Upper:
+  /// columns 0 .. off - 1 hold none).
   void run(Uplo uplo, Op op, const std::vector<const T*>& tau, ReducerKind transport) {
     detail::DeviceCollectives coll(ctx_, transport);
     std::vector<T*> V;
     for (auto& s : space_) V.push_back(s.V.data());
     const bool lower = uplo == Uplo::Lower;
-    const int64_t shift = lower ? 0 : 1, nref = n_ - 1, runs = (nref + shift + kb_ - 1) / kb_;
+    const int64_t shift = lower ? 0 : off_, nref = n_ - off_,
+                  runs = (nref + shift + kb_ - 1) / kb_;
     const int64_t lda = A_.ld(), ldc = C_.ld();
     // Lower: Q = B(0) B(1) ..., B(r) = H(r0) ... H(r0 + b - 1) = I - V T V^H (T upper,
     // forward): Q C takes the last block first, Q^H C the first. Upper: Q = ... B(1) B(0),
@@ -82,11 +85,11 @@ class Unmtr {
       const int64_t r0 = std::max<int64_t>(0, run * kb_ - shift);
       const int64_t r1 = std::min(nref, (run + 1) * kb_ - shift);
       const int64_t b = r1 - r0;
-      if (b <= 0) continue;  // Upper, kb = 1: column 0 holds no reflector
-      // Lower: reflector r0 + j has its unit at row r0 + j + 1 (where e lies) and its
-      // entries below, so the block spans rows r0 + 1 .. n - 1. Upper: its unit at row
-      // r0 + j and its entries above, rows 0 .. r1 - 1.
-      const int64_t row0 = lower ? r0 + 1 : 0, m = lower ? n_ - 1 - r0 : r1;
+      if (b <= 0) continue;  // Upper: a run of columns that hold no reflector
+      // Lower: reflector r0 + j has its unit at row r0 + j + off (off = 1: where e lies)
+      // and its entries below, so the block spans rows r0 + off .. n - 1. Upper: its unit
+      // at row r0 + j and its entries above, rows 0 .. r1 - 1.
+      const int64_t row0 = lower ? r0 + off_ : 0, m = lower ? n_ - off_ - r0 : r1;
       const int owner = L_.owner(r0 + shift), ol = ctx_.local_index_of(owner);
       if (ol >= 0)
         kernels::larfb_form_v<T>(ctx_.device(ol), dir, m, b,
@@ -114,7 +117,7 @@ class Unmtr {
   DistMatrix<T>& C_;
   Context& ctx_;
   const BlockCyclic1D& L_;
-  int64_t n_, kb_;
+  int64_t n_, kb_, off_;
   std::vector<BlockSpace<T>> space_;
 };
 
@@ -204,7 +207,23 @@ void unmtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const T* tau, DistMatr
   job->run(uplo, op, job->stage_tau(tau), opts.transport);
 }
 
+namespace detail {
+
+template <Scalar T>
+void apply_reflectors_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, int64_t off, const T* tau,
+                           DistMatrix<T>& C, const UnmtrOptions& opts) {
+  if (A.layout().n() - off <= 0 || C.n() == 0) return;  // Q = I or nothing to transform
+  const int64_t kb = reflector_block_width(A.layout().nb(), opts.panel);
+  Unmtr<T> job(A, C, kb, true, off);
+  job.run(uplo, op, job.stage_tau(tau), opts.transport);
+}
+
+}  // namespace detail
+
 #define MGBLAS_INSTANTIATE(T)                                                                \
+  template void detail::apply_reflectors_mgpu<T>(Uplo, Op, const DistMatrix<T>&, int64_t,  \
+                                                 const T*, DistMatrix<T>&,                  \
+                                                 const UnmtrOptions&);                      \
   template void unmtr_mgpu<T>(Uplo, Op, const DistMatrix<T>&, const DistVector<T>&,         \
                               DistMatrix<T>&, const UnmtrOptions&);                          \
   template void unmtr_mgpu<T>(Uplo, Op, const DistMatrix<T>&, const T*, DistMatrix<T>&,     \

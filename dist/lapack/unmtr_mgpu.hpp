@@ -86,4 +86,20 @@ void ormtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const std::type_identi
   unmtr_mgpu<T>(uplo, op, A, tau, C, opts);
 }
 
+namespace detail {
+
+/// unmtr_mgpu's work on arguments the caller has checked and agreed on, for reflectors
+/// whose unit lies `off` rows from their column:
+///   Lower: Q = H(0) H(1) ... H(n-off-1); reflector i in column i, unit at row i + off,
+///          its entries below in A(i+off+1:n, i).
+///   Upper: Q = H(n-off-1) ... H(1) H(0); reflector i in column i + off, unit at row i,
+///          its entries above in A(0:i, i + off).
+/// off = 1 is hetrd_mgpu's Q; off = band is stage one's Q1 of the two-stage reduction
+/// (hetrd_band_mgpu; Upper with its tau reversed, since its reflector i lies in column
+/// n - 1 - i). tau: host memory, max(0, n - off) entries, tau[i] of reflector i.
+template <Scalar T>
+void apply_reflectors_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, int64_t off, const T* tau,
+                           DistMatrix<T>& C, const UnmtrOptions& opts);
+
+}  // namespace detail
 }  // namespace mgblas

@@ -747,10 +747,10 @@ def eigh(A: DistMatrix, uplo: str = "L", vectors: bool = True, subset_by_index: 
     context with A's nb, column j the unit eigenvector of ``w[j]``. A is overwritten by
     the reduction (as LAPACK's). ``panel``: columns per panel of the reduction and
     reflectors per block of the back-transformation, a divisor of A.nb (0 picks them).
-    ``stages``: without vectors, how A is reduced to tridiagonal form: '1' one stage
-    (hetrd_mgpu), '2' two stages (hetrd_2stage_mgpu: dense to band, then the bulge chase),
-    'A' (default) the faster one by the library's measured rule; with vectors the
-    reduction is one-stage whatever it says (HeevdOptions::stages). Collective."""
+    ``stages``: how A is reduced to tridiagonal form: '1' one stage (hetrd_mgpu), '2' two
+    stages (hetrd_2stage_mgpu: dense to band, then the bulge chase; with vectors both
+    stages' Q are applied to T's eigenvectors), 'A' (default) by the library's measured
+    rule (HeevdOptions::stages). Collective."""
     _check_dist(A)
 
     def check():

@@ -73,8 +73,8 @@ def test_hetrd_band_mgpu(ctx, rng, dtype, uplo):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_eigh_stages(ctx, rng, dtype):
-    """eigh without vectors by either reduction: A's eigenvalues both ways; with vectors
-    the reduction is one-stage whatever stages says."""
+    """eigh by either reduction: A's eigenvalues both ways; with vectors through two
+    stages, A Z = Z diag(w) and Z^H Z = I (both stages' Q applied)."""
     n, nb = 53, 8
     A = symmetric(rng, n, dtype, hermitian=True)
     w = {}
@@ -84,9 +84,15 @@ def test_eigh_stages(ctx, rng, dtype):
         check_values(A, w[stages], dtype, f"stages {stages!r}")
         same_on_every_rank(ctx, w[stages])
     np.testing.assert_array_equal(w["2"], w[2])
-    w2, Z = mgblas.eigh(mgblas.DistMatrix.from_array(ctx, A, nb=nb), stages="2")
-    check_values(A, w2, dtype, "with vectors, stages '2'")
-    assert Z.shape == (n, n)
+    for uplo in ("L", "U"):
+        w2, Z = mgblas.eigh(mgblas.DistMatrix.from_array(ctx, A, nb=nb), uplo=uplo, stages="2")
+        check_values(A, w2, dtype, f"with vectors, stages '2', uplo {uplo}")
+        Ah, Zh = hi(A), hi(Z.to_array(root=None))
+        assert Zh.shape == (n, n)
+        res = np.linalg.norm(Ah @ Zh - Zh * hi(w2)[None, :], 1) / (
+            n * np.linalg.norm(Ah, 1) * eps(dtype))
+        orth = np.linalg.norm(Zh.conj().T @ Zh - np.eye(n), 1) / (n * eps(dtype))
+        assert res < 30 and orth < 30, f"uplo {uplo}: residual {res:.1f}, orthogonality {orth:.1f}"
 
 
 def test_two_stage_bad_arguments(ctx):

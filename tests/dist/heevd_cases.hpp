@@ -151,11 +151,13 @@ bool tridiagonal_case(const std::shared_ptr<Context>& ctx, const Tridiagonal<rea
 }
 
 /// heevd_mgpu on a fresh random Hermitian matrix (or one with the spectrum D when given),
-/// A's other triangle NaN; the same checks against LAPACK's ?syevd / ?heevd.
+/// A's other triangle NaN; the same checks against LAPACK's ?syevd / ?heevd. `stages` and
+/// `band` go to HeevdOptions (the reduction's form and the two-stage band).
 template <Scalar T>
 bool dense_case(const std::shared_ptr<Context>& ctx, Uplo uplo, int64_t n, int64_t nb,
                 const EigenRange& range, int64_t znb, int64_t extra,
-                const std::vector<real_type_t<T>>* spectrum = nullptr) {
+                const std::vector<real_type_t<T>>* spectrum = nullptr,
+                Stages stages = Stages::Auto, int64_t band = 0) {
   using R = real_type_t<T>;
   std::mt19937_64 rng(test_seed() + static_cast<uint64_t>(n * 31 + nb * 7 + znb) +
                       (uplo == Uplo::Upper ? 5 : 0));
@@ -178,13 +180,16 @@ bool dense_case(const std::shared_ptr<Context>& ctx, Uplo uplo, int64_t n, int64
   HeevdProfile prof;
   HeevdOptions opts;
   opts.profile = &prof;
+  opts.stages = stages;
+  opts.reduction.band = band;
   const int64_t m = heevd_mgpu<T>(uplo, dA, w.data(), &Z, range, opts);
   const std::vector<T> Zh = gather(Z);
   const std::vector<T> Zm(Zh.begin(), Zh.begin() + n * m);
   EigErrors err = eig_errors<T>(n, A, Zm, w, m, ref, first_ref);
   const bool rest = std::all_of(Zh.begin() + n * m, Zh.end(), [](T v) { return v == T(-7); });
   const std::string what = ::mgblas::detail::concat(
-      "heevd uplo ", static_cast<char>(uplo), " n=", n, " nb=", nb, " range ",
+      "heevd uplo ", static_cast<char>(uplo), " n=", n, " nb=", nb,
+      stages == Stages::Two ? ::mgblas::detail::concat(" two-stage band ", band) : "", " range ",
       static_cast<char>(range.kind), " m=", m, " (want ", m_ref, ") Z nb=", znb, " extra ",
       extra, ": ", err.text(), (rest ? "" : ", columns past m touched"));
   return everywhere(*ctx, m == m_ref && err.ok() && rest && ascending(w.data(), m) &&

@@ -92,6 +92,42 @@ TYPED_TEST(Heevd_Host, ClusteredAndGradedSpectra) {
   }
 }
 
+// With vectors through the two-stage reduction: Z = Q1 Q2 Z_T, Q2 from the chase's
+// reflectors (band_to_tridiag_apply_q), Q1 from stage one's; both triangles, bands that
+// do and do not divide n, subsets.
+TYPED_TEST(Heevd_Host, TwoStageVectors) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  namespace tl = mgblas::testing::lapack;
+  const Stages two = Stages::Two;
+  for (const auto& ctx : HostContexts::all())
+    for (Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      for (int64_t n : {1, 2, 3, 37, 130}) {
+        const int64_t nb = n > 100 ? 32 : 8;
+        EXPECT_TRUE(td::dense_case<T>(ctx, uplo, n, nb, EigenRange::all(), 16, 0, nullptr, two));
+        if (n < 3) continue;
+        EXPECT_TRUE(td::dense_case<T>(ctx, uplo, n, nb, EigenRange::smallest(3), 5, 1, nullptr,
+                                      two, 4));
+        EXPECT_TRUE(td::dense_case<T>(ctx, uplo, n, nb, EigenRange::index(n / 4, n / 2), 3, 2,
+                                      nullptr, two, 1));
+        EXPECT_TRUE(td::dense_case<T>(ctx, uplo, n, nb, EigenRange::value(-0.5, 1.0), 7, 0,
+                                      nullptr, two, 2));
+      }
+      // n a multiple of the band and of nb; the band as wide as nb.
+      EXPECT_TRUE(td::dense_case<T>(ctx, uplo, 96, 16, EigenRange::all(), 16, 0, nullptr, two, 16));
+    }
+  std::mt19937_64 rng(mt::test_seed() + 17);
+  for (tl::Spectrum kind : {tl::Spectrum::Clustered, tl::Spectrum::Graded}) {
+    const std::vector<R> D = tl::make_spectrum<R>(kind, 120, rng);
+    for (const auto& ctx : HostContexts::all()) {
+      EXPECT_TRUE(td::dense_case<T>(ctx, Uplo::Lower, 120, 24, EigenRange::all(), 16, 0, &D,
+                                    two, 8));
+      EXPECT_TRUE(td::dense_case<T>(ctx, Uplo::Upper, 120, 24, EigenRange::smallest(12), 4, 0,
+                                    &D, two, 6));
+    }
+  }
+}
+
 TYPED_TEST(Heevd_Host, ConvenienceForm) {
   using T = TypeParam;
   using R = real_type_t<T>;
