@@ -74,6 +74,13 @@ GROUPS = {
         "arrays of pointers; variable sizes with per-entry arrays in device memory and "
         "host bounds max_m/n/k; groups of one shape each with per-group host arrays "
         "(cuBLAS's gemmGroupedBatched).",
+    "Band reduction, one device":
+        "Single device, queued as the Level-2 entries are: stage two of the two-stage "
+        "tridiagonal reduction (the bulge chase, LAPACK's ?sytrd_sb2st / ?hetrd_hb2st) and "
+        "its back-transformation. Every array is the device's memory. The C names keep the "
+        "C++ names (mgblas_<p>band_to_tridiag, not LAPACK's sytrd_sb2st / hetrd_hb2st): the "
+        "arguments are not LAPACK's (no VECT, HOUS or WORK; 0-based reflector layout of "
+        "kernels/lapack.hpp), and one name serves the real and the complex precisions.",
     "Level 2, distributed":
         "Collective over ctx's ranks; A a block-cyclic matrix of ctx. x and y are host "
         "vectors, the same x on every rank; every rank receives the full y. The _offset "
@@ -180,6 +187,21 @@ OPERATIONS = [
         "scalars beta", "out_ptrs Carray", "ints ldc", "ints group_size"],
        "groups of GEMMs, one shape per group (host arrays per group)",
        group="GEMM, one device"),
+    # ---- single device: band reduction --------------------------------------------
+    op("band_to_tridiag", "single",
+       ["int n", "int b", "out AB", "int ldab", "real_out d", "real_out e", "out_opt V2",
+        "out_opt tau2"],
+       "T = Q2^H B Q2: the band matrix B (half-bandwidth b, LAPACK's lower band storage in "
+       "AB, ldab >= b + 1; AB is workspace, unspecified on return) to the real tridiagonal "
+       "(d: n, e: n - 1); where V2 is not NULL, Q2's reflectors into V2 (n (n - 1) / 2) and "
+       "tau2 ((n - 1) T0, T0 = (n - 2) / b + 1, at most 2 for b = 1); tau2 is not read when V2 "
+       "is NULL",
+       group="Band reduction, one device"),
+    op("band_to_tridiag_apply_q", "single",
+       ["op op", "int n", "int b", "in V2", "in tau2", "int m", "out C", "int ldc"],
+       "C = op(Q2) C (n x m, ldc >= max(1, n); op N or C, real T also T) with the Q2 that "
+       "band_to_tridiag(n, b) left in V2 and tau2",
+       group="Band reduction, one device"),
     # ---- collective: Level 2 -----------------------------------------------------
     op("gemv_mgpu", "collective", DIST_GEMV, "y = alpha op(A) x + beta y, A distributed; "
        "y on every rank", python_binding=False, group="Level 2, distributed"),
@@ -313,6 +335,15 @@ OPERATIONS = [
        "all eigenvalues of the real symmetric tridiagonal (d, e), ascending, on every "
        "rank, by bisection over every device",
        precisions=REAL, cpp="mgblas::tridiag_eigenvalues_mgpu<{T}>(*{ctx}, {args})",
+       group="Reductions and eigenvalues"),
+    op("tridiag_eigenvectors_mgpu", "collective",
+       ["int n", "real_in d", "real_in e", "range range", "real vl", "real vu", "int il",
+        "int iu", "int_out m", "real_out w", "matrix Z"],
+       "eigenpairs of the real symmetric tridiagonal (d: n, e: n - 1, every rank): the m "
+       "selected eigenvalues (ascending) into w (room for n, every rank) and their "
+       "eigenvectors into Z's columns 0..m-1 (Z n x K as in heevd_mgpu; a complex Z "
+       "receives real vectors); range as heevd_mgpu's",
+       cpp="*{m} = mgblas::tridiag_eigenvectors_mgpu<{T}>({n}, {d}, {e}, {w}, {Z}, {range})",
        group="Reductions and eigenvalues"),
 ]
 

@@ -39,6 +39,7 @@
 #include "dist/tsgemm_mgpu.hpp"
 #include "core/memory.hpp"
 #include "kernels/blas.hpp"
+#include "kernels/lapack.hpp"
 #include "layouts/dist_matrix.hpp"
 #include "layouts/row_tiled_matrix.hpp"
 

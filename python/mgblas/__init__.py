@@ -31,12 +31,14 @@ from ._blas import (gebrd, eigh, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_m
                     hemv, hemv_mgpu, hemv_mgpu_offset, hetrd, ormtr, symv, symv_mgpu,
                     symv_mgpu_offset, sytrd, tridiag_eigenvalues, tsgemm, tsgemm_mgpu, unmtr)
 # The rest of the manifest's operations (api/operations.py), under their C++/C names.
-from ._ops import (gebrd_2d, gebrd_mgpu, gemm, gemm_batched_strided,  # noqa: E402
+from ._ops import (band_to_tridiag, band_to_tridiag_apply_q,  # noqa: E402
+                   gebrd_2d, gebrd_mgpu, gemm, gemm_batched_strided,
                    gemm_batched_strided_mgpu, gemm_batched_strided_mgpu_local, gemm_grouped,
                    gemm_vbatched, gemm_vbatched_mgpu, gemv_offset, heevd_2d, heevd_mgpu,
                    hemv_offset, her2k_mgpu, hetrd_2d, hetrd_2stage_mgpu, hetrd_band_mgpu,
                    hetrd_mgpu, ormtr_mgpu, symv_offset, syevd_2d, syr2k_mgpu, sytrd_2d,
-                   sytrd_mgpu, tridiag_eigenvalues_mgpu, tsgemm_mgpu_ksplit, unmtr_mgpu)
+                   sytrd_mgpu, tridiag_eigenvalues_mgpu, tridiag_eigenvectors_mgpu,
+                   tsgemm_mgpu_ksplit, unmtr_mgpu)
 
 __version__ = _mgblas.__version__
 has_cuda: bool = _mgblas.has_cuda
@@ -64,6 +66,7 @@ __all__ = [
     "hetrd_mgpu", "sytrd_mgpu", "hetrd_band_mgpu", "hetrd_2stage_mgpu", "gebrd_mgpu",
     "unmtr_mgpu", "ormtr_mgpu",
     "tridiag_eigenvalues_mgpu", "heevd_mgpu", "heevd_2d", "syevd_2d",
+    "band_to_tridiag", "band_to_tridiag_apply_q", "tridiag_eigenvectors_mgpu",
     "hetrd_2d", "sytrd_2d", "gebrd_2d",
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
     "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",

@@ -12,9 +12,11 @@ from typing import Any, Optional, Sequence, Tuple
 import numpy as np
 
 from . import _mgblas as _core
-from ._arrays import Arr, check_dtype, describe, matrix_orders, option, scalar
+from ._arrays import (Arr, check_dtype, describe, matrix_orders, option, scalar, vector,
+                      zeros_like_kind)
 from ._arrays import REAL_OF
 from ._blas import (_check_dist, _addr, _hermitian_args, _sig, _single, _stages, _gemm_sizes,
+                    _subset,
                     _gemm2d, _operand_vectors, gebrd, eigh, gemm_batched, hetrd, sytrd,
                     tridiag_eigenvalues, tsgemm_mgpu, unmtr, ormtr)
 from ._context import Context
@@ -36,6 +38,79 @@ def _offset(v: Any, name: str, hi: int) -> int:
     if not isinstance(v, (int, np.integer)) or not 0 <= v <= hi:
         raise BadArgument(f"{name} = {v!r}: must be an integer in [0, {hi}]")
     return int(v)
+
+
+# ---- single device: the bulge chase and its Q2 ----------------------------------------
+
+def _band2tri_sizes(n: int, b: int) -> Tuple[int, int]:
+    """(entries of V2, entries of tau2) of band_to_tridiag(n, b): kernels/sb2st_kernels.hpp's
+    band2tri_v2_size and band2tri_tau2_size (b = 1 has at most 2 tasks a sweep)."""
+    if n < 2:
+        return 0, 0
+    tasks = (n - 2) // b + 1
+    return n * (n - 1) // 2, (n - 1) * (min(tasks, 2) if b == 1 else tasks)
+
+
+def _half_bandwidth(b: Any) -> int:
+    if not isinstance(b, (int, np.integer)) or isinstance(b, bool) or b < 1:
+        raise BadArgument(f"b = {b!r}: must be an integer >= 1 (the half-bandwidth)")
+    return int(b)
+
+
+def band_to_tridiag(AB: Any, b: int, vectors: bool = False) -> Tuple[Any, ...]:
+    """Stage two of the two-stage reduction on one device: the Hermitian (real: symmetric)
+    band matrix B of half-bandwidth ``b``, given in LAPACK's lower band storage in the
+    column-major AB (``ldab x n``, ldab >= b + 1: AB[i - j, j] = B[i, j]), reduced to the
+    real tridiagonal T = Q2^H B Q2. AB is workspace (overwritten). CuPy arrays on their
+    GPU, NumPy arrays on a host device. Returns ``(d, e)`` (n and n - 1 entries, of AB's
+    real dtype, in AB's memory), with ``vectors=True`` ``(d, e, V2, tau2)``: Q2's
+    reflectors for band_to_tridiag_apply_q."""
+    ABa = describe(AB, "AB", writable=True)
+    ldab = _colmajor(ABa, "AB")
+    b = _half_bandwidth(b)
+    if not isinstance(vectors, (bool, np.bool_)):
+        raise BadArgument(f"vectors = {vectors!r}: must be True or False")
+    n = ABa.shape[1]
+    real = REAL_OF[ABa.letter]
+    d = zeros_like_kind(ABa, (n,), real)
+    e = zeros_like_kind(ABa, (max(0, n - 1),), real)
+    da, ea = describe(d, "d", writable=True), describe(e, "e", writable=True)
+    arrs = [ABa, da, ea]
+    v2 = tau2 = None
+    if vectors:
+        nv, nt = _band2tri_sizes(n, b)
+        v2 = zeros_like_kind(ABa, (nv,), ABa.dtype)
+        tau2 = zeros_like_kind(ABa, (nt,), ABa.dtype)
+        arrs += [describe(v2, "V2", writable=True), describe(tau2, "tau2", writable=True)]
+    dev, stream = _single(arrs)
+    _core.band_to_tridiag(ABa.letter, dev, stream, n, b, ABa.ptr, ldab, da.ptr,
+                          ea.ptr if n > 1 else 0, arrs[3].ptr if vectors and n > 1 else 0,
+                          arrs[4].ptr if vectors and n > 1 else 0)
+    return (d, e, v2, tau2) if vectors else (d, e)
+
+
+def band_to_tridiag_apply_q(V2: Any, tau2: Any, C: Any, b: int, trans: str = "N") -> Any:
+    """C := op(Q2) C on one device with the Q2 of band_to_tridiag(AB, b, vectors=True)
+    given by its V2 and tau2; C column-major, n x m (n the band matrix's order).
+    ``trans``: 'N' Q2 C (eigenvectors of T to those of B), 'C' (real: also 'T') Q2^H C.
+    CuPy arrays on their GPU, NumPy arrays on a host device. Returns C."""
+    Ca = describe(C, "C", writable=True)
+    ldc = _colmajor(Ca, "C")
+    b = _half_bandwidth(b)
+    op = option(trans, "trans", "NTC")
+    n, m = Ca.shape
+    nv, nt = _band2tri_sizes(n, b)
+    va, ta = describe(V2, "V2"), describe(tau2, "tau2")
+    for arr, size in ((va, nv), (ta, nt)):
+        check_dtype(arr, Ca.dtype, "C's dtype")
+        if arr.ndim != 1 or arr.shape[0] < size:
+            raise DimensionMismatch(f"{arr.name} has shape {arr.shape}; band_to_tridiag's "
+                                    f"(n = {n}, b = {b}) has {size} entries")
+        vector(arr, arr.shape[0])
+    dev, stream = _single([va, ta, Ca])
+    _core.band_to_tridiag_apply_q(Ca.letter, dev, stream, op, n, b, va.ptr if nv else 0,
+                                  ta.ptr if nt else 0, m, Ca.ptr, max(1, ldc))
+    return C
 
 
 # ---- single device: submatrix forms -------------------------------------------------
@@ -302,6 +377,37 @@ unmtr_mgpu = unmtr
 ormtr_mgpu = ormtr
 tridiag_eigenvalues_mgpu = tridiag_eigenvalues
 heevd_mgpu = eigh
+
+
+def tridiag_eigenvectors_mgpu(d: Any, e: Any, Z: DistMatrix, subset_by_index: Any = None,
+                              subset_by_value: Any = None) -> np.ndarray:
+    """Eigenpairs of the real symmetric tridiagonal matrix with diagonal d (n) and
+    off-diagonal e (n - 1) (NumPy arrays of Z's real dtype, the same on every rank): the
+    m selected eigenvalues, ascending, are returned (the same on every rank) and their
+    eigenvectors written to Z's columns 0..m-1 (Z an n x K DistMatrix, K >= n, or K >=
+    iu - il + 1 for ``subset_by_index``; a complex Z receives real vectors; its other
+    columns are left alone). Subsets as eigh's. Collective."""
+    _check_dist(Z, "Z")
+
+    def check():
+        real = REAL_OF[Z._c.dt]
+        da, ea = describe(d, "d"), describe(e, "e")
+        check_dtype(da, real, "Z's real dtype")
+        check_dtype(ea, real, "Z's real dtype")
+        n = da.shape[0] if da.ndim == 1 else -1
+        vector(da, n)
+        vector(ea, max(0, n - 1))
+        if da.on_gpu or ea.on_gpu:
+            raise BadArgument("d and e are NumPy arrays (the same on every rank)")
+        sub = _subset(subset_by_index, subset_by_value, n)
+        return (da, ea, n, sub), lambda: _sig("tridiag_eigenvectors_mgpu", Z._c.dt, n, *sub)
+
+    da, ea, n, (kind, vl, vu, il, iu, _) = Z.ctx._agree("tridiag_eigenvectors_mgpu", check)
+    w = np.zeros(max(n, 1), dtype=REAL_OF[Z._c.dt])
+    count = np.zeros(1, dtype=np.int64)
+    _core.tridiag_eigenvectors_mgpu(Z.ctx._c, n, da.ptr, ea.ptr if n > 1 else 0, kind, vl, vu,
+                                    il, iu, _addr(count), _addr(w), Z._c)
+    return w[:int(count[0])].copy()
 
 
 def _band_width(band: Any, name: str, minimum: int) -> int:
