@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/device_collectives.hpp"
+#include "dist/detail/device_threads.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "dist/lapack/detail/panel_width.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
@@ -159,7 +160,7 @@ class He2hb {
       // Every device: V (A's order) in the stack, Y's share = A22 V, then the sum over all
       // devices. A22 = A(k+b:n, k+b:n) (Lower) or A(0:m, 0:m) (Upper).
       const int64_t lo = upper ? 0 : k + b_, hi = lo + m;
-      for (int dd = 0; dd < devices(); ++dd) {
+      detail::for_each_local_device(ctx_, [&](int dd) {
         const Device& dev = ctx_.device(dd);
         BandSpace<T>& s = space_[dd];
         T* S = s.stack.data();
@@ -174,13 +175,13 @@ class He2hb {
         memset_bytes(dev, Y[dd], 0, static_cast<std::size_t>(m * kq) * sizeof(T), /*async=*/true);
         hemm_columns<T>(dev, L_, global(dd), uplo_, A_.local(dd), ld_, lo, hi, kq, S, Y[dd], lo,
                         m);
-      }
+      });
       clock_.charge(&HetrdProfile::symv);
       coll_.allreduce_sum<T>(Y, m * kq);
       clock_.charge(&HetrdProfile::comm);
       // W = X - V (T^H V^H X) / 2 with X = Y T, in the stack beside V; then
       // A22 -= V W^H + W V^H on the device's own columns.
-      for (int dd = 0; dd < devices(); ++dd) {
+      detail::for_each_local_device(ctx_, [&](int dd) {
         const Device& dev = ctx_.device(dd);
         BandSpace<T>& s = space_[dd];
         T* S = s.stack.data();
@@ -207,7 +208,7 @@ class He2hb {
                   s.MT.data(), kq);
           gemm<T>(dev, Op::N, Op::N, m, g, kq, T(-1), S, m, s.MT.data(), kq, T(1), C, ld_);
         }
-      }
+      });
       clock_.charge(&HetrdProfile::update);
       k += w;
     }
