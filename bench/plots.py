@@ -797,7 +797,7 @@ def heevd(paths, out):
     rows = read(paths[0])
     fig, ax = figure(1, (8, 4.5))
     labels = [f"{r['type']} {r['n']}\n{r['vectors']}\n{r['ranks']}x{int(r['devices']) // int(r['ranks'])}"
-              for r in rows]
+              + (f"\n{r['stages']}" if r.get("stages") else "") for r in rows]
     x = list(range(len(rows)))
     parts = [("reduction", [float(r["reduction"]) for r in rows]),
              ("tridiagonal (divide and conquer)", [float(r["tridiagonal"]) for r in rows]),
