@@ -844,6 +844,25 @@ def twostage(paths, out):
     save(fig, out)
 
 
+@topic("apply-q", "CSV", "Q2 of the bulge chase applied (band_to_tridiag_apply_q): its TF/s per "
+       "case and kernel shape beside cuBLAS gemm's in the same run (<gpu>-band2tri-apply-q)")
+def apply_q(paths, out):
+    rows = read(paths[0])
+    fig, ax = figure(1, (8, 4.5))
+    labels = [f"{r['type']} {r['n']}\nb {r['b']}\n{r['shape'].split(' ')[0]}\nrun {r['run']}"
+              for r in rows]
+    x = list(range(len(rows)))
+    ax.bar([i - 0.2 for i in x], [float(r["apply_q_tflops"]) for r in rows], 0.4,
+           label="band_to_tridiag_apply_q (nominal flops)")
+    ax.bar([i + 0.2 for i in x], [float(r["gemm_tflops"]) for r in rows], 0.4,
+           label="cuBLAS gemm n x n x n")
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels)
+    finish(ax, "Q2 C on one H200 against GEMM in the same run", None, "TFLOP/s", legend=6)
+    ax.tick_params(axis="x", labelsize=6)
+    save(fig, out)
+
+
 # ---- bench/scaling_model.py's figures (their data come from the model) -----------------------
 @topic("ab-testers", "CSV...", "before/after of a change: each case's after/before time ratio, "
        "one column of points per tester CSV (compare_testers.py --csv), the 3% band shaded "
