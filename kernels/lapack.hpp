@@ -76,6 +76,45 @@ void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
                           const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* w,
                           T* Z, int64_t ldz);
 
+// ---- Bidiagonal SVD (LAPACK ?bdsdc with COMPQ = 'I', and a window of its vectors) ----
+
+/// The singular values of the real n x n bidiagonal matrix B with diagonal d and
+/// off-diagonal e, all n of them in s descending, and the singular vectors of s[il..iu):
+/// B V = U diag(s[il..iu)), column j - il of U and V the left and right vectors of s[j]
+/// (real; zero imaginary parts for a complex T). The vectors step of an SVD after gebrd.
+/// On a GPU, the Golub-Kahan form: the 2n x 2n tridiagonal with zero diagonal and
+/// off-diagonal (d0, e0, d1, e1, ...), whose eigenvalues are +-s_j, through the divide and
+/// conquer of tridiag_eigenvectors (the window only), the eigenvectors' halves
+/// re-orthogonalized by Householder QR where the window holds singular values below
+/// ||B|| / 10 (kernels/detail/bdsvd_tgk.hpp says why that keeps the residual); on a host
+/// device, LAPACK ?bdsdc (MGBLAS_BDSVD=tgk: the GPU's algorithm on the host). Residual
+/// ||B V - U S|| and orthogonality O(n eps ||B||) and O(n eps), singular values within
+/// O(n eps ||B||).
+///
+/// @param[in] q     the device (and stream) to run on.
+/// @param[in] uplo  Uplo::Upper: B(i, i+1) = e[i]; Uplo::Lower: B(i+1, i) = e[i].
+/// @param[in] n     order of B, >= 0.
+/// @param[in] d     n diagonal entries, HOST memory; finite.
+/// @param[in] e     n - 1 off-diagonal entries, HOST memory; finite; may be null when n <= 1.
+/// @param[in] il    first singular vector pair wanted (0: of the largest), 0 <= il <= iu.
+/// @param[in] iu    one past the last, il <= iu <= n (0, n: all; il = iu: values only).
+/// @param[out] s    all n singular values, descending, HOST memory.
+/// @param[out] U    n x (iu - il) left singular vectors (memory of q's device), leading
+///                  dimension ldu; may be null when il = iu.
+/// @param[in] ldu   >= max(1, n).
+/// @param[out] V    n x (iu - il) right singular vectors (memory of q's device), leading
+///                  dimension ldv; may be null when il = iu.
+/// @param[in] ldv   >= max(1, n).
+///
+/// Like tridiag_eigenvectors it has finished on return on every device. Quick return:
+/// nothing is read or written when n = 0. Workspace on a GPU: 2n x k reals for the
+/// eigenvectors, then 3 n x k, k = iu - il (k = iu where the window starts past 0 and
+/// reaches a singular value below sqrt(eps) ||B||), allocated per call.
+template <Scalar T>
+void bidiag_svd(const Queue& q, Uplo uplo, int64_t n, const real_type_t<T>* d,
+                const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* s, T* U,
+                int64_t ldu, T* V, int64_t ldv);
+
 // ---- Band to tridiagonal (stage two of the two-stage reduction, bulge chasing) -------
 
 /// Reduces the Hermitian (real: symmetric) band matrix A of order n and half-bandwidth b

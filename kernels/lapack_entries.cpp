@@ -9,6 +9,7 @@
 
 #include "core/error.hpp"
 #include "kernels/detail/dispatch.hpp"
+#include "kernels/bdsvd_kernels.hpp"
 #include "kernels/sb2st_kernels.hpp"
 #include "kernels/stebz_kernels.hpp"
 #include "kernels/stedc_kernels.hpp"
@@ -70,6 +71,44 @@ void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
   template void tridiag_eigenvectors<T>(const Queue&, int64_t, const real_type_t<T>*,    \
                                         const real_type_t<T>*, int64_t, int64_t, real_type_t<T>*,   \
                                         T*, int64_t);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
+#undef MGBLAS_INSTANTIATE_
+
+// ---- Bidiagonal SVD -----------------------------------------------------------------
+
+template <Scalar T>
+void bidiag_svd(const Queue& q, Uplo uplo, int64_t n, const real_type_t<T>* d,
+                const real_type_t<T>* e, int64_t il, int64_t iu, real_type_t<T>* s, T* U,
+                int64_t ldu, T* V, int64_t ldv) {
+  if (q.device == nullptr)
+    MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
+  MGBLAS_CHECK_ARG(uplo == Uplo::Upper || uplo == Uplo::Lower, "uplo", static_cast<char>(uplo),
+                   "Uplo::Upper or Uplo::Lower");
+  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_ARG(il >= 0 && il <= n, "il", il, "in [0, n] = [0, ", n, "]");
+  MGBLAS_CHECK_ARG(iu >= il && iu <= n, "iu", iu, "in [il, n] = [", il, ", ", n, "]");
+  const int64_t ld_min = std::max<int64_t>(1, n);
+  MGBLAS_CHECK_ARG(ldu >= ld_min, "ldu", ldu, ">= max(1, n) = ", ld_min);
+  MGBLAS_CHECK_ARG(ldv >= ld_min, "ldv", ldv, ">= max(1, n) = ", ld_min);
+  MGBLAS_CHECK_PTR(d, "d", n > 0);
+  MGBLAS_CHECK_PTR(e, "e", n > 1);
+  MGBLAS_CHECK_PTR(s, "s", n > 0);
+  MGBLAS_CHECK_PTR(U, "U", iu > il);
+  MGBLAS_CHECK_PTR(V, "V", iu > il);
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(d[i]))
+      MGBLAS_THROW(BadArgument, "argument 'd' has a NaN or infinite entry (d[", i, "] = ", d[i], ")");
+  for (int64_t i = 0; i + 1 < n; ++i)
+    if (!std::isfinite(e[i]))
+      MGBLAS_THROW(BadArgument, "argument 'e' has a NaN or infinite entry (e[", i, "] = ", e[i], ")");
+  if (n == 0) return;
+  MGBLAS_DISPATCH(q, bidiag_svd<T>, uplo, n, d, e, il, iu, s, U, ldu, V, ldv);
+}
+
+#define MGBLAS_INSTANTIATE_(T)                                                             \
+  template void bidiag_svd<T>(const Queue&, Uplo, int64_t, const real_type_t<T>*,          \
+                              const real_type_t<T>*, int64_t, int64_t, real_type_t<T>*, T*, \
+                              int64_t, T*, int64_t);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 #undef MGBLAS_INSTANTIATE_
 
