@@ -64,6 +64,9 @@ using zcomplex = std::complex<double>;
 enum class Op : char { N = 'N', T = 'T', C = 'C' };
 /// Which triangle of a symmetric/Hermitian matrix is stored and referenced.
 enum class Uplo : char { Lower = 'L', Upper = 'U' };
+/// Which factor of a bidiagonal reduction Q^H A P = B an operation applies (LAPACK's VECT
+/// of ?ormbr / ?unmbr).
+enum class Vect : char { Q = 'Q', P = 'P' };
 
 template <typename T> struct is_complex : std::false_type {};
 template <typename R> struct is_complex<std::complex<R>> : std::true_type {};

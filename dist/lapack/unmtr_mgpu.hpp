@@ -89,17 +89,29 @@ void ormtr_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, const std::type_identi
 namespace detail {
 
 /// unmtr_mgpu's work on arguments the caller has checked and agreed on, for reflectors
-/// whose unit lies `off` rows from their column:
-///   Lower: Q = H(0) H(1) ... H(n-off-1); reflector i in column i, unit at row i + off,
-///          its entries below in A(i+off+1:n, i).
-///   Upper: Q = H(n-off-1) ... H(1) H(0); reflector i in column i + off, unit at row i,
-///          its entries above in A(0:i, i + off).
+/// whose unit lies `off` rows from their column (detail::ReflectorBlocks in
+/// dist/lapack/detail/reflector_blocks.hpp):
+///   Lower: Q = H(0) H(1) ... H(r-1), r = min(n, m - off) for an m x n A (m rows of C);
+///          reflector i in column i, unit at row i + off, its entries below in
+///          A(i+off+1:m, i).
+///   Upper: (square A) Q = H(n-off-1) ... H(1) H(0); reflector i in column i + off, unit
+///          at row i, its entries above in A(0:i, i + off).
 /// off = 1 is hetrd_mgpu's Q; off = band is stage one's Q1 of the two-stage reduction
 /// (hetrd_band_mgpu; Upper with its tau reversed, since its reflector i lies in column
-/// n - 1 - i). tau: host memory, max(0, n - off) entries, tau[i] of reflector i.
+/// n - 1 - i); Lower with m x n, off = 0 (m >= n) or 1 (m < n) is gebrd_mgpu's Q.
+/// tau: host memory, max(0, r) entries, tau[i] of reflector i.
 template <Scalar T>
 void apply_reflectors_mgpu(Uplo uplo, Op op, const DistMatrix<T>& A, int64_t off, const T* tau,
                            DistMatrix<T>& C, const UnmtrOptions& opts);
+
+/// The same for reflectors kept in A's rows (LAPACK's ?gelqf storage; gebrd_mgpu's P with
+/// off = 1 for m >= n, 0 for m < n): Q = H(0) H(1) ... H(r-1), r = min(m, n - off); C has
+/// n rows; reflector i in row i, unit at column i + off, the conjugates of its entries
+/// in A(i, i+off+1:n). Each block's rows are summed over every device of every rank (see
+/// reflector_blocks.hpp). tau: host memory, max(0, r) entries.
+template <Scalar T>
+void apply_row_reflectors_mgpu(Op op, const DistMatrix<T>& A, int64_t off, const T* tau,
+                               DistMatrix<T>& C, const UnmtrOptions& opts);
 
 }  // namespace detail
 }  // namespace mgblas

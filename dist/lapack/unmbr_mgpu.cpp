@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// unmbr_mgpu: Q or P of gebrd_mgpu applied to a block-cyclic C by detail::ReflectorBlocks
+// (see the header): Q's reflectors as column-stored ones (unmtr_mgpu's lower case on a
+// rectangular A), P's as row-stored ones.
+#include "dist/lapack/unmbr_mgpu.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "core/error.hpp"
+#include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/detail/panel_width.hpp"
+#include "dist/lapack/detail/reflector_blocks.hpp"
+#include "kernels/larfb_kernels.hpp"
+
+namespace mgblas {
+namespace {
+
+using detail::ReflectorBlocks;
+using detail::ReflectorShape;
+
+// Where gebrd_mgpu leaves the factor's reflectors in its m x n A: Q's in the columns with
+// their units on the diagonal (m >= n) or subdiagonal (m < n), P's in the rows with their
+// units on the superdiagonal (m >= n) or diagonal (m < n).
+ReflectorShape bidiagonal_shape(Vect vect, int64_t m, int64_t n) {
+  const bool upper = m >= n;
+  if (vect == Vect::Q) return {.rows = false, .forward = true, .off = upper ? 0 : 1};
+  return {.rows = true, .forward = true, .off = upper ? 1 : 0};
+}
+
+// Checks every argument but tau on this rank; the caller agrees on the outcome.
+template <Scalar T>
+void check_unmbr(const Context& ctx, Vect vect, Op op, const DistMatrix<T>& A,
+                 const DistMatrix<T>& C, int64_t kb) {
+  const BlockCyclic1D& L = A.layout();
+  MGBLAS_CHECK_ARG(vect == Vect::Q || vect == Vect::P, "vect", static_cast<char>(vect),
+                   "Vect::Q or Vect::P");
+  const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
+  MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
+                   is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
+  detail::check_matrix(ctx, A);
+  if (&C.context() != &ctx)
+    MGBLAS_THROW(BadArgument, "argument 'C' lives on another Context than A");
+  if (C.layout().num_devices() != ctx.global_num_devices())
+    MGBLAS_THROW(DimensionMismatch, "argument 'C': layout over P = ", C.layout().num_devices(),
+                 " devices, but the context has ", ctx.global_num_devices());
+  const int64_t rows = vect == Vect::Q ? L.m() : L.n();
+  if (C.m() != rows)
+    MGBLAS_THROW(DimensionMismatch, "argument 'C' has ", C.m(), " rows, but vect = ",
+                 static_cast<char>(vect), " on the ", L.m(), " x ", L.n(), " A needs ", rows);
+  MGBLAS_CHECK_ARG(kb >= 1 && kb <= kernels::kLarftMaxBlock && L.nb() % kb == 0, "opts.panel",
+                   kb, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
+                   "], or 0 (automatic)");
+}
+
+template <Scalar T>
+CallRecord unmbr_record(Vect vect, Op op, const DistMatrix<T>& A, const DistMatrix<T>& C,
+                        int64_t kb, ReducerKind transport, int64_t form) {
+  CallRecord rec("unmbr_mgpu");
+  detail::add_matrix_fields(rec, A);
+  const BlockCyclic1D& LC = C.layout();
+  rec.add("vect", static_cast<char>(vect))
+      .add("op", static_cast<char>(op))
+      .add("C.m", LC.m())
+      .add("C.n", LC.n())
+      .add("C.nb", LC.nb())
+      .add("C.first", LC.first())
+      .add("opts.panel", kb)
+      .add("opts.transport", static_cast<int64_t>(transport))
+      .add("tau form", form);
+  return rec;
+}
+
+// The checks and the workspace inside one agreement over the ranks (so that a bad
+// argument or a failed allocation on one rank raises on every rank before C is written),
+// then the application; `check_tau(work)` checks tau's own form.
+template <Scalar T, typename CheckTau, typename TauOf>
+void unmbr_agreed(Vect vect, Op op, const DistMatrix<T>& A, DistMatrix<T>& C,
+                  const UnmtrOptions& opts, int64_t form, CheckTau&& check_tau,
+                  TauOf&& tau_of) {
+  Context& ctx = A.context();
+  const BlockCyclic1D& L = A.layout();
+  const int64_t kb = detail::reflector_block_width(L.nb(), opts.panel);
+  std::unique_ptr<ReflectorBlocks<T>> job;
+  CallRecord rec = unmbr_record(vect, op, A, C, kb, opts.transport, form);
+  agree(ctx.comm(), rec, [&] {
+        check_unmbr(ctx, vect, op, A, C, kb);
+        const ReflectorShape shape = bidiagonal_shape(vect, L.m(), L.n());
+        const bool work = shape.count(L.m(), L.n()) > 0 && C.n() > 0;
+        check_tau(work);
+        if (work) job = std::make_unique<ReflectorBlocks<T>>(shape, A, C, kb, form == 0);
+      });
+  if (!job) return;  // nothing to apply, alike on every rank
+  job->run(op, tau_of(*job), opts.transport);
+}
+
+}  // namespace
+
+template <Scalar T>
+void unmbr_mgpu(Vect vect, Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
+                const UnmtrOptions& opts) {
+  unmbr_agreed<T>(
+      vect, op, A, C, opts, 0, [&](bool work) { MGBLAS_CHECK_PTR(tau, "tau", work); },
+      [&](ReflectorBlocks<T>& job) { return job.stage_tau(tau); });
+}
+
+template <Scalar T>
+void unmbr_mgpu(Vect vect, Op op, const DistMatrix<T>& A, const DistVector<T>& tau,
+                DistMatrix<T>& C, const UnmtrOptions& opts) {
+  const Context& ctx = A.context();
+  const int64_t k = std::min(A.layout().m(), A.layout().n());
+  unmbr_agreed<T>(
+      vect, op, A, C, opts, 1,
+      [&](bool) { detail::check_dist_vector(ctx, tau, "tau", k, nullptr); },
+      [&](ReflectorBlocks<T>&) {
+        std::vector<const T*> tv;
+        for (int dd = 0; dd < ctx.num_devices(); ++dd) tv.push_back(tau.local(dd));
+        return tv;
+      });
+}
+
+#define MGBLAS_INSTANTIATE(T)                                                                \
+  template void unmbr_mgpu<T>(Vect, Op, const DistMatrix<T>&, const T*, DistMatrix<T>&,     \
+                              const UnmtrOptions&);                                          \
+  template void unmbr_mgpu<T>(Vect, Op, const DistMatrix<T>&, const DistVector<T>&,         \
+                              DistMatrix<T>&, const UnmtrOptions&);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
+#undef MGBLAS_INSTANTIATE
+
+}  // namespace mgblas
