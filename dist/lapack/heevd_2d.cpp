@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/lapack/detail/entry_2d.hpp"
+#include "dist/lapack/detail/phase_clock.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -25,9 +26,7 @@ template <typename E, typename... Args>
   throw E(__FILE__, __LINE__, kWhat, detail::concat(args...));
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using detail::seconds_since;
 
 // One local array, its messages under this entry's name.
 void check_local(const char* desc_name, const char* array, const char* ld_name,

@@ -19,11 +19,12 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/detail/phase_clock.hpp"
+#include "dist/lapack/detail/vector_window.hpp"
 #include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
 #include "kernels/lapack.hpp"
 #include "layouts/block_cyclic.hpp"
-#include "layouts/local_columns.hpp"
 
 namespace mgblas {
 namespace {
@@ -34,9 +35,7 @@ template <typename E, typename... Args>
   throw E(__FILE__, __LINE__, what, detail::concat(args...));
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using detail::seconds_since;
 
 // The columns of Z a range needs: all n for All and Value (m is known only after the
 // eigenvalues), iu - il + 1 for Index.
@@ -78,30 +77,6 @@ void require_finite(const char* what, const char* name, const char* where, const
     if (!std::isfinite(x[i]))
       fail<BadArgument>(what, "argument '", name, "' has a NaN or infinite entry (", where,
                         "[", i, "] = ", x[i], ")");
-}
-
-// Z's first m columns sit where those of an n x m matrix with Z's nb and first device do:
-// when m < K the work happens in such a matrix and its local columns are copied over,
-// so Z's other columns are neither touched nor transformed.
-template <Scalar T>
-std::optional<DistMatrix<T>> narrower(const DistMatrix<T>& Z, int64_t m) {
-  std::optional<DistMatrix<T>> part;
-  if (m == Z.n()) return part;
-  const BlockCyclic1D& L = Z.layout();
-  part.emplace(Z.context_ptr(), BlockCyclic1D(Z.m(), m, L.nb(), L.num_devices(), L.first()));
-  return part;
-}
-template <Scalar T>
-void copy_prefix(const char* what, const DistMatrix<T>& from, DistMatrix<T>& to) {
-  Context& ctx = from.context();
-  all_or_nothing(ctx.comm(), what, [&] {
-    for (int l = 0; l < ctx.num_devices(); ++l) {
-      const Device& dev = ctx.device(l);
-      dev.make_current();
-      copy_matrix(dev, from.m(), std::min(from.local_n(l), to.local_n(l)), from.local(l),
-                  from.ld(), to.local(l), to.ld());
-    }
-  });
 }
 
 // The range's positions [first, first + m) in the ascending order of T's n eigenvalues.
@@ -149,18 +124,7 @@ void window_vectors(const char* what, Context& ctx, int64_t n, const real_type_t
   });
   comm.bcast(all.data(), all.size() * sizeof(R), 0);
   const auto t = std::chrono::steady_clock::now();
-  all_or_nothing(comm, what, [&] {
-    for (int l = 0; l < ctx.num_devices(); ++l) {
-      const Device& dev = ctx.device(l);
-      dev.make_current();
-      const int g = ctx.device_offset() + l;
-      for_each_column_run(local_columns(dest.layout(), g, 0, m),
-                          [&](int64_t jl, int64_t j0, int64_t len) {
-                            copy_matrix(dev, n, len, window.data() + j0 * n, n,
-                                        dest.local(l) + jl * dest.ld(), dest.ld());
-                          });
-    }
-  });
+  detail::scatter_window(what, window.data(), n, dest);
   prof.to_devices = seconds_since(t);
 }
 
@@ -256,7 +220,7 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
     std::vector<R> all;
     int64_t first = 0;
     std::tie(first, m) = vector_positions<T>(ctx, n, d.data(), e.data(), range, all);
-    std::optional<DistMatrix<T>> part = narrower(*Z, m);
+    std::optional<DistMatrix<T>> part = detail::narrower(*Z, m);
     DistMatrix<T>& dest = part ? *part : *Z;
     window_vectors<T>(what, ctx, n, d.data(), e.data(), first, all, dest, prof);
     prof.tridiagonal = seconds_since(t);
@@ -265,7 +229,7 @@ int64_t heevd_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* w, DistMatrix<T>
       detail::apply_two_stage_q<T>(uplo, A, q2, dest, opts.back_transform);
     else if (m > 0)
       unmtr_mgpu<T>(uplo, Op::N, A, tau.data(), dest, opts.back_transform);
-    if (part) copy_prefix(what, *part, *Z);
+    if (part) detail::copy_prefix(what, *part, *Z);
     prof.back_transform = seconds_since(t);
     std::copy_n(all.begin() + first, m, w);
   }
@@ -298,8 +262,8 @@ Eigensystem<T> heevd_mgpu(Uplo uplo, DistMatrix<T>& A, bool vectors, const Eigen
     out.Z.emplace(std::move(Z));
     return out;
   }
-  DistMatrix<T> Zm = *narrower(Z, m);
-  copy_prefix("heevd_mgpu", Z, Zm);
+  DistMatrix<T> Zm = *detail::narrower(Z, m);
+  detail::copy_prefix("heevd_mgpu", Z, Zm);
   out.Z.emplace(std::move(Zm));
   return out;
 }
@@ -343,10 +307,10 @@ int64_t tridiag_eigenvectors_mgpu(int64_t n, const real_type_t<T>* d, const real
   if (n == 0) return 0;
   std::vector<R> all;
   const auto [first, m] = vector_positions<T>(ctx, n, d, e, range, all);
-  std::optional<DistMatrix<T>> part = narrower(Z, m);
+  std::optional<DistMatrix<T>> part = detail::narrower(Z, m);
   HeevdProfile prof;
   window_vectors<T>(what, ctx, n, d, e, first, all, part ? *part : Z, prof);
-  if (part) copy_prefix(what, *part, Z);
+  if (part) detail::copy_prefix(what, *part, Z);
   std::copy_n(all.begin() + first, m, w);
   return m;
 }

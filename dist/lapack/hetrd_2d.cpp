@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "dist/lapack/detail/entry_2d.hpp"
 #include "dist/lapack/detail/panel_width.hpp"
+#include "dist/lapack/detail/phase_clock.hpp"
 #include "kernels/latrd_kernels.hpp"
 #include "layouts/block_cyclic.hpp"
 #include "layouts/dist_matrix.hpp"
@@ -27,9 +28,7 @@ template <typename E, typename... Args>
   throw E(__FILE__, __LINE__, kWhat, detail::concat(args...));
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using detail::seconds_since;
 
 }  // namespace
 

@@ -10,6 +10,11 @@
 
 namespace mgblas::detail {
 
+/// Seconds of wall time since t0 (the drivers' per-phase profiles).
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 template <typename Profile>
 class PhaseClock {
  public:
