@@ -45,6 +45,7 @@ constexpr Subcommand kSubcommands[] = {
     {"unmtr", mt::unmtr_main, nullptr, "distributed application of hetrd's Q vs cuSOLVER"},
     {"redistribute", mt::redistribute_main, nullptr, "ScaLAPACK 2-D layout in and out (MPI)"},
     {"heevd", mt::heevd_main, nullptr, "distributed eigen-solver with vectors vs cuSOLVER"},
+    {"svd", mt::svd_main, nullptr, "distributed singular value decomposition vs cuSOLVER"},
 #endif
 };
 
@@ -54,7 +55,7 @@ void usage(std::FILE* out) {
                "routines:\n");
   for (const auto& s : kSubcommands) std::fprintf(out, "  %-10s %s\n", s.name, s.help);
 #if !MGBLAS_TESTER_LAPACK
-  std::fprintf(out, "  (hetrd, gebrd, unmtr, redistribute and heevd need a build with MPI)\n");
+  std::fprintf(out, "  (hetrd, gebrd, unmtr, redistribute, heevd and svd need a build with MPI)\n");
 #endif
 }
 

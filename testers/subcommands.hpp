@@ -18,6 +18,7 @@ int gebrd_main(int argc, char** argv);  // tester_gebrd.cpp: bidiagonal reductio
 int unmtr_main(int argc, char** argv);  // tester_unmtr.cpp: hetrd's Q applied to C (MPI)
 int redistribute_main(int argc, char** argv);  // tester_redistribute.cpp: 2-D layout (MPI)
 int heevd_main(int argc, char** argv);  // tester_heevd.cpp: eigen-solver with vectors (MPI)
+int svd_main(int argc, char** argv);    // tester_svd.cpp: singular value decomposition (MPI)
 #endif
 
 }  // namespace mgblas::testers

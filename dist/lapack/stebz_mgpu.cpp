@@ -43,15 +43,18 @@ void require_finite(const char* what, const char* name, const R* x, int64_t len)
                                        "] = ", x[i], ": T's entries must be finite"));
 }
 
+// The eigenvalues first .. last - 1 (ascending positions) into w[0 .. last - first).
 // e_len: entries the caller's e holds, or -1 when unknown (a raw pointer).
 template <typename R>
 void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, const R* e,
-                      int64_t e_len, R* w) {
+                      int64_t e_len, int64_t first, int64_t last, R* w) {
   const Communicator& comm = ctx.comm();
   CallRecord rec(what);
-  rec.add_precision<R>().add("n", n);
+  rec.add_precision<R>().add("n", n).add("first", first).add("last", last);
   agree(comm, rec, [&] {
     require(n >= 0, what, "n", n, ">= 0");
+    require(first >= 0 && first <= last && last <= n, what, "first", first,
+            "in [0, last] with last = ", last, " <= n = ", n);
     const int64_t e_need = std::max<int64_t>(0, n - 1);
     if (e_len >= 0 && e_len < e_need)
       throw DimensionMismatch(__FILE__, __LINE__, what,
@@ -69,12 +72,13 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
       rec.add_digest("e", e, static_cast<std::size_t>(n - 1) * sizeof(R));
     }
   });
-  if (n == 0) return;
+  if (first == last) return;
 
   // Index slices by global device; every value of `joined` outside this rank's slices stays
   // zero, so the all-reduce below only places values (x + 0 = x exactly).
-  const RowTiling split(n, ctx.global_num_devices());
-  std::vector<R> joined(static_cast<std::size_t>(n), R(0));
+  const int64_t count = last - first;
+  const RowTiling split(count, ctx.global_num_devices());
+  std::vector<R> joined(static_cast<std::size_t>(count), R(0));
   all_or_nothing(comm, what, [&] {
     const int nd = ctx.num_devices();
     std::vector<DeviceBuffer<R>> dd(nd), ed(nd), wd(nd);
@@ -83,10 +87,10 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
     for (int l = 0; l < nd; ++l) {
       const Device& dev = ctx.device(l);
       const int g = ctx.device_offset() + l;
-      const int64_t il = split.row_begin(g), iu = split.row_end(g);
+      const int64_t il = first + split.row_begin(g), iu = first + split.row_end(g);
       if (il == iu) continue;
       if (!dev.is_gpu()) {
-        tridiag_eigenvalues<R>(dev, n, d, e, il, iu, joined.data() + il);
+        tridiag_eigenvalues<R>(dev, n, d, e, il, iu, joined.data() + (il - first));
         continue;
       }
       dev.make_current();
@@ -105,7 +109,7 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
       copy_vector(dev, static_cast<int64_t>(wd[l].size()), wd[l].data(), joined.data() + il);
     }
   });
-  comm.allreduce_sum(joined.data(), n);
+  comm.allreduce_sum(joined.data(), count);
   // Each slice is ascending and the slices follow each other; the sort only matters where
   // engines of different kinds round the members of a cluster differently.
   std::sort(joined.begin(), joined.end());
@@ -117,7 +121,14 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
 template <Scalar T>
 void tridiag_eigenvalues_mgpu(Context& ctx, int64_t n, const real_type_t<T>* d,
                               const real_type_t<T>* e, real_type_t<T>* w) {
-  eigenvalues_mgpu<real_type_t<T>>(ctx, "tridiag_eigenvalues_mgpu", n, d, e, -1, w);
+  eigenvalues_mgpu<real_type_t<T>>(ctx, "tridiag_eigenvalues_mgpu", n, d, e, -1, 0, n, w);
+}
+
+template <Scalar T>
+void detail::tridiag_eigenvalues_mgpu(Context& ctx, const char* what, int64_t n,
+                                      const real_type_t<T>* d, const real_type_t<T>* e,
+                                      int64_t first, int64_t last, real_type_t<T>* w) {
+  eigenvalues_mgpu<real_type_t<T>>(ctx, what, n, d, e, -1, first, last, w);
 }
 
 template <typename R>
@@ -127,13 +138,17 @@ std::vector<R> tridiag_eigenvalues_mgpu(Context& ctx, const std::vector<R>& d,
   const auto n = static_cast<int64_t>(d.size());
   std::vector<R> w(d.size());
   eigenvalues_mgpu<R>(ctx, "tridiag_eigenvalues_mgpu", n, d.data(), e.data(),
-                      static_cast<int64_t>(e.size()), w.data());
+                      static_cast<int64_t>(e.size()), 0, n, w.data());
   return w;
 }
 
 #define MGBLAS_INSTANTIATE(T)                                                              \
   template void tridiag_eigenvalues_mgpu<T>(Context&, int64_t, const real_type_t<T>*,      \
-                                            const real_type_t<T>*, real_type_t<T>*);
+                                            const real_type_t<T>*, real_type_t<T>*);      \
+  template void detail::tridiag_eigenvalues_mgpu<T>(Context&, const char*, int64_t,        \
+                                                    const real_type_t<T>*,                 \
+                                                    const real_type_t<T>*, int64_t, int64_t, \
+                                                    real_type_t<T>*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 // The real-vector form, for the real precisions of MGBLAS_PRECISIONS.

@@ -53,4 +53,15 @@ template <typename R>
 std::vector<R> tridiag_eigenvalues_mgpu(Context& ctx, const std::vector<R>& d,
                                         const std::vector<R>& e);
 
+namespace detail {
+
+/// tridiag_eigenvalues_mgpu for the ascending positions first .. last - 1 only (0 <= first
+/// <= last <= n) into w[0 .. last - first), errors raised as the entry `what`: gesvd_mgpu
+/// wants the upper half of the Golub-Kahan matrix's spectrum, its singular values.
+template <Scalar T>
+void tridiag_eigenvalues_mgpu(Context& ctx, const char* what, int64_t n,
+                              const real_type_t<T>* d, const real_type_t<T>* e, int64_t first,
+                              int64_t last, real_type_t<T>* w);
+
+}  // namespace detail
 }  // namespace mgblas

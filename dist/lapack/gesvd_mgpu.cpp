@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// gesvd_mgpu: gebrd_mgpu, B's singular values (and vectors), unmbr_mgpu (see the header).
+#include "dist/lapack/gesvd_mgpu.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "core/agreement.hpp"
+#include "core/communicator.hpp"
+#include "core/error.hpp"
+#include "core/memory.hpp"
+#include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/detail/phase_clock.hpp"
+#include "dist/lapack/detail/vector_window.hpp"
+#include "dist/lapack/stebz_mgpu.hpp"
+#include "dist/lapack/unmbr_mgpu.hpp"
+#include "kernels/lapack.hpp"
+#include "layouts/block_cyclic.hpp"
+
+namespace mgblas {
+namespace {
+
+using detail::seconds_since;
+
+// Error E raised as the public entry `what` (a string literal).
+template <typename E, typename... Args>
+[[noreturn]] void fail(const char* what, const Args&... args) {
+  throw E(__FILE__, __LINE__, what, detail::concat(args...));
+}
+
+// U (name "U", rows m) or V (name "V", rows n) against A's context and the vectors wanted.
+template <Scalar T>
+void check_vectors(const char* what, const char* name, const Context& ctx,
+                   const DistMatrix<T>& X, int64_t rows, int64_t want) {
+  if (&X.context() != &ctx) fail<BadArgument>(what, "argument '", name, "' lives on another Context");
+  if (X.layout().num_devices() != ctx.global_num_devices())
+    fail<DimensionMismatch>(what, "argument '", name, "': layout over P = ",
+                            X.layout().num_devices(), " devices, but the context has ",
+                            ctx.global_num_devices());
+  if (X.m() != rows || X.n() < want)
+    fail<DimensionMismatch>(what, "argument '", name, "' is ", X.m(), " x ", X.n(), ": must be ",
+                            rows, " x K with K >= ", want, " (the vectors wanted)");
+}
+
+template <typename R>
+void require_finite(const char* what, const char* where, const R* x, int64_t len) {
+  for (int64_t i = 0; i < len; ++i)
+    if (!std::isfinite(x[i]))
+      fail<BadArgument>(what, "argument 'A' has a NaN or infinite entry (found in ", where, "[",
+                        i, "] = ", x[i], " after the reduction)");
+}
+
+// The Golub-Kahan matrix of B (k x k, upper or lower): zero diagonal, off-diagonal d0,
+// e0, d1, ..., d_{k-1} (B and B^T have the same one); its eigenvalues are +-s_i.
+template <typename R>
+std::vector<R> golub_kahan_offdiagonal(int64_t k, const std::vector<R>& d, const std::vector<R>& e) {
+  std::vector<R> off(static_cast<std::size_t>(std::max<int64_t>(2 * k - 1, 0)));
+  for (int64_t i = 0; i < k; ++i) {
+    off[2 * i] = d[i];
+    if (i + 1 < k) off[2 * i + 1] = e[i];
+  }
+  return off;
+}
+
+// The window of one side's vectors on the rank's first device: `rows` x `cols`, leading
+// dimension rows, zero but for B's vectors (written by bidiag_svd into its first k rows
+// and nvec columns) and, for a full factor, the unit vectors e_k .. e_{rows-1} in columns
+// k .. rows - 1, which Q or P turn into the complement.
+template <Scalar T>
+DeviceBuffer<T> make_window(const Device& lead, int64_t rows, int64_t cols, int64_t k, bool full) {
+  DeviceBuffer<T> w(lead, static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+  memset_bytes(lead, w.data(), 0, w.size() * sizeof(T));
+  if (full && rows > k) {
+    const std::vector<T> ones(static_cast<std::size_t>(rows - k), T(1));
+    // The diagonal entries (j, j), j >= k, lie rows + 1 elements apart.
+    copy_2d(lead, w.data() + k + k * rows, static_cast<std::size_t>(rows + 1) * sizeof(T),
+            ones.data(), sizeof(T), sizeof(T), static_cast<std::size_t>(rows - k));
+  }
+  return w;
+}
+
+template <Scalar T>
+CallRecord gesvd_record(const char* what, const DistMatrix<T>& A, const DistMatrix<T>* U,
+                        const DistMatrix<T>* V, int64_t nvec) {
+  CallRecord rec(what);
+  detail::add_matrix_fields(rec, A);
+  rec.add("nvec", nvec).add("U", U != nullptr ? 1 : 0).add("V", V != nullptr ? 1 : 0);
+  if (U != nullptr)
+    rec.add("U.m", U->m()).add("U.n", U->n()).add("U.nb", U->layout().nb())
+        .add("U.first", U->layout().first());
+  if (V != nullptr)
+    rec.add("V.m", V->m()).add("V.n", V->n()).add("V.nb", V->layout().nb())
+        .add("V.first", V->layout().first());
+  return rec;
+}
+
+}  // namespace
+
+template <Scalar T>
+void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatrix<T>* V,
+                int64_t nvec, const GesvdOptions& opts) {
+  using R = real_type_t<T>;
+  static constexpr const char* what = "gesvd_mgpu";
+  const auto t0 = std::chrono::steady_clock::now();
+  Context& ctx = A.context();
+  const Communicator& comm = ctx.comm();
+  const int64_t m = A.m(), n = A.n(), k = std::min(m, n);
+  const int64_t want = nvec == -1 ? k : nvec;
+  CallRecord rec = gesvd_record(what, A, U, V, nvec);
+  agree(comm, rec, [&] {
+    detail::check_matrix(ctx, A);
+    if (nvec < -1 || nvec > k)
+      fail<BadArgument>(what, "argument 'nvec' = ", nvec, ": must be in [-1, k] (k = min(m, n) = ",
+                        k, "; -1: all k)");
+    if (k > 0 && s == nullptr)
+      fail<BadArgument>(what, "argument 's' is a null pointer but must have room for k = ", k,
+                        " values");
+    if (U != nullptr) check_vectors(what, "U", ctx, *U, m, want);
+    if (V != nullptr) check_vectors(what, "V", ctx, *V, n, want);
+  });
+  GesvdProfile prof;
+  if (k == 0) {
+    if (opts.profile != nullptr) *opts.profile = prof;
+    return;
+  }
+
+  // 1. A = Q B P^H.
+  std::vector<R> d(static_cast<std::size_t>(k)), e(static_cast<std::size_t>(k));
+  std::vector<T> tauq(static_cast<std::size_t>(k)), taup(static_cast<std::size_t>(k));
+  auto t = std::chrono::steady_clock::now();
+  gebrd_mgpu<T>(A, d.data(), e.data(), tauq.data(), taup.data(), opts.reduction);
+  prof.reduction = seconds_since(t);
+  // B is the same on every rank, so every rank finds the same entry and raises alike.
+  require_finite(what, "B's diagonal, d", d.data(), k);
+  require_finite(what, "B's off-diagonal, e", e.data(), k - 1);
+
+  // 2. and 3.
+  t = std::chrono::steady_clock::now();
+  const bool vectors = (U != nullptr || V != nullptr) && want > 0;
+  if (!vectors) {
+    // The Golub-Kahan matrix's k largest eigenvalues, over every device.
+    const std::vector<R> zero(static_cast<std::size_t>(2 * k), R(0));
+    const std::vector<R> off = golub_kahan_offdiagonal(k, d, e);
+    std::vector<R> top(static_cast<std::size_t>(k));
+    detail::tridiag_eigenvalues_mgpu<T>(ctx, what, 2 * k, zero.data(), off.data(), k, 2 * k,
+                                        top.data());
+    for (int64_t i = 0; i < k; ++i) s[i] = std::max(top[k - 1 - i], R(0));  // descending
+    prof.bidiagonal = seconds_since(t);
+  } else {
+    // B's vectors into windows whose rows past k are zero (U_B sits in the first k rows of
+    // U's m, V_B in those of V's n), then each device copies its columns.
+    const bool full_u = U != nullptr && want == k && U->n() == m && m > k;
+    const bool full_v = V != nullptr && want == k && V->n() == n && n > k;
+    const int64_t rows_u = U != nullptr ? m : k, cols_u = full_u ? m : want;
+    const int64_t rows_v = V != nullptr ? n : k, cols_v = full_v ? n : want;
+    DeviceBuffer<T> wu, wv;
+    all_or_nothing(comm, what, [&] {
+      const Device& lead = ctx.device(0);
+      lead.make_current();
+      wu = make_window<T>(lead, rows_u, cols_u, k, full_u);
+      wv = make_window<T>(lead, rows_v, cols_v, k, full_v);
+      bidiag_svd<T>(Queue(lead), m >= n ? Uplo::Upper : Uplo::Lower, k, d.data(), e.data(), 0,
+                    want, s, wu.data(), rows_u, wv.data(), rows_v);
+    });
+    comm.bcast(s, static_cast<std::size_t>(k) * sizeof(R), 0);
+    const auto tc = std::chrono::steady_clock::now();
+    std::optional<DistMatrix<T>> part_u, part_v;
+    if (U != nullptr) {
+      part_u = detail::narrower(*U, cols_u);
+      detail::scatter_window(what, wu.data(), rows_u, part_u ? *part_u : *U);
+    }
+    if (V != nullptr) {
+      part_v = detail::narrower(*V, cols_v);
+      detail::scatter_window(what, wv.data(), rows_v, part_v ? *part_v : *V);
+    }
+    wu = {};
+    wv = {};
+    prof.to_devices = seconds_since(tc);
+    prof.bidiagonal = seconds_since(t);
+    t = std::chrono::steady_clock::now();
+    if (U != nullptr) {
+      unmbr_mgpu<T>(Vect::Q, Op::N, A, tauq.data(), part_u ? *part_u : *U, opts.back_transform);
+      if (part_u) detail::copy_prefix(what, *part_u, *U);
+    }
+    if (V != nullptr) {
+      unmbr_mgpu<T>(Vect::P, Op::N, A, taup.data(), part_v ? *part_v : *V, opts.back_transform);
+      if (part_v) detail::copy_prefix(what, *part_v, *V);
+    }
+    ctx.synchronize();
+    prof.back_transform = seconds_since(t);
+  }
+  prof.total = seconds_since(t0);
+  if (opts.profile != nullptr) *opts.profile = prof;
+}
+
+template <Scalar T>
+SingularSystem<T> gesvd_mgpu(DistMatrix<T>& A, bool vectors, int64_t nvec,
+                             const GesvdOptions& opts) {
+  SingularSystem<T> out;
+  const int64_t m = A.m(), n = A.n(), k = std::min(m, n);
+  out.s.resize(static_cast<std::size_t>(std::max<int64_t>(k, 0)));
+  if (!vectors) {
+    gesvd_mgpu<T>(A, out.s.data(), nullptr, nullptr, nvec, opts);
+    return out;
+  }
+  // Out-of-range nvec is left to the collective check; the matrices only need a size.
+  const int64_t cols = nvec >= 0 && nvec <= k ? nvec : k;
+  const BlockCyclic1D& LA = A.layout();
+  DistMatrix<T> Um(A.context_ptr(), BlockCyclic1D(m, cols, LA.nb(), LA.num_devices(), LA.first()));
+  DistMatrix<T> Vm(A.context_ptr(), BlockCyclic1D(n, cols, LA.nb(), LA.num_devices(), LA.first()));
+  gesvd_mgpu<T>(A, out.s.data(), &Um, &Vm, nvec, opts);
+  out.U.emplace(std::move(Um));
+  out.V.emplace(std::move(Vm));
+  return out;
+}
+
+#define MGBLAS_INSTANTIATE(T)                                                               \
+  template void gesvd_mgpu<T>(DistMatrix<T>&, real_type_t<T>*, DistMatrix<T>*, DistMatrix<T>*, \
+                              int64_t, const GesvdOptions&);                                 \
+  template SingularSystem<T> gesvd_mgpu<T>(DistMatrix<T>&, bool, int64_t, const GesvdOptions&);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
+#undef MGBLAS_INSTANTIATE
+
+}  // namespace mgblas
