@@ -43,7 +43,7 @@ ARRAY_INTENT = {"in": "in", "out": "inout", "real_in": "in", "real_out": "out",
 def declaration(role, letter, collective):
     """The Fortran declaration (without the name) of an argument of `role`."""
     T, R, V = KINDS[letter]
-    if role in ("op", "uplo", "range"):
+    if role in ("op", "uplo", "vect", "range"):
         return "integer(c_int), value"
     if role == "int":
         return "integer(c_int64_t), value"

@@ -44,6 +44,8 @@ OPTIONS = {  # operation: its C++ options struct
     "hetrd_2stage_mgpu": "mgblas::HetrdOptions",
     "gebrd_mgpu": "mgblas::GebrdOptions",
     "unmtr_mgpu": "mgblas::UnmtrOptions",
+    "unmbr_mgpu": "mgblas::UnmtrOptions",
+    "gesvd_mgpu": "mgblas::GesvdOptions",
     "heevd_mgpu": "mgblas::HeevdOptions",
     "heevd_2d": "mgblas::Heevd2DOptions",
     "hetrd_2d": "mgblas::Hetrd2DOptions",
@@ -149,6 +151,7 @@ def c_converted(role, name, kind):
     return {
         "op": f"{name}_" if kind == "collective" else f'to_op({name}, "{name}")',
         "uplo": f"{name}_" if kind == "collective" else f"to_uplo({name})",
+        "vect": f"{name}_" if kind == "collective" else f"to_vect({name})",
         "range": f"{name}_" if kind == "collective" else range_call(name),
         "scalar": f"val({name})",
         "in": f"ptr({name})", "out": f"ptr({name})", "out_opt": f"ptr({name})",
@@ -216,10 +219,10 @@ def c_definitions(entry, letter):
                 + f" {{\n  return {name}_async(dev, nullptr, {argnames});\n}}\n")
     decl, agree, after = [], [], []
     for role, n in entry["args"]:
-        if role in ("op", "uplo"):
-            enum = "mgblas::Op" if role == "op" else "mgblas::Uplo"
+        if role in ("op", "uplo", "vect"):
+            enum = {"op": "mgblas::Op", "uplo": "mgblas::Uplo", "vect": "mgblas::Vect"}[role]
             decl.append(f"{enum} {n}_{{}};")
-            agree.append(f'{n}_ = to_op({n}, "{n}");' if role == "op" else f"{n}_ = to_uplo({n});")
+            agree.append(f'{n}_ = to_op({n}, "{n}");' if role == "op" else f"{n}_ = to_{role}({n});")
         elif role == "range":
             decl.append(f"mgblas::EigenRange {n}_;")
             agree.append(f"{n}_ = {range_call(n)};")
@@ -278,7 +281,8 @@ def c_source(ops):
 # ---- the Python extension's bindings ---------------------------------------------------
 
 PY_TYPES = {  # role: (binding parameter type, .pyi type)
-    "op": ("char", "str"), "uplo": ("char", "str"), "range": ("char", "str"),
+    "op": ("char", "str"), "uplo": ("char", "str"), "vect": ("char", "str"),
+    "range": ("char", "str"),
     "int": ("int64_t", "int"),
     "scalar": ("cplx", "complex"), "real": ("double", "float"),
     "matrix": ("AnyDistMatrix&", "DistMatrix"), "tiled": ("AnyRowTiled&", "RowTiledMatrix"),
@@ -293,7 +297,8 @@ PY_TYPES = {  # role: (binding parameter type, .pyi type)
 
 def py_converted(role, name):
     return {
-        "op": f"to_op({name})", "uplo": f"to_uplo({name})", "range": range_call(name),
+        "op": f"to_op({name})", "uplo": f"to_uplo({name})", "vect": f"to_vect({name})",
+        "range": range_call(name),
         "scalar": f"scalar<T>({name})", "real": f"static_cast<real_type_t<T>>({name})",
         "in": f"ptr<const T>({name})", "out": f"ptr<T>({name})", "out_opt": f"ptr<T>({name})",
         "real_in": f"ptr<const real_type_t<T>>({name})",

@@ -17,6 +17,7 @@ docs/adding-an-operation.md walks through adding one.
 ARGUMENT_ROLES = {
     "op": ("mgblas_op_t", "transpose letter N, T or C"),
     "uplo": ("mgblas_uplo_t", "triangle letter L or U"),
+    "vect": ("mgblas_vect_t", "which factor of a bidiagonal reduction, letter Q or P"),
     "int": ("int64_t", "size, leading dimension, stride, offset or count"),
     "scalar": ("T", "scalar of the operation's precision"),
     "real": ("R", "real scalar"),
@@ -287,6 +288,20 @@ OPERATIONS = [
        ["uplo uplo", "op op", "matrix A", "in tau", "matrix C", "options opts"],
        "C = op(Q) C with the Q that hetrd_mgpu(uplo) left in A and tau (real: ormtr)",
        c_names={"s": "ormtr_mgpu", "d": "ormtr_mgpu"}, group="Reductions and eigenvalues"),
+    op("unmbr_mgpu", "collective",
+       ["vect vect", "op op", "matrix A", "in tau", "matrix C", "options opts"],
+       "C = op(Q) C (vect Q, C m x K) or C = op(P) C (vect P, C n x K) with the Q or P that "
+       "gebrd_mgpu left in the m x n A and tauq or taup (real: ormbr), LAPACK's ?unmbr with "
+       "side L",
+       c_names={"s": "ormbr_mgpu", "d": "ormbr_mgpu"}, group="Reductions and eigenvalues"),
+    op("gesvd_mgpu", "collective",
+       ["matrix A", "real_out s", "matrix_opt U", "matrix_opt V", "int nvec", "options opts"],
+       "A V = U diag(s): all k = min(m, n) singular values (descending) into s on every rank "
+       "and, where U or V is not NULL, the singular vectors of the nvec largest (-1: all k) "
+       "into the first columns of U (m x KU) and V (n x KV; V itself, not V^H); U with m "
+       "columns (V with n) and nvec = k receives the full factor; A is overwritten by its "
+       "bidiagonal reduction",
+       group="Reductions and eigenvalues"),
     op("heevd_mgpu", "collective",
        ["uplo uplo", "matrix A", "range range", "real vl", "real vu", "int il", "int iu",
         "int_out m", "real_out w", "matrix_opt Z", "options opts"],

@@ -27,6 +27,7 @@
 #include "dist/dist_blas.hpp"
 #include "dist/lapack/gebrd_2d.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "dist/lapack/gesvd_mgpu.hpp"
 #include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
 #include "dist/lapack/hetrd_2d.hpp"
@@ -35,6 +36,7 @@
 #include "dist/batched_mgpu.hpp"
 #include "dist/lapack/her2k_mgpu.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
+#include "dist/lapack/unmbr_mgpu.hpp"
 #include "dist/lapack/unmtr_mgpu.hpp"
 #include "dist/tsgemm_mgpu.hpp"
 #include "core/memory.hpp"
@@ -211,6 +213,13 @@ inline mgblas::Uplo to_uplo(mgblas_uplo_t uplo) {
     MGBLAS_THROW(mgblas::BadArgument, "argument 'uplo' = ", shown(uplo),
                  ": must be MGBLAS_UPLO_LOWER or _UPPER ('L', 'U', any case)");
   return static_cast<mgblas::Uplo>(v);
+}
+inline mgblas::Vect to_vect(mgblas_vect_t vect) {
+  const int v = upper(static_cast<int>(vect));
+  if (v != MGBLAS_VECT_Q && v != MGBLAS_VECT_P)
+    MGBLAS_THROW(mgblas::BadArgument, "argument 'vect' = ", shown(vect),
+                 ": must be MGBLAS_VECT_Q or _P ('Q', 'P', any case)");
+  return static_cast<mgblas::Vect>(v);
 }
 // LAPACK's RANGE with its bounds (any case, as op and uplo): A all, I the eigenvalues
 // il..iu (0-based), V those in (vl, vu]; the bounds of the other kinds are not read (the
@@ -436,6 +445,28 @@ template <> struct CapiOptions<mgblas::UnmtrOptions> {
                    "argument 'opts.profile' is not NULL: unmtr_mgpu keeps no profile");
   }
   void finish(const mgblas_reduction_options_t*) const {}
+};
+// gesvd_mgpu: panel and transport go to the reduction and both back-transformations,
+// pass to the reduction; the profile receives the reduction's four phases and the whole
+// call's total.
+template <> struct CapiOptions<mgblas::GesvdOptions> {
+  CapiOptions<mgblas::GebrdOptions> reduce;
+  mgblas::GesvdOptions options;
+  mgblas::GesvdProfile profile;
+  void read(const mgblas_reduction_options_t* c) {
+    reduce.read(c);
+    options.reduction = reduce.options;
+    if (!c) return;
+    options.back_transform.panel = c->panel;
+    options.back_transform.transport = options.reduction.transport;
+    if (c->profile) options.profile = &profile;
+  }
+  void finish(const mgblas_reduction_options_t* c) const {
+    if (c && options.profile) {
+      const mgblas::GebrdProfile& r = reduce.profile;
+      add_profile(c->profile, r.products, r.panel, r.comm, r.update, profile.total);
+    }
+  }
 };
 // heevd_mgpu / syevd_mgpu: panel and transport go to both steps that take them (the
 // reduction and the back-transformation; a divisor of A's nb suits both), band to the

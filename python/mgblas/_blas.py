@@ -840,5 +840,83 @@ def ormtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = 
     return unmtr(A, tau, C, trans, uplo, panel)
 
 
+def svd(A: DistMatrix, vectors: bool = True, k: Optional[int] = None, full: bool = False,
+        panel: int = 0) -> Union[np.ndarray, Tuple[DistMatrix, np.ndarray, DistMatrix]]:
+    """Singular values and (``vectors=True``) singular vectors of the m x n A: A V = U
+    diag(s) (LAPACK ?gesvd; gesvd_mgpu). Returns ``s``, all min(m, n) singular values
+    descending (a NumPy array of A's real dtype, the same on every rank), or with vectors
+    ``(U, s, V)``: U (m x k) and V (n x k) new DistMatrices on A's context with A's nb,
+    the vectors of the k largest singular values (``k=None``: all min(m, n)). Note that
+    V is returned, not NumPy's Vh = V^H: its columns live on the devices. ``full=True``
+    (k None) makes U m x m and V n x n, the larger one completed by an orthonormal basis
+    of the complement. A is overwritten by its bidiagonal reduction. ``panel``: the
+    reduction's panel and the back-transformation's block, a divisor of A.nb (0 picks
+    them). Collective."""
+    _check_dist(A)
+    m, n = A.shape
+    kk = min(m, n)
+
+    def check():
+        if not isinstance(vectors, (bool, np.bool_)):
+            raise BadArgument(f"vectors = {vectors!r}: must be True or False")
+        if not isinstance(full, (bool, np.bool_)):
+            raise BadArgument(f"full = {full!r}: must be True or False")
+        if k is not None and (not isinstance(k, (int, np.integer)) or not 0 <= k <= kk):
+            raise BadArgument(f"k = {k!r}: must be None or an integer in [0, min(m, n) = {kk}]")
+        if full and k is not None:
+            raise BadArgument("full = True computes all vectors: k must be None")
+        if not isinstance(panel, (int, np.integer)) or panel < 0:
+            raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        nvec = kk if k is None else int(k)
+        return nvec, lambda: _sig("svd", A._c.dt, m, n, bool(vectors), nvec, bool(full), panel)
+
+    nvec = A.ctx._agree("svd", check)
+    s = np.zeros(kk, dtype=REAL_OF[A._c.dt])
+    U = V = None
+    if vectors:
+        U = DistMatrix(A.ctx, m, m if full else nvec, A.dtype, A.nb)
+        V = DistMatrix(A.ctx, n, n if full else nvec, A.dtype, A.nb)
+    _core.gesvd_mgpu(A.ctx._c, A._c, _addr(s), None if U is None else U._c,
+                     None if V is None else V._c, int(nvec), int(panel), -1, 0, "A")
+    if not vectors:
+        return s
+    return U, s, V
+
+
+def unmbr(A: DistMatrix, tau: Any, C: DistMatrix, vect: str = "Q", trans: str = "N",
+          panel: int = 0) -> DistMatrix:
+    """C := op(Q) C (vect 'Q', C m x K) or C := op(P) C (vect 'P', C n x K) in place, Q
+    and P as gebrd(A) left them in the m x n A and tauq or taup (LAPACK ?unmbr with side
+    L; the step from B's singular vectors to A's). trans 'N' or 'C' ('T' for real
+    types). C is its own DistMatrix on A's context. Returns C. Collective."""
+    _check_dist(A)
+    _check_dist(C, "C")
+
+    def check():
+        v = option(vect, "vect", "QP")
+        op = option(trans, "trans", "NTC")
+        ta = describe(tau, "tau")
+        check_dtype(ta, A.dtype, "A's dtype")
+        vector(ta, min(A.shape))
+        if ta.on_gpu:
+            raise BadArgument("tau is a NumPy array (as gebrd returns it)")
+        if C.ctx is not A.ctx:
+            raise BadArgument("C must live on A's context")
+        return (v, op, ta), lambda: _sig("unmbr", A._c.dt, v, op, A.shape, C.shape, panel)
+
+    v, op, ta = A.ctx._agree("unmbr", check)
+    _core.unmbr_mgpu(A.ctx._c, v, op, A._c, ta.ptr, C._c, int(panel), -1, 0, "A")
+    return C
+
+
+def ormbr(A: DistMatrix, tau: Any, C: DistMatrix, vect: str = "Q", trans: str = "N",
+          panel: int = 0) -> DistMatrix:
+    """unmbr for real types."""
+    _check_dist(A)
+    if A.dtype.kind == "c":
+        raise BadArgument("ormbr takes a real A; use unmbr for complex matrices")
+    return unmbr(A, tau, C, vect, trans, panel)
+
+
 def _addr(a: np.ndarray) -> int:
     return int(a.__array_interface__["data"][0])

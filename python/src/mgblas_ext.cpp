@@ -157,6 +157,13 @@ Uplo to_uplo(char c) {
     default: MGBLAS_THROW(BadArgument, "uplo '", c, "': must be 'L' or 'U'");
   }
 }
+Vect to_vect(char c) {
+  switch (c) {
+    case 'Q': return Vect::Q;
+    case 'P': return Vect::P;
+    default: MGBLAS_THROW(BadArgument, "vect '", c, "': must be 'Q' or 'P'");
+  }
+}
 // An eigen-solver's subset (LAPACK's RANGE and its bounds; those of other kinds unread).
 EigenRange to_range(char c, double vl, double vu, int64_t il, int64_t iu) {
   switch (c) {
@@ -465,6 +472,13 @@ template <>
 Hetrd2DOptions py_options<Hetrd2DOptions>(int64_t panel, int pass, int64_t band, char stages) {
   Hetrd2DOptions o;
   o.hetrd = py_options<HetrdOptions>(panel, pass, band, stages);
+  return o;
+}
+template <>
+GesvdOptions py_options<GesvdOptions>(int64_t panel, int pass, int64_t band, char stages) {
+  GesvdOptions o;  // the panel goes to the reduction and both back-transformations
+  o.reduction = py_options<GebrdOptions>(panel, pass, band, stages);
+  o.back_transform.panel = panel;
   return o;
 }
 template <>
