@@ -813,6 +813,33 @@ def heevd(paths, out):
     save(fig, out)
 
 
+@topic("svd", "CSV", "gesvd_mgpu against cusolverDnXgesvd and Xgesvdp: time per phase "
+       "(bidiagonal reduction, the bidiagonal's SVD, back-transformation) beside cuSOLVER's, per "
+       "type, shape and vector count (<gpu>-svd)")
+def svd(paths, out):
+    rows = [r for p in paths for r in read(p)]
+    fig, ax = figure(1, (12, 5))
+    labels = [f"{r['type']}\n{r['m']}\nx{r['n']}\n{r['vectors']}" for r in rows]
+    x = list(range(len(rows)))
+    parts = [("gebrd (bidiagonal reduction)", [float(r["reduction"]) for r in rows]),
+             ("bidiagonal SVD", [float(r["bidiagonal"]) for r in rows]),
+             ("back-transformation", [float(r["back_transform"]) for r in rows])]
+    bottom = [0.0] * len(x)
+    for label, heights in parts:  # stacked_bars' default width would hide the neighbours
+        ax.bar([i - 0.27 for i in x], heights, 0.25, bottom=bottom, label=label)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    num = lambda v: float(v) if v not in ("", "nan") else float("nan")
+    ax.bar(x, [num(r["t_gesvd"]) for r in rows], 0.25, label="cusolverDnXgesvd")
+    ax.bar([i + 0.27 for i in x], [num(r["t_gesvdp"]) for r in rows], 0.25,
+           label="cusolverDnXgesvdp")
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels)
+    finish(ax, "gesvd_mgpu phases vs cuSOLVER on one GPU", None, "seconds", logy=True, legend=6)
+    ax.set_ylim(bottom=0.1)
+    ax.tick_params(axis="x", labelsize=7)
+    save(fig, out)
+
+
 @topic("twostage", "CSV", "the two-stage tridiagonal reduction (hetrd_2stage_mgpu): stage one and "
        "the chase stacked, beside the one-stage hetrd_mgpu and cusolverDn<t>sytrd, per n and band "
        "(<gpu>-twostage)")
