@@ -41,7 +41,7 @@
 // The engine-level kernels the algorithm calls (its Ops parameter), as a struct `Name`
 // stamped into the namespace of `engine` (host or cuda), which derives its Ops from it
 // and adds its own wait(dev, stream): the one list of the steps, for both engines.
-#define MGBLAS_BDSVD_TGK_OPS(Name, engine)                                                        \
+#define MGBLAS_BDSVD_TGK_OPS(Name, engine)                                                 \
   struct Name {                                                                            \
     template <typename R>                                                                  \
     static void eigenvalues(const Device& dev, cudaStream_t stream, int64_t n, const R* d, \
@@ -49,8 +49,8 @@
       tridiag_eigenvalues<R>(dev, stream, n, d, e, il, iu, w);                             \
     }                                                                                      \
     template <typename R>                                                                  \
-    static void eigenvectors(const Device& dev, cudaStream_t stream, int64_t n, const R* d,\
-                             const R* e, int64_t il, int64_t iu, R* w, R* Z, int64_t ldz) {\
+    static void eigenvectors(const Device& dev, cudaStream_t stream, int64_t n, const R* d, \
+                             const R* e, int64_t il, int64_t iu, R* w, R* Z, int64_t ldz) { \
       tridiag_eigenvectors<R>(dev, stream, n, d, e, il, iu, w, Z, ldz);                    \
     }                                                                                      \
     template <typename R>                                                                  \
@@ -65,19 +65,19 @@
     }                                                                                      \
     template <typename... A>                                                               \
     static void gemm(A&&... a) {                                                           \
-      ::mgblas::kernels::engine::gemm(std::forward<A>(a)...);                \
+      ::mgblas::kernels::engine::gemm(std::forward<A>(a)...);                              \
     }                                                                                      \
     template <typename... A>                                                               \
     static void geqrf(A&&... a) {                                                          \
-      ::mgblas::kernels::engine::geqrf(std::forward<A>(a)...);               \
+      ::mgblas::kernels::engine::geqrf(std::forward<A>(a)...);                             \
     }                                                                                      \
     template <typename... A>                                                               \
     static void larfb_form_v(A&&... a) {                                                   \
-      ::mgblas::kernels::engine::larfb_form_v(std::forward<A>(a)...);        \
+      ::mgblas::kernels::engine::larfb_form_v(std::forward<A>(a)...);                      \
     }                                                                                      \
     template <typename... A>                                                               \
     static void larft(A&&... a) {                                                          \
-      ::mgblas::kernels::engine::larft(std::forward<A>(a)...);               \
+      ::mgblas::kernels::engine::larft(std::forward<A>(a)...);                             \
     }                                                                                      \
   };
 
