@@ -5,7 +5,7 @@
 // GPU, on the same matrix in the same run.
 //
 //   mpirun -np R mgblas-tester svd -n 4096,8192 [--aspect 1,8,0.5] --type d,z
-//          [--vectors none,all,0.1] [--nb 256] [--repeat 3] [--warmup 1] [--check]
+//          [--vectors none,all,0.1] [--qr-ratio 1.6] [--nb 256] [--repeat 3] [--warmup 1] [--check]
 //          [--check-max-n 2048] [--gesvd-max-n 8192] [--no-ref] [--backend auto|cuda|host]
 //          [--csv FILE]
 //
@@ -16,7 +16,8 @@
 // only for m >= n and m <= --gesvd-max-n (it takes 56 s at n = 16384 with vectors);
 // Xgesvdp with jobz N or V, econ = 1. Columns: mgblas(s) the median over --repeat calls
 // after --warmup untimed ones (A refilled before each, untimed; devices synchronised; max
-// over ranks); reduce, bidiag, backtr: GesvdProfile's phases of the same calls; gesvd(s),
+// over ranks); qr, reduce, bidiag, backtr: GesvdProfile's phases of the same calls (qr: A = Q R
+// first, when m >= --qr-ratio n, GesvdOptions::qr_ratio); gesvd(s),
 // gesvdp(s): cuSOLVER's medians (CUDA events, the same warm-up and count); ratios
 // cuSOLVER / mgblas. With --check and max(m, n) <= --check-max-n, on rank 0 in double
 // precision from the gathered A, U and V:
@@ -49,6 +50,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct Options : LapackOptions {
   int64_t nb = 256, check_max_n = 2048, gesvd_max_n = 8192;
+  double qr_ratio = 1.6;
   std::vector<double> aspects{1.0};
   std::vector<std::string> vectors{"none"};
   bool ref = true;
@@ -157,22 +159,23 @@ struct Row {
   std::string vectors;
   int ranks, devices;
   int64_t nvec;
-  double secs, reduction, bidiagonal, back_transform, gesvd, gesvdp, resid, orth_u, orth_v, sv;
+  double secs, qr, reduction, bidiagonal, back_transform, gesvd, gesvdp, resid, orth_u, orth_v, sv;
   std::string s_ref, status;
 };
 
 class Report : public RanksReport {
  public:
-  Report(bool root, const std::string& csv)
+  Report(bool root, const std::string& csv, double qr_ratio)
       : RanksReport(root, csv,
                     "type,m,n,nb,vectors,ranks,devices,nvec,t_mgblas,reduction,bidiagonal,"
                     "back_transform,t_gesvd,t_gesvdp,ratio_gesvd,ratio_gesvdp,residual,orth_u,"
-                    "orth_v,sv_error,s_ref,status",
-                    /*append=*/true) {}
+                    "orth_v,sv_error,s_ref,status,qr,qr_ratio",
+                    /*append=*/true),
+        qr_ratio_(qr_ratio) {}
   void header() const {
     if (!root_) return;
-    std::printf("%-4s %6s %6s %4s %7s %5s %4s %6s %10s %9s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
-                "type", "m", "n", "nb", "vectors", "ranks", "devs", "nvec", "mgblas(s)", "reduce(s)",
+    std::printf("%-4s %6s %6s %4s %7s %5s %4s %6s %10s %7s %9s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
+                "type", "m", "n", "nb", "vectors", "ranks", "devs", "nvec", "mgblas(s)", "qr(s)", "reduce(s)",
                 "bidiag", "backtr", "gesvd(s)", "gesvdp(s)", "x_gesvd", "x_gesvdp", "resid",
                 "orthU", "orthV", "sv", "status");
     std::fflush(stdout);
@@ -180,11 +183,11 @@ class Report : public RanksReport {
   void add(const Row& r) {
     if (!count(r.status)) return;
     const double x1 = r.gesvd / r.secs, x2 = r.gesvdp / r.secs;
-    std::printf("%-4c %6lld %6lld %4lld %7s %5d %4d %6lld %10s %9s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
+    std::printf("%-4c %6lld %6lld %4lld %7s %5d %4d %6lld %10s %7s %9s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
                 r.type, static_cast<long long>(r.m), static_cast<long long>(r.n),
                 static_cast<long long>(r.nb), r.vectors.c_str(), r.ranks, r.devices,
                 static_cast<long long>(r.nvec), num(r.secs, "%.4f").c_str(),
-                num(r.reduction, "%.4f").c_str(), num(r.bidiagonal, "%.4f").c_str(),
+                num(r.qr, "%.4f").c_str(), num(r.reduction, "%.4f").c_str(), num(r.bidiagonal, "%.4f").c_str(),
                 num(r.back_transform, "%.4f").c_str(), num(r.gesvd, "%.4f").c_str(),
                 num(r.gesvdp, "%.4f").c_str(), num(x1, "%.2f").c_str(), num(x2, "%.2f").c_str(),
                 num(r.resid, "%.1e").c_str(), num(r.orth_u, "%.1e").c_str(),
@@ -195,8 +198,12 @@ class Report : public RanksReport {
            << r.ranks << ',' << r.devices << ',' << r.nvec << ',' << r.secs << ','
            << r.reduction << ',' << r.bidiagonal << ',' << r.back_transform << ',' << r.gesvd
            << ',' << r.gesvdp << ',' << x1 << ',' << x2 << ',' << r.resid << ',' << r.orth_u
-           << ',' << r.orth_v << ',' << r.sv << ',' << r.s_ref << ',' << r.status << '\n';
+           << ',' << r.orth_v << ',' << r.sv << ',' << r.s_ref << ',' << r.status << ',' << r.qr
+           << ',' << qr_ratio_ << '\n';
   }
+
+ private:
+  double qr_ratio_;  // GesvdOptions::qr_ratio of every row (the CSV's last column)
 };
 
 /// gesvd_mgpu on m x n and --vectors `vec`, timed and checked; cuSOLVER on rank 0's first
@@ -215,7 +222,7 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
       f == 0 ? 0 : std::clamp<int64_t>(static_cast<int64_t>(std::ceil(f * double(k))), std::min<int64_t>(k, 1), k);
   const bool check = o.check && std::max(m, n) <= o.check_max_n;
   Row row{precision_letter<T>(), m, n, std::min(o.nb, std::max<int64_t>(n, 1)), vec,
-          ctx->nranks(), P, nvec, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN,
+          ctx->nranks(), P, nvec, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN,
           "-", "ok"};
 
   std::vector<R> s(static_cast<std::size_t>(std::max<int64_t>(k, 1)));
@@ -233,7 +240,8 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
     GesvdProfile prof;
     GesvdOptions opts;
     opts.profile = &prof;
-    std::array<std::vector<double>, 4> t;  // total, reduction, bidiagonal, back-transform
+    opts.qr_ratio = o.qr_ratio;
+    std::array<std::vector<double>, 5> t;  // total, reduction, bidiagonal, back-transform, qr
     for (int r = 0; r < o.warmup + o.niter; ++r) {
       fill_dist(A, seed);
       prof = {};
@@ -247,14 +255,16 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
       t[1].push_back(prof.reduction);
       t[2].push_back(prof.bidiagonal);
       t[3].push_back(prof.back_transform);
+      t[4].push_back(prof.qr);
     }
-    std::array<double, 4> mine{}, most{};
+    std::array<double, 5> mine{}, most{};
     for (std::size_t i = 0; i < t.size(); ++i) mine[i] = median_of(t[i]);
-    MPI_Allreduce(mine.data(), most.data(), 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), most.data(), 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     row.secs = most[0];
     row.reduction = most[1];
     row.bidiagonal = most[2];
     row.back_transform = most[3];
+    row.qr = most[4];
     if (check && nvec > 0) {
       Uh.resize(root ? static_cast<std::size_t>(m * nvec) : 0);
       Vh.resize(root ? static_cast<std::size_t>(n * nvec) : 0);
@@ -337,6 +347,10 @@ int run(int argc, char** argv, int world_rank) {
         return std::isnan(vectors_fraction(v)) ? "'" + v + "': none, all or a number in (0, 1]"
                                                : std::string();
       });
+  app.add_option("--qr-ratio", o.qr_ratio,
+                 "GesvdOptions::qr_ratio: A = Q R first when m >= ratio n (0: whenever m >= n; "
+                 "inf: never)")
+      ->capture_default_str();
   app.add_option("--nb", o.nb, "block-column width of A's, U's and V's layouts")
       ->capture_default_str();
   app.add_option("--check-max-n", o.check_max_n, "largest max(m, n) checked")->capture_default_str();
@@ -370,7 +384,7 @@ int run(int argc, char** argv, int world_rank) {
                          std::to_string(o.warmup) +
                          " warm-up, devices synchronised, max over ranks; phases: GesvdProfile "
                          "of the same calls (medians)");
-  Report report(ctx->rank() == 0, o.csv);
+  Report report(ctx->rank() == 0, o.csv, o.qr_ratio);
   report.header();
   for (const auto& t : o.types)
     for_type(t, [&](auto tag) {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// gesvd_mgpu: gebrd_mgpu, B's singular values (and vectors), unmbr_mgpu (see the header).
+// gesvd_mgpu: (geqrf_mgpu,) gebrd_mgpu, B's singular values (and vectors), unmbr_mgpu (see
+// the header).
 #include "dist/lapack/gesvd_mgpu.hpp"
 
 #include <algorithm>
@@ -111,9 +112,16 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
   const Communicator& comm = ctx.comm();
   const int64_t m = A.m(), n = A.n(), k = std::min(m, n);
   const int64_t want = nvec == -1 ? k : nvec;
+  // A tall A is factored A = Q_R R first and R reduced (LAPACK ?gesvd's path for m >> n).
+  const bool qr_first =
+      n > 0 && m >= n && static_cast<double>(m) >= opts.qr_ratio * static_cast<double>(n);
   CallRecord rec = gesvd_record(what, A, U, V, nvec);
+  rec.add("qr first", qr_first ? 1 : 0);
   agree(comm, rec, [&] {
     detail::check_matrix(ctx, A);
+    if (!(opts.qr_ratio >= 0))  // also false for a NaN
+      fail<BadArgument>(what, "argument 'opts.qr_ratio' = ", opts.qr_ratio,
+                        ": must be >= 0 (0: always QR first; infinity: never)");
     if (nvec < -1 || nvec > k)
       fail<BadArgument>(what, "argument 'nvec' = ", nvec, ": must be in [-1, k] (k = min(m, n) = ",
                         k, "; -1: all k)");
@@ -129,11 +137,23 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
     return;
   }
 
-  // 1. A = Q B P^H.
+  // 1. A = Q B P^H, or A = Q_R R and R = Q B P^H.
   std::vector<R> d(static_cast<std::size_t>(k)), e(static_cast<std::size_t>(k));
   std::vector<T> tauq(static_cast<std::size_t>(k)), taup(static_cast<std::size_t>(k));
+  std::vector<T> tau_qr;
+  std::optional<DistMatrix<T>> Rm;  // R, when QR first
   auto t = std::chrono::steady_clock::now();
-  gebrd_mgpu<T>(A, d.data(), e.data(), tauq.data(), taup.data(), opts.reduction);
+  if (qr_first) {
+    tau_qr.resize(static_cast<std::size_t>(n));
+    geqrf_mgpu<T>(A, tau_qr.data(), opts.qr);
+    const BlockCyclic1D& LA = A.layout();
+    Rm.emplace(A.context_ptr(), BlockCyclic1D(n, n, LA.nb(), LA.num_devices(), LA.first()));
+    detail::upper_triangle(what, A, *Rm);
+    prof.qr = seconds_since(t);
+    t = std::chrono::steady_clock::now();
+  }
+  DistMatrix<T>& B = qr_first ? *Rm : A;  // the matrix reduced to bidiagonal form
+  gebrd_mgpu<T>(B, d.data(), e.data(), tauq.data(), taup.data(), opts.reduction);
   prof.reduction = seconds_since(t);
   // B is the same on every rank, so every rank finds the same entry and raises alike.
   require_finite(what, "B's diagonal, d", d.data(), k);
@@ -184,11 +204,23 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
     prof.bidiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
     if (U != nullptr) {
-      unmbr_mgpu<T>(Vect::Q, Op::N, A, tauq.data(), part_u ? *part_u : *U, opts.back_transform);
+      DistMatrix<T>& Ud = part_u ? *part_u : *U;
+      if (qr_first) {
+        // U = Q_R [Q U_B; 0]: R's Q on the first n rows, through an n-row copy.
+        const BlockCyclic1D& L = Ud.layout();
+        DistMatrix<T> top(Ud.context_ptr(), BlockCyclic1D(n, Ud.n(), L.nb(), L.num_devices(),
+                                                          L.first()));
+        detail::copy_prefix(what, Ud, top, n);
+        unmbr_mgpu<T>(Vect::Q, Op::N, B, tauq.data(), top, opts.back_transform);
+        detail::copy_prefix(what, top, Ud);
+        unmbr_mgpu<T>(Vect::Q, Op::N, A, tau_qr.data(), Ud, opts.back_transform);
+      } else {
+        unmbr_mgpu<T>(Vect::Q, Op::N, A, tauq.data(), Ud, opts.back_transform);
+      }
       if (part_u) detail::copy_prefix(what, *part_u, *U);
     }
     if (V != nullptr) {
-      unmbr_mgpu<T>(Vect::P, Op::N, A, taup.data(), part_v ? *part_v : *V, opts.back_transform);
+      unmbr_mgpu<T>(Vect::P, Op::N, B, taup.data(), part_v ? *part_v : *V, opts.back_transform);
       if (part_v) detail::copy_prefix(what, *part_v, *V);
     }
     ctx.synchronize();

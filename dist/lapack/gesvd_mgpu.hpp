@@ -2,7 +2,9 @@
 // The singular value decomposition A = U diag(s) V^H of a distributed m x n matrix over
 // every device of every rank, LAPACK's ?gesvd / ?gesdd on a BlockCyclic1D DistMatrix:
 //   1. gebrd_mgpu reduces A to bidiagonal B = Q^H A P (upper for m >= n, lower
-//      otherwise), Q's and P's reflectors kept in A;
+//      otherwise), Q's and P's reflectors kept in A; for a tall A (m >= 1.6 n, LAPACK
+//      ?gesvd's crossover; GesvdOptions::qr_ratio) A = Q_R R first (geqrf_mgpu) and the
+//      n x n R is reduced instead, so that U = Q_R Q ... below;
 //   2. B's singular values: without vectors, bisection over every device on the upper
 //      half of the Golub-Kahan matrix's spectrum (the 2k x 2k tridiagonal with zero
 //      diagonal and off-diagonal d0, e0, d1, ..., whose eigenvalues are +-s_i); with
@@ -20,6 +22,7 @@
 
 #include "core/types.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "dist/lapack/geqrf_mgpu.hpp"
 #include "dist/lapack/unmtr_mgpu.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -28,6 +31,7 @@ namespace mgblas {
 /// Where gesvd_mgpu's time goes, seconds of wall time on this rank (filled when
 /// GesvdOptions::profile points at one; each phase ends with the devices synchronised).
 struct GesvdProfile {
+  double qr = 0;              ///< geqrf_mgpu and the copy of R (0 unless QR first)
   double reduction = 0;       ///< gebrd_mgpu
   double bidiagonal = 0;      ///< B's singular values (and vectors, with their copy to U, V)
   double to_devices = 0;      ///< of which the copy of B's vectors to U's and V's devices
@@ -38,7 +42,11 @@ struct GesvdProfile {
 /// Tuning of gesvd_mgpu's steps.
 struct GesvdOptions {
   GebrdOptions reduction;       ///< passed to gebrd_mgpu (its profile pointer too)
-  UnmtrOptions back_transform;  ///< passed to both unmbr_mgpu calls
+  UnmtrOptions back_transform;  ///< passed to the unmbr_mgpu calls
+  /// A = Q R first when m >= n > 0 and m >= qr_ratio n: LAPACK ?gesvd's 1.6; 0 for every
+  /// m >= n, infinity never. Wide matrices (m < n) are reduced directly.
+  double qr_ratio = 1.6;
+  GeqrfOptions qr;              ///< passed to geqrf_mgpu
   GesvdProfile* profile = nullptr;
 };
 
@@ -66,7 +74,8 @@ struct GesvdOptions {
 ///
 /// Collective over the ranks of A's context; every rank passes the same arguments.
 /// Errors, on every rank (the others RemoteError), before s, U or V is written:
-/// BadArgument for a null s (k > 0), nvec outside [-1, k], U or V on another context;
+/// BadArgument for a null s (k > 0), nvec outside [-1, k], U or V on another context, a
+/// negative or NaN opts.qr_ratio;
 /// DimensionMismatch for U with other than m rows or fewer than nvec columns, V with
 /// other than n rows or fewer than nvec columns, or a layout over other devices. A NaN or
 /// infinity in A is a BadArgument naming A, found in B after the reduction (A is then

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,6 +59,27 @@ TYPED_TEST(Gesvd_Host, HardSpectra) {
         EXPECT_TRUE(td::svd_case<T>(ctx, c));
         c.nvec = 5;
         EXPECT_TRUE(td::svd_case<T>(ctx, c));
+      }
+}
+
+// A = Q R first (geqrf_mgpu, then the SVD of R; U = Q_R [Q U_B; 0]) against the direct
+// reduction, on the same shapes: always (ratio 0, square included) and never.
+TYPED_TEST(Gesvd_Host, QrFirstAndDirect) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (double ratio : {0.0, std::numeric_limits<double>::infinity()})
+      for (auto [m, n] : {std::pair<int64_t, int64_t>{1, 1}, {2, 1}, {40, 40}, {97, 31},
+                          {130, 12}}) {
+        SvdCase c{m, n, 8};
+        c.qr_ratio = ratio;
+        EXPECT_TRUE(td::svd_case<T>(ctx, c));
+        c.nvec = std::max<int64_t>(1, n / 3);
+        c.extra = 1;
+        EXPECT_TRUE(td::svd_case<T>(ctx, c));
+        SvdCase full{m, n, 8, -1, true, true, true};
+        full.qr_ratio = ratio;
+        full.kind = SvdMatrix::RankDeficient;
+        EXPECT_TRUE(td::svd_case<T>(ctx, full));
       }
 }
 

@@ -31,16 +31,44 @@ std::optional<DistMatrix<T>> narrower(const DistMatrix<T>& Z, int64_t m) {
   return part;
 }
 
-/// to's first from.n() columns := from's (both with the same nb and first device).
+/// The first `rows` rows (all of from's when -1) of to's first from.n() columns := from's
+/// (both with the same nb and first device, so that each device copies its own columns).
 template <Scalar T>
-void copy_prefix(const char* what, const DistMatrix<T>& from, DistMatrix<T>& to) {
+void copy_prefix(const char* what, const DistMatrix<T>& from, DistMatrix<T>& to,
+                 int64_t rows = -1) {
   Context& ctx = from.context();
+  const int64_t r = rows < 0 ? from.m() : rows;
   all_or_nothing(ctx.comm(), what, [&] {
     for (int l = 0; l < ctx.num_devices(); ++l) {
       const Device& dev = ctx.device(l);
       dev.make_current();
-      copy_matrix(dev, from.m(), std::min(from.local_n(l), to.local_n(l)), from.local(l),
-                  from.ld(), to.local(l), to.ld());
+      copy_matrix(dev, r, std::min(from.local_n(l), to.local_n(l)), from.local(l), from.ld(),
+                  to.local(l), to.ld());
+    }
+  });
+}
+
+/// R := the upper triangle of A's first R.m() rows (R square, A's nb and first device),
+/// its strictly lower part zero: the R of a QR factorization left in A.
+template <Scalar T>
+void upper_triangle(const char* what, const DistMatrix<T>& A, DistMatrix<T>& R) {
+  copy_prefix(what, A, R, R.m());
+  Context& ctx = R.context();
+  const int64_t n = R.m();
+  all_or_nothing(ctx.comm(), what, [&] {
+    for (int l = 0; l < ctx.num_devices(); ++l) {
+      const Device& dev = ctx.device(l);
+      dev.make_current();
+      for_each_column_run(local_columns(R.layout(), ctx.device_offset() + l, 0, R.n()),
+                          [&](int64_t jl, int64_t j0, int64_t len) {
+                            for (int64_t c = 0; c < len; ++c) {
+                              const int64_t j = j0 + c;
+                              if (j + 1 >= n) continue;
+                              memset_bytes(dev, R.local(l) + (jl + c) * R.ld() + j + 1, 0,
+                                           static_cast<std::size_t>(n - j - 1) * sizeof(T),
+                                           /*async=*/true);
+                            }
+                          });
     }
   });
 }
