@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: BSD-3-Clause
 //
 // 03_svd: singular values (and optionally singular vectors) of a dense m x n matrix
-// spread over every device of every MPI rank, built on mgblas's public API: gebrd_mgpu
-// reduces A to bidiagonal form on all devices, then LAPACK finishes on rank 0.
+// spread over every device of every MPI rank, with mgblas's gesvd_mgpu (public API only;
+// LAPACKE and CBLAS on rank 0 make the graded matrices and check the result).
 //
-// What it does, per precision (--type s,d,c,z); every phase is timed
+// What it does, per precision (--type s,d,c,z)
 //   1. The matrix A, made on rank 0 (--matrix):
 //        random   entries uniform on [-1, 1] (real and imaginary parts for c, z);
 //        graded   A = U diag(S) V^H with S_i = 10^(-12 i / (k-1)), i = 0 .. k-1, k =
@@ -13,25 +13,22 @@
 //                 (complex for c, z), formed in double precision, then rounded;
 //        FILE.mtx a Matrix Market file (m x n general, or square symmetric / hermitian;
 //                 see ../common/matrix_market.hpp); --m and --n are then ignored.
-//      t_dist: DistMatrix::distribute deals its block columns (width nb) over all devices
-//      of all ranks.
-//   2. t_brd: B = Q^H A P with gebrd_mgpu on every device of every rank (upper bidiagonal
-//      for m >= n, lower for m < n): d, e, tauq, taup on every rank, the reflectors left
-//      in A as LAPACK's ?gebrd stores them. Timed with the devices synchronised.
-//   3. t_sv: B's singular values with LAPACKE ?bdsqr on rank 0 (?bdsdc with --vectors,
-//      which also gives B = U_B S V_B^T).
-//   4. t_vec, only with --vectors K: the K largest singular triplets, u_i = Q U_B(:, i)
-//      and v_i = P V_B(:, i). The reduced A is gathered on rank 0 and the reflectors are
-//      applied there by the HOST, with LAPACKE ?ormbr / ?unmbr: this back-transformation
-//      is not distributed; a distributed ormbr_mgpu (GEMM-rich, on the devices) is
-//      future work. t_vec is the gather plus the host ?ormbr.
-//   5. The check (rank 0, the verdict shared with every rank):
-//        sv_err    = max_i |sigma_i - sigma_i(ref)| / (max(m, n) ||A||_2 eps), the
-//                    reference being the known S of a graded matrix, or else LAPACKE
-//                    ?gesdd('N') of rank 0's copy of A in double precision;
-//        vec_resid = max_i ||A v_i - sigma_i u_i||_2 / (max(m, n) ||A||_2 eps).
-//      A case is ok when both are <= --tol (default 100); the program exits 1 when a case
-//      is not.
+//      DistMatrix::distribute deals its block columns (width nb) over all devices of all
+//      ranks (t_dist).
+//   2. gesvd_mgpu on every device of every rank: the bidiagonal reduction B = Q^H A P
+//      (gebrd_mgpu), B's singular values (and, with --vectors K, the vectors of its K
+//      largest), then U = Q U_B and V = P V_B (unmbr_mgpu) on U's and V's devices. s
+//      (all k values, descending) lands on every rank; U (m x K) and V (n x K) stay
+//      distributed. GesvdOptions::profile times each phase (columns below).
+//   3. The check on rank 0 (U and V gathered there with DistMatrix::collect; the verdict
+//      is shared with every rank), in double precision:
+//        sv_err    = max_i |s_i - s_i(ref)| / (max(m, n) ||A||_2 eps), the reference being
+//                    the known S of a graded matrix, or else LAPACKE ?gesdd('N') of rank
+//                    0's copy of A;
+//        vec_resid = max_i ||A v_i - s_i u_i||_2 / (max(m, n) ||A||_2 eps);
+//        orth_u    = ||I - U^H U||_1 / (m eps), orth_v = ||I - V^H V||_1 / (n eps).
+//      ||A||_2 = s_0(ref); eps of the precision computed in. A case is ok when all four
+//      are <= --tol (default 100); the program exits 1 when a case is not.
 //
 // How to run
 //   mpirun -np 2 build/examples/03_svd/mgblas_svd --m 2000 --n 1500 --vectors 5
@@ -44,27 +41,35 @@
 //   several ranks per core set OMP_NUM_THREADS=1 (see 02_eigensolver).
 //
 // Expected output (host devices, 2 ranks x 2 devices, one OpenMP thread per rank on 2
-// cores; times vary):
+// shared cores; times vary):
 //   MGBLAS_HOST_DEVICES=2 OMP_NUM_THREADS=1 mpirun -np 2 mgblas_svd --m 150 --n 110
 //       --nb 24 --type s,d,c,z --vectors 4
+//   # mgblas 0.1.0 -- distributed SVD (gesvd_mgpu on all devices)
+//   # command: examples/03_svd/mgblas_svd --m 150 --n 110 --nb 24 --type s,d,c,z --vectors 4
+//   # back-end host, 2 ranks, 4 devices (2 on rank 0), reducer host (pinned staging, host sum, MPI_Allreduce)
 //   # matrix: random, entries uniform on [-1, 1]
-//   # singular vectors: 4 pairs, back-transformed by rank 0's HOST (LAPACKE ?ormbr / ?unmbr on
-//   #   the gathered reduced matrix; a distributed ormbr on the devices is future work)
-//   # sv_err vs LAPACKE ?gesdd (double precision); errors in units of max(m, n) ||A||_2 eps, bound 100
-//   # times in seconds (max over ranks); GFLOP/s of gebrd_mgpu = ... (complex: 4x)
-//   #  type       m       n    nb ranks devices t_dist(s)  t_brd(s)   GFLOP/s   t_sv(s)  t_vec(s)    sv_err vec_resid  status
-//        s     150     110    24     2       4    0.0002    0.0097      0.57    0.0009    0.0003   1.4e-02   3.6e-02  ok
-//        d     150     110    24     2       4    0.0001    0.0085      0.65    0.0009    0.0002   4.6e-02   4.5e-02  ok
-//        c     150     110    24     2       4    0.0000    0.0146      1.51    0.0011    0.0003   2.0e-02   3.3e-02  ok
-//        z     150     110    24     2       4    0.0001    0.0137      1.60    0.0010    0.0003   5.3e-02   5.0e-02  ok
+//   # singular vectors: the 4 largest pairs (u_i, v_i), on the devices, gathered on rank 0 for the check
+//   # sv_err vs LAPACKE ?gesdd (double precision); sv_err, vec_resid in units of max(m, n) ||A||_2 eps,
+//   #   orth_u, orth_v = ||I - X^H X||_1 / (rows eps); bound 100
+//   # times in seconds, max over ranks (GesvdProfile); GFLOP/s = (4 M K^2 - 4 K^3 / 3) / t_red,
+//   #   M = max(m, n), K = min(m, n) (complex: 4x)
+//   #  type       m       n    nb ranks devices   t_dist    t_red  GFLOP/s    t_bid   t_copy   t_back    t_tot   sv_err vec_resid   orth_u   orth_v  status
+//        s     150     110    24     2       4   0.0002   0.0339     0.16   0.0020   0.0000   0.0004   0.0356  2.8e-02   3.6e-02  5.4e-02  1.2e-01  ok
+//        d     150     110    24     2       4   0.0001   0.0269     0.20   0.0041   0.0000   0.0004   0.0287  2.5e-02   7.6e-02  1.0e-01  6.0e-02  ok
+//        c     150     110    24     2       4   0.0000   0.0270     0.81   0.0007   0.0000   0.0036   0.0313  2.8e-02   6.2e-02  8.8e-02  1.2e-01  ok
+//        z     150     110    24     2       4   0.0001   0.0290     0.76   0.0015   0.0000   0.0006   0.0310  4.1e-02   5.3e-02  8.4e-02  5.8e-02  ok
 //   # 4 cases, 0 failed
 //
-// The columns
-//   t_dist   DistMatrix::distribute from rank 0, seconds (max over ranks)
-//   t_brd    gebrd_mgpu, seconds (max over ranks); GFLOP/s = (4 M K^2 - 4 K^3 / 3) / t_brd,
+// The columns (seconds are max over ranks; t_red .. t_tot are GesvdProfile's phases)
+//   t_dist   DistMatrix::distribute from rank 0
+//   t_red    GesvdProfile::reduction, gebrd_mgpu; GFLOP/s = (4 M K^2 - 4 K^3 / 3) / t_red,
 //            M = max(m, n), K = min(m, n) (complex types: 4x the flops)
-//   t_sv     ?bdsqr (or ?bdsdc) on rank 0
-//   t_vec    the gather of A on rank 0 (max over ranks) and ?ormbr / ?unmbr on its host
+//   t_bid    GesvdProfile::bidiagonal: B's singular values (bisection over every device
+//            without vectors) or its values and K vector pairs, with their copy to U's
+//            and V's devices
+//   t_copy   GesvdProfile::to_devices, that copy (part of t_bid; "-" without vectors)
+//   t_back   GesvdProfile::back_transform, U = Q U_B and V = P V_B ("-" without vectors)
+//   t_tot    GesvdProfile::total, the whole gesvd_mgpu call
 #include "../common/lapacke_std_complex.hpp"
 
 #include <CLI/CLI.hpp>
@@ -77,7 +82,6 @@
 #include <cblas.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -107,17 +111,12 @@ struct Options {
 template <Scalar T>
 using Wide = std::conditional_t<is_complex_v<T>, zcomplex, double>;
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 void check_info(lapack_int info, const char* what) {
   if (info != 0) throw std::runtime_error(std::string(what) + ": LAPACKE info " + std::to_string(info));
 }
 
-// ---- LAPACKE per precision --------------------------------------------------------
-
-// The singular values (descending) of the m x n matrix a (overwritten), wide precision.
+// The singular values (descending) of the m x n matrix a (overwritten), wide precision:
+// LAPACKE ?gesdd('N'), the oracle.
 template <typename W>
 void gesdd_values(int64_t m, int64_t n, W* a, double* s) {
   const auto mi = static_cast<lapack_int>(m), ni = static_cast<lapack_int>(n);
@@ -125,27 +124,19 @@ void gesdd_values(int64_t m, int64_t n, W* a, double* s) {
   if constexpr (is_complex_v<W>) check_info(LAPACKE_zgesdd(LAPACK_COL_MAJOR, 'N', mi, ni, a, mi, s, &dummy, 1, &dummy, 1), "zgesdd");
   else check_info(LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', mi, ni, a, mi, s, &dummy, 1, &dummy, 1), "dgesdd");
 }
-// The singular values of the bidiagonal B (d, e overwritten; d descending on return).
-template <typename R>
-lapack_int bdsqr_values(char uplo, lapack_int k, R* d, R* e) {
-  if constexpr (std::is_same_v<R, float>) return LAPACKE_sbdsqr(LAPACK_COL_MAJOR, uplo, k, 0, 0, 0, d, e, nullptr, 1, nullptr, 1, nullptr, 1);
-  else return LAPACKE_dbdsqr(LAPACK_COL_MAJOR, uplo, k, 0, 0, 0, d, e, nullptr, 1, nullptr, 1, nullptr, 1);
-}
-// B = U S VT with U, VT k x k (compq 'I').
-template <typename R>
-lapack_int bdsdc(char uplo, lapack_int k, R* d, R* e, R* u, R* vt) {
-  if constexpr (std::is_same_v<R, float>) return LAPACKE_sbdsdc(LAPACK_COL_MAJOR, uplo, 'I', k, d, e, u, k, vt, k, nullptr, nullptr);
-  else return LAPACKE_dbdsdc(LAPACK_COL_MAJOR, uplo, 'I', k, d, e, u, k, vt, k, nullptr, nullptr);
-}
-// C = Q C (vect 'Q', C m x K, kk = n) or C = P C (vect 'P', C n x K, kk = m) from
-// gebrd's reflectors in a (lda = m); kk is the other dimension of the reduced matrix.
-template <typename T>
-lapack_int ormbr(char vect, lapack_int rows, lapack_int K, lapack_int kk, const T* a, lapack_int lda,
-                 const T* tau, T* c) {
-  if constexpr (std::is_same_v<T, float>) return LAPACKE_sormbr(LAPACK_COL_MAJOR, vect, 'L', 'N', rows, K, kk, a, lda, tau, c, rows);
-  else if constexpr (std::is_same_v<T, double>) return LAPACKE_dormbr(LAPACK_COL_MAJOR, vect, 'L', 'N', rows, K, kk, a, lda, tau, c, rows);
-  else if constexpr (std::is_same_v<T, scomplex>) return LAPACKE_cunmbr(LAPACK_COL_MAJOR, vect, 'L', 'N', rows, K, kk, a, lda, tau, c, rows);
-  else return LAPACKE_zunmbr(LAPACK_COL_MAJOR, vect, 'L', 'N', rows, K, kk, a, lda, tau, c, rows);
+
+// C = op(A) op(B) in wide precision, column-major, op = N or ^H (^T for real W).
+template <typename W>
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k, const W* a,
+          int64_t lda, const W* b, int64_t ldb, W* c, int64_t ldc) {
+  const auto mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
+  const auto la = static_cast<int>(lda), lb = static_cast<int>(ldb), lc = static_cast<int>(ldc);
+  if constexpr (is_complex_v<W>) {
+    const W one(1), zero(0);
+    cblas_zgemm(CblasColMajor, ta, tb, mi, ni, ki, &one, a, la, b, lb, &zero, c, lc);
+  } else {
+    cblas_dgemm(CblasColMajor, ta, tb, mi, ni, ki, 1.0, a, la, b, lb, 0.0, c, lc);
+  }
 }
 
 // ---- The matrix ---------------------------------------------------------------------
@@ -213,16 +204,35 @@ std::vector<W> make_matrix(const Options& o, int64_t& m, int64_t& n, std::vector
   const std::vector<W> V = orthonormal_columns<W>(n, k, rng);
   for (int64_t j = 0; j < k; ++j)
     for (int64_t i = 0; i < m; ++i) US[i + j * m] *= known[j];
-  const auto mi = static_cast<int>(m), ni = static_cast<int>(n), ki = static_cast<int>(k);
-  if constexpr (is_complex_v<W>) {
-    const W one(1), zero(0);
-    cblas_zgemm(CblasColMajor, CblasNoTrans, CblasConjTrans, mi, ni, ki, &one, US.data(), mi,
-                V.data(), ni, &zero, A.data(), mi);
-  } else {
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, mi, ni, ki, 1.0, US.data(), mi,
-                V.data(), ni, 0.0, A.data(), mi);
-  }
+  gemm<W>(CblasNoTrans, CblasConjTrans, m, n, k, US.data(), m, V.data(), n, A.data(), m);
   return A;
+}
+
+// ---- The check ----------------------------------------------------------------------
+
+// ||I - X^H X||_1 / (rows eps) for the rows x K matrix X.
+template <typename W>
+double orthogonality(int64_t rows, int64_t K, const std::vector<W>& X, double eps) {
+  std::vector<W> G(static_cast<std::size_t>(K * K));
+  gemm<W>(CblasConjTrans, CblasNoTrans, K, K, rows, X.data(), rows, X.data(), rows, G.data(), K);
+  double worst = 0;
+  for (int64_t j = 0; j < K; ++j) {
+    double col = 0;
+    for (int64_t i = 0; i < K; ++i) col += std::abs((i == j ? W(1) : W(0)) - G[i + j * K]);
+    worst = std::max(worst, col);
+  }
+  return worst / (double(rows) * eps);
+}
+
+template <Scalar T, typename W>
+std::vector<W> widened(const std::vector<T>& x) {
+  std::vector<W> w(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) w[i] = static_cast<W>(x[i]);
+  return w;
+}
+
+double max_over_ranks(const Communicator& comm, double seconds) {
+  return static_cast<double>(comm.allreduce_max(static_cast<int64_t>(seconds * 1e9))) * 1e-9;
 }
 
 // ---- One precision --------------------------------------------------------------------
@@ -256,98 +266,72 @@ bool run_case(const std::shared_ptr<Context>& ctx, const Options& o) {
     ctx->synchronize();
   });
 
-  // 2. The bidiagonal reduction on every device of every rank.
-  std::vector<R> d(k), e(std::max<int64_t>(k - 1, 1));
-  std::vector<T> tauq(k), taup(k);
-  GebrdOptions opts;
-  opts.panel = o.panel;
-  const double t_brd = 1e-3 * timed_max_ms(comm, [&] {
-    gebrd_mgpu<T>(A, d.data(), e.data(), tauq.data(), taup.data(), opts);
-    ctx->synchronize();
-  });
+  // 2. The SVD on every device of every rank: s on every rank, U and V (m x K, n x K) on
+  //    the devices.
+  GesvdProfile prof;
+  GesvdOptions opts;
+  opts.reduction.panel = o.panel;
+  opts.profile = &prof;
+  comm.barrier();
+  const SingularSystem<T> svd = gesvd_mgpu<T>(A, /*vectors=*/K > 0, K, opts);
+  for (double* x : {&prof.reduction, &prof.bidiagonal, &prof.to_devices, &prof.back_transform, &prof.total})
+    *x = max_over_ranks(comm, *x);
 
-  // The reflectors, gathered on rank 0 for its host ?ormbr (collective, so timed here).
-  std::vector<T> Ared;
-  const double t_gather = K == 0 ? 0.0 : 1e-3 * timed_max_ms(comm, [&] {
-    if (root) Ared.resize(static_cast<std::size_t>(m * n));
-    A.collect(root ? Ared.data() : nullptr, m, /*root=*/0);
-  });
-
-  // 3.-5. Rank 0: B's singular values (and vectors), the back-transformation, the check.
-  double t_sv = 0, t_vec = 0, sv_err = 0, vec_resid = 0;
+  // 3. The check on rank 0 (the vectors gathered there first: collect is collective).
+  std::vector<T> Uc, Vc;
+  if (K > 0) {
+    if (root) {
+      Uc.resize(static_cast<std::size_t>(m * K));
+      Vc.resize(static_cast<std::size_t>(n * K));
+    }
+    svd.U->collect(root ? Uc.data() : nullptr, m, /*root=*/0);
+    svd.V->collect(root ? Vc.data() : nullptr, n, /*root=*/0);
+  }
+  double sv_err = 0, vec_resid = 0, orth_u = 0, orth_v = 0;
   bool ok = true;
   if (root) {
-    const char uplo = m >= n ? 'U' : 'L';
-    std::vector<R> s(d), ee(e), UB, VT;
-    ee.resize(static_cast<std::size_t>(k));
-    const auto t0 = std::chrono::steady_clock::now();
-    lapack_int info;
-    if (K > 0) {
-      UB.resize(static_cast<std::size_t>(k * k));
-      VT.resize(static_cast<std::size_t>(k * k));
-      info = bdsdc<R>(uplo, static_cast<lapack_int>(k), s.data(), ee.data(), UB.data(), VT.data());
-    } else {
-      info = bdsqr_values<R>(uplo, static_cast<lapack_int>(k), s.data(), ee.data());
-    }
-    t_sv = seconds_since(t0);
-    ok = info == 0;
-    if (!ok) std::fprintf(stderr, "mgblas_svd: ?bdsqr / ?bdsdc info %d\n", static_cast<int>(info));
-
-    std::vector<W> Aw(A0.size());  // the matrix that was reduced, in wide precision
-    for (std::size_t i = 0; i < A0.size(); ++i) Aw[i] = static_cast<W>(A0[i]);
+    const std::vector<W> Aw = widened<T, W>(A0);  // the matrix that was decomposed
     std::vector<double> ref = known;
     if (ref.empty()) {
       std::vector<W> copy(Aw);
       ref.resize(static_cast<std::size_t>(k));
       gesdd_values<W>(m, n, copy.data(), ref.data());
     }
-    const double unit = double(big) * std::max(ref[0], 1e-300) * double(std::numeric_limits<R>::epsilon());
-    for (int64_t i = 0; i < k; ++i) sv_err = std::max(sv_err, std::abs(double(s[i]) - ref[i]) / unit);
-
-    if (K > 0 && ok) {
-      // u_i = Q [U_B(:, i); 0] (m), v_i = P [V_B(:, i); 0] (n); ?bdsdc gives V_B^T.
-      std::vector<T> Uv(static_cast<std::size_t>(m * K), T(0)), Vv(static_cast<std::size_t>(n * K), T(0));
-      for (int64_t c = 0; c < K; ++c)
-        for (int64_t i = 0; i < k; ++i) {
-          Uv[i + c * m] = T(UB[i + c * k]);
-          Vv[i + c * n] = T(VT[c + i * k]);
-        }
-      const auto t2 = std::chrono::steady_clock::now();
-      const lapack_int iq = ormbr<T>('Q', static_cast<lapack_int>(m), static_cast<lapack_int>(K), static_cast<lapack_int>(n),
-                                     Ared.data(), static_cast<lapack_int>(m), tauq.data(), Uv.data());
-      const lapack_int ip = ormbr<T>('P', static_cast<lapack_int>(n), static_cast<lapack_int>(K), static_cast<lapack_int>(m),
-                                     Ared.data(), static_cast<lapack_int>(m), taup.data(), Vv.data());
-      t_vec = t_gather + seconds_since(t2);
-      ok = iq == 0 && ip == 0;
-      if (!ok) std::fprintf(stderr, "mgblas_svd: ?ormbr info %d, %d\n", static_cast<int>(iq), static_cast<int>(ip));
-      std::vector<W> r(static_cast<std::size_t>(m));
-      for (int64_t c = 0; c < K && ok; ++c) {
-        // r = A v_c - sigma_c u_c in wide precision.
-        for (int64_t i = 0; i < m; ++i) r[i] = -double(s[c]) * static_cast<W>(Uv[i + c * m]);
-        for (int64_t j = 0; j < n; ++j) {
-          const W vj = static_cast<W>(Vv[j + c * n]);
-          for (int64_t i = 0; i < m; ++i) r[i] += Aw[i + j * m] * vj;
-        }
+    const double eps = double(std::numeric_limits<R>::epsilon());
+    const double unit = double(big) * std::max(ref[0], 1e-300) * eps;
+    for (int64_t i = 0; i < k; ++i) sv_err = std::max(sv_err, std::abs(double(svd.s[i]) - ref[i]) / unit);
+    if (K > 0) {
+      // r_i = A v_i - s_i u_i in wide precision.
+      const std::vector<W> Uw = widened<T, W>(Uc), Vw = widened<T, W>(Vc);
+      std::vector<W> AV(static_cast<std::size_t>(m * K));
+      gemm<W>(CblasNoTrans, CblasNoTrans, m, K, n, Aw.data(), m, Vw.data(), n, AV.data(), m);
+      for (int64_t c = 0; c < K; ++c) {
         double r2 = 0;
-        for (const W& x : r) r2 += std::norm(x);
+        for (int64_t i = 0; i < m; ++i) r2 += std::norm(AV[i + c * m] - double(svd.s[c]) * Uw[i + c * m]);
         vec_resid = std::max(vec_resid, std::sqrt(r2) / unit);
       }
+      orth_u = orthogonality(m, K, Uw, eps);
+      orth_v = orthogonality(n, K, Vw, eps);
     }
-    ok = ok && sv_err <= o.tol && vec_resid <= o.tol;
+    ok = sv_err <= o.tol && vec_resid <= o.tol && orth_u <= o.tol && orth_v <= o.tol;
   }
   ok = share_verdict(comm, ok);
   if (root) {
     const double M = double(big), kk = double(k);
     const double flops = (is_complex_v<T> ? 4.0 : 1.0) * (4.0 * M * kk * kk - 4.0 / 3.0 * kk * kk * kk);
-    char vec[32] = "-", res[32] = "-";
+    char copy[16] = "-", back[16] = "-", res[16] = "-", ou[16] = "-", ov[16] = "-";
     if (K > 0) {
-      std::snprintf(vec, sizeof vec, "%.4f", t_vec);
+      std::snprintf(copy, sizeof copy, "%.4f", prof.to_devices);
+      std::snprintf(back, sizeof back, "%.4f", prof.back_transform);
       std::snprintf(res, sizeof res, "%.1e", vec_resid);
+      std::snprintf(ou, sizeof ou, "%.1e", orth_u);
+      std::snprintf(ov, sizeof ov, "%.1e", orth_v);
     }
-    std::printf("%6c %7lld %7lld %5lld %5d %7d %9.4f %9.4f %9.2f %9.4f %9s %9.1e %9s  %s\n",
+    std::printf("%6c %7lld %7lld %5lld %5d %7d %8.4f %8.4f %8.2f %8.4f %8s %8s %8.4f %8.1e %9s %8s %8s  %s\n",
                 precision_letter<T>(), static_cast<long long>(m), static_cast<long long>(n),
-                static_cast<long long>(nb), ctx->nranks(), ctx->global_num_devices(), t_dist, t_brd,
-                flops / std::max(t_brd, 1e-12) * 1e-9, t_sv, vec, sv_err, res, ok ? "ok" : "FAILED");
+                static_cast<long long>(nb), ctx->nranks(), ctx->global_num_devices(), t_dist, prof.reduction,
+                flops / std::max(prof.reduction, 1e-12) * 1e-9, prof.bidiagonal, copy, back,
+                prof.total, sv_err, res, ou, ov, ok ? "ok" : "FAILED");
     std::fflush(stdout);
   }
   return ok;
@@ -358,11 +342,11 @@ bool run_case(const std::shared_ptr<Context>& ctx, const Options& o) {
 int main(int argc, char** argv) {
   return run_main("mgblas_svd", argc, argv, [](int argc_, char** argv_, int world_rank) {
     Options o;
-    CLI::App app{"mgblas_svd: singular values and vectors of a distributed matrix (gebrd_mgpu)"};
+    CLI::App app{"mgblas_svd: singular values and vectors of a distributed matrix (gesvd_mgpu)"};
     app.add_option("--m", o.m, "rows of a generated matrix")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--n", o.n, "columns of a generated matrix")->capture_default_str()->check(CLI::PositiveNumber);
     add_layout_options(app, o.nb, o.types);
-    app.add_option("--panel", o.panel, "GebrdOptions::panel: columns per panel, a divisor of nb (0: automatic)")
+    app.add_option("--panel", o.panel, "GesvdOptions::reduction.panel: columns per panel, a divisor of nb (0: automatic)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
     app.add_option("--matrix", o.matrix,
@@ -372,29 +356,30 @@ int main(int argc, char** argv) {
     app.add_option("--gen", o.matrix, "the same as --matrix random | graded")
         ->check(CLI::IsMember({"random", "graded"}));
     app.add_option("--vectors", o.vectors,
-                   "singular vector pairs to compute, largest first (back-transformed on rank 0's host)")
+                   "singular vector pairs to compute, largest first (0: values only)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--tol", o.tol, "bound on sv_err and vec_resid")->capture_default_str();
+    app.add_option("--tol", o.tol, "bound on sv_err, vec_resid, orth_u and orth_v")->capture_default_str();
     app.add_option("--seed", o.seed, "random seed")->capture_default_str();
     if (auto status = parse_all_ranks(app, argc_, argv_, world_rank)) return *status;
     const auto ctx = Context::create();
-    // The banner wants a Reducer; gebrd_mgpu picks its own transport.
+    // The banner wants a Reducer; gesvd_mgpu picks its own transport.
     const auto reducer = make_reducer(ctx, ReducerKind::Auto);
-    print_banner(*reducer, "distributed SVD (gebrd_mgpu on all devices, then LAPACK on rank 0)", argc_, argv_);
+    print_banner(*reducer, "distributed SVD (gesvd_mgpu on all devices)", argc_, argv_);
     if (ctx->rank() == 0) {
       std::printf("# matrix: %s\n", o.matrix == "random"   ? "random, entries uniform on [-1, 1]"
                                     : o.matrix == "graded" ? "graded, known singular values 10^(-12 i / (k-1))"
                                                            : o.matrix.c_str());
       if (o.vectors > 0)
-        std::printf("# singular vectors: %lld pairs, back-transformed by rank 0's HOST (LAPACKE ?ormbr / ?unmbr on\n"
-                    "#   the gathered reduced matrix; a distributed ormbr on the devices is future work)\n",
+        std::printf("# singular vectors: the %lld largest pairs (u_i, v_i), on the devices, gathered on rank 0 for the check\n",
                     static_cast<long long>(o.vectors));
-      std::printf("# sv_err vs %s; errors in units of max(m, n) ||A||_2 eps, bound %g\n",
+      std::printf("# sv_err vs %s; sv_err, vec_resid in units of max(m, n) ||A||_2 eps,\n"
+                  "#   orth_u, orth_v = ||I - X^H X||_1 / (rows eps); bound %g\n",
                   o.matrix == "graded" ? "the known singular values" : "LAPACKE ?gesdd (double precision)", o.tol);
-      std::printf("# times in seconds (max over ranks); GFLOP/s of gebrd_mgpu = (4 M K^2 - 4 K^3 / 3) / t_brd, "
-                  "M = max(m, n), K = min(m, n) (complex: 4x)\n");
-      std::printf("#  type       m       n    nb ranks devices t_dist(s)  t_brd(s)   GFLOP/s   t_sv(s)  t_vec(s)    sv_err vec_resid  status\n");
+      std::printf("# times in seconds, max over ranks (GesvdProfile); GFLOP/s = (4 M K^2 - 4 K^3 / 3) / t_red,\n"
+                  "#   M = max(m, n), K = min(m, n) (complex: 4x)\n");
+      std::printf("#  type       m       n    nb ranks devices   t_dist    t_red  GFLOP/s    t_bid   t_copy   t_back    "
+                  "t_tot   sv_err vec_resid   orth_u   orth_v  status\n");
     }
     return run_cases(*ctx, o.types, [&](auto tag) { return run_case<typename decltype(tag)::type>(ctx, o); });
   });
