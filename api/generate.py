@@ -45,6 +45,7 @@ OPTIONS = {  # operation: its C++ options struct
     "gebrd_mgpu": "mgblas::GebrdOptions",
     "unmtr_mgpu": "mgblas::UnmtrOptions",
     "unmbr_mgpu": "mgblas::UnmtrOptions",
+    "geqrf_mgpu": "mgblas::GeqrfOptions",
     "gesvd_mgpu": "mgblas::GesvdOptions",
     "heevd_mgpu": "mgblas::HeevdOptions",
     "heevd_2d": "mgblas::Heevd2DOptions",

@@ -288,6 +288,11 @@ OPERATIONS = [
        ["uplo uplo", "op op", "matrix A", "in tau", "matrix C", "options opts"],
        "C = op(Q) C with the Q that hetrd_mgpu(uplo) left in A and tau (real: ormtr)",
        c_names={"s": "ormtr_mgpu", "d": "ormtr_mgpu"}, group="Reductions and eigenvalues"),
+    op("geqrf_mgpu", "collective",
+       ["matrix A", "out tau", "options opts"],
+       "A = Q R, LAPACK's ?geqrf: R in A's upper triangle, Q's reflectors below it, tau "
+       "(min(m, n)) on every rank; the first step of the SVD of a tall matrix",
+       group="Reductions and eigenvalues"),
     op("unmbr_mgpu", "collective",
        ["vect vect", "op op", "matrix A", "in tau", "matrix C", "options opts"],
        "C = op(Q) C (vect Q, C m x K) or C = op(P) C (vect P, C n x K) with the Q or P that "

@@ -446,6 +446,22 @@ template <> struct CapiOptions<mgblas::UnmtrOptions> {
   }
   void finish(const mgblas_reduction_options_t*) const {}
 };
+// geqrf_mgpu: panel and transport; it keeps no profile (opts.profile must be NULL).
+template <> struct CapiOptions<mgblas::GeqrfOptions> {
+  mgblas::GeqrfOptions options;
+  void read(const mgblas_reduction_options_t* c) {
+    if (!c) return;
+    options.panel = c->panel;
+    options.transport = to_transport(c->transport);
+    require_auto_pass(*c, "geqrf_mgpu");
+    require_no_band(*c, "geqrf_mgpu");
+    require_auto_stages(*c, "geqrf_mgpu");
+    if (c->profile)
+      MGBLAS_THROW(mgblas::BadArgument,
+                   "argument 'opts.profile' is not NULL: geqrf_mgpu keeps no profile");
+  }
+  void finish(const mgblas_reduction_options_t*) const {}
+};
 // gesvd_mgpu: panel and transport go to the reduction and both back-transformations,
 // pass to the reduction; the profile receives the reduction's four phases and the whole
 // call's total.

@@ -44,6 +44,7 @@
 #include "dist/lapack/her2k_mgpu.hpp"
 #include "dist/lapack/gebrd_2d.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
+#include "dist/lapack/geqrf_mgpu.hpp"
 #include "dist/lapack/gesvd_mgpu.hpp"
 #include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"

@@ -30,12 +30,12 @@ from ._layout2d import BlockCyclic2D  # noqa: E402
 from ._blas import (gebrd, eigh, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_mgpu_offset,  # noqa: E402
                     hemv, hemv_mgpu, hemv_mgpu_offset, hetrd, ormtr, symv, symv_mgpu,
                     symv_mgpu_offset, sytrd, tridiag_eigenvalues, tsgemm, tsgemm_mgpu, unmtr,
-                    svd, unmbr, ormbr)
+                    svd, unmbr, ormbr, geqrf)
 # The rest of the manifest's operations (api/operations.py), under their C++/C names.
 from ._ops import (band_to_tridiag, band_to_tridiag_apply_q,  # noqa: E402
                    gebrd_2d, gebrd_mgpu, gemm, gemm_batched_strided,
                    gemm_batched_strided_mgpu, gemm_batched_strided_mgpu_local, gemm_grouped,
-                   gesvd_mgpu, ormbr_mgpu, unmbr_mgpu,
+                   geqrf_mgpu, gesvd_mgpu, ormbr_mgpu, unmbr_mgpu,
                    gemm_vbatched, gemm_vbatched_mgpu, gemv_offset, heevd_2d, heevd_mgpu,
                    hemv_offset, her2k_mgpu, hetrd_2d, hetrd_2stage_mgpu, hetrd_band_mgpu,
                    hetrd_mgpu, ormtr_mgpu, symv_offset, syevd_2d, syr2k_mgpu, sytrd_2d,
@@ -70,7 +70,7 @@ __all__ = [
     "tridiag_eigenvalues_mgpu", "heevd_mgpu", "heevd_2d", "syevd_2d",
     "band_to_tridiag", "band_to_tridiag_apply_q", "tridiag_eigenvectors_mgpu",
     "hetrd_2d", "sytrd_2d", "gebrd_2d",
-    "svd", "unmbr", "ormbr", "gesvd_mgpu", "unmbr_mgpu", "ormbr_mgpu",
+    "svd", "unmbr", "ormbr", "geqrf", "gesvd_mgpu", "unmbr_mgpu", "ormbr_mgpu", "geqrf_mgpu",
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",
     "RemoteError", "CudaError", "CublasError", "NcclError", "MpiError", "HwlocError",
     "AllocationError", "Timeout",

@@ -840,6 +840,24 @@ def ormtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = 
     return unmtr(A, tau, C, trans, uplo, panel)
 
 
+def geqrf(A: DistMatrix, panel: int = 0) -> np.ndarray:
+    """Factor the m x n A = Q R in place (LAPACK ?geqrf storage: R in the upper triangle,
+    Q's reflectors below it); returns tau (min(m, n) entries, a NumPy array, the same on
+    every rank). ``panel``: columns per panel, a divisor of A.nb (0 picks it).
+    Collective."""
+    _check_dist(A)
+
+    def check():
+        if not isinstance(panel, (int, np.integer)) or panel < 0:
+            raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        return None, lambda: _sig("geqrf", A._c.dt, A.shape, panel)
+
+    A.ctx._agree("geqrf", check)
+    tau = np.zeros(min(A.shape), dtype=A.dtype)
+    _core.geqrf_mgpu(A.ctx._c, A._c, _addr(tau), int(panel), -1, 0, "A")
+    return tau
+
+
 def svd(A: DistMatrix, vectors: bool = True, k: Optional[int] = None, full: bool = False,
         panel: int = 0) -> Union[np.ndarray, Tuple[DistMatrix, np.ndarray, DistMatrix]]:
     """Singular values and (``vectors=True``) singular vectors of the m x n A: A V = U

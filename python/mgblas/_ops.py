@@ -18,7 +18,8 @@ from ._arrays import REAL_OF
 from ._blas import (_check_dist, _addr, _hermitian_args, _sig, _single, _stages, _gemm_sizes,
                     _subset,
                     _gemm2d, _operand_vectors, gebrd, eigh, gemm_batched, hetrd, sytrd,
-                    tridiag_eigenvalues, tsgemm_mgpu, unmtr, ormtr, svd, unmbr, ormbr)
+                    tridiag_eigenvalues, tsgemm_mgpu, unmtr, ormtr, svd, unmbr, ormbr,
+                    geqrf)
 from ._context import Context
 from ._dist import DistMatrix, _check_ctx
 from ._errors import BadArgument, DimensionMismatch
@@ -378,6 +379,7 @@ ormtr_mgpu = ormtr
 unmbr_mgpu = unmbr
 ormbr_mgpu = ormbr
 gesvd_mgpu = svd
+geqrf_mgpu = geqrf
 tridiag_eigenvalues_mgpu = tridiag_eigenvalues
 heevd_mgpu = eigh
 

@@ -91,6 +91,24 @@ def test_unmbr_rebuilds_b(ctx, rng, dtype, shape):
     assert back < 30
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_geqrf_q_times_r(ctx, rng, dtype):
+    """A = Q R with Q = unmbr('Q', [I; 0]) from geqrf's reflectors (its storage is gebrd's
+    Q storage for m >= n) and R the upper triangle."""
+    m, n = 33, 14
+    A = general(rng, m, n, dtype)
+    dA = mgblas.DistMatrix.from_array(ctx, A, nb=4)
+    tau = mgblas.geqrf_mgpu(dA)
+    assert tau.shape == (n,) and tau.dtype == np.dtype(dtype)
+    F = dA.to_array(root=None)
+    R = np.triu(F[:n, :])
+    Q = mgblas.unmbr(dA, tau, mgblas.DistMatrix.from_array(ctx, np.eye(m, n, dtype=dtype), nb=5))
+    Qh = hi(Q.to_array(root=None))
+    err = np.linalg.norm(Qh @ hi(R) - hi(A), 1) / (m * np.linalg.norm(hi(A), 1) * eps(dtype))
+    orth = np.linalg.norm(Qh.conj().T @ Qh - np.eye(n), 1) / (m * eps(dtype))
+    assert err < 30 and orth < 30, f"||A - QR|| {err:.1f}, ||I - Q^H Q|| {orth:.1f}"
+
+
 def test_svd_bad_arguments(ctx, rng):
     A = general(rng, 12, 8, "float64")
     for kw, what in [(dict(k=9), "k"), (dict(k=-1), "k"), (dict(vectors="yes"), "vectors"),
