@@ -37,9 +37,7 @@ template <Scalar T>
 void check_geqrf(const Context& ctx, const DistMatrix<T>& A, const T* tau, int64_t kb) {
   const BlockCyclic1D& L = A.layout();
   detail::check_matrix(ctx, A);
-  MGBLAS_CHECK_ARG(kb >= 1 && kb <= kernels::kLarftMaxBlock && L.nb() % kb == 0, "opts.panel",
-                   kb, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
-                   "], or 0 (automatic)");
+  detail::check_reflector_block_width(L, kb);
   MGBLAS_CHECK_PTR(tau, "tau", std::min(L.m(), L.n()) > 0);
 }
 

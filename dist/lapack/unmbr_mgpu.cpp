@@ -36,40 +36,19 @@ void check_unmbr(const Context& ctx, Vect vect, Op op, const DistMatrix<T>& A,
   const BlockCyclic1D& L = A.layout();
   MGBLAS_CHECK_ARG(vect == Vect::Q || vect == Vect::P, "vect", static_cast<char>(vect),
                    "Vect::Q or Vect::P");
-  const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
-  MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
-                   is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
-  detail::check_matrix(ctx, A);
-  if (&C.context() != &ctx)
-    MGBLAS_THROW(BadArgument, "argument 'C' lives on another Context than A");
-  if (C.layout().num_devices() != ctx.global_num_devices())
-    MGBLAS_THROW(DimensionMismatch, "argument 'C': layout over P = ", C.layout().num_devices(),
-                 " devices, but the context has ", ctx.global_num_devices());
+  detail::check_reflector_target(ctx, op, A, C);
   const int64_t rows = vect == Vect::Q ? L.m() : L.n();
   if (C.m() != rows)
     MGBLAS_THROW(DimensionMismatch, "argument 'C' has ", C.m(), " rows, but vect = ",
                  static_cast<char>(vect), " on the ", L.m(), " x ", L.n(), " A needs ", rows);
-  MGBLAS_CHECK_ARG(kb >= 1 && kb <= kernels::kLarftMaxBlock && L.nb() % kb == 0, "opts.panel",
-                   kb, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
-                   "], or 0 (automatic)");
+  detail::check_reflector_block_width(L, kb);
 }
 
 template <Scalar T>
 CallRecord unmbr_record(Vect vect, Op op, const DistMatrix<T>& A, const DistMatrix<T>& C,
                         int64_t kb, ReducerKind transport, int64_t form) {
-  CallRecord rec("unmbr_mgpu");
-  detail::add_matrix_fields(rec, A);
-  const BlockCyclic1D& LC = C.layout();
-  rec.add("vect", static_cast<char>(vect))
-      .add("op", static_cast<char>(op))
-      .add("C.m", LC.m())
-      .add("C.n", LC.n())
-      .add("C.nb", LC.nb())
-      .add("C.first", LC.first())
-      .add("opts.panel", kb)
-      .add("opts.transport", static_cast<int64_t>(transport))
-      .add("tau form", form);
-  return rec;
+  return detail::reflector_record("unmbr_mgpu", "vect", static_cast<char>(vect), op, A, C, kb,
+                                  transport, form);
 }
 
 // The checks and the workspace inside one agreement over the ranks (so that a bad

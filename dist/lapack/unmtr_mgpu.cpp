@@ -33,42 +33,21 @@ void check_unmtr(const Context& ctx, Uplo uplo, Op op, const DistMatrix<T>& A,
   const BlockCyclic1D& L = A.layout();
   MGBLAS_CHECK_ARG(uplo == Uplo::Lower || uplo == Uplo::Upper, "uplo", static_cast<char>(uplo),
                    "Uplo::Lower or Uplo::Upper");
-  const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
-  MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
-                   is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
   if (L.m() != L.n())
     MGBLAS_THROW(DimensionMismatch, "argument 'A' is ", L.m(), " x ", L.n(),
                  ": unmtr_mgpu needs the square matrix hetrd_mgpu reduced");
-  detail::check_matrix(ctx, A);
-  if (&C.context() != &ctx)
-    MGBLAS_THROW(BadArgument, "argument 'C' lives on another Context than A");
-  if (C.layout().num_devices() != ctx.global_num_devices())
-    MGBLAS_THROW(DimensionMismatch, "argument 'C': layout over P = ", C.layout().num_devices(),
-                 " devices, but the context has ", ctx.global_num_devices());
+  detail::check_reflector_target(ctx, op, A, C);
   if (C.m() != L.n())
     MGBLAS_THROW(DimensionMismatch, "argument 'C' has ", C.m(), " rows, but A is ", L.n(),
                  " x ", L.n());
-  MGBLAS_CHECK_ARG(kb >= 1 && kb <= kernels::kLarftMaxBlock && L.nb() % kb == 0, "opts.panel",
-                   kb, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
-                   "], or 0 (automatic)");
+  detail::check_reflector_block_width(L, kb);
 }
 
 template <Scalar T>
 CallRecord unmtr_record(Uplo uplo, Op op, const DistMatrix<T>& A, const DistMatrix<T>& C,
                         int64_t kb, ReducerKind transport, int64_t form) {
-  CallRecord rec("unmtr_mgpu");
-  detail::add_matrix_fields(rec, A);
-  const BlockCyclic1D& LC = C.layout();
-  rec.add("uplo", static_cast<char>(uplo))
-      .add("op", static_cast<char>(op))
-      .add("C.m", LC.m())
-      .add("C.n", LC.n())
-      .add("C.nb", LC.nb())
-      .add("C.first", LC.first())
-      .add("opts.panel", kb)
-      .add("opts.transport", static_cast<int64_t>(transport))
-      .add("tau form", form);
-  return rec;
+  return detail::reflector_record("unmtr_mgpu", "uplo", static_cast<char>(uplo), op, A, C, kb,
+                                  transport, form);
 }
 
 }  // namespace

@@ -19,9 +19,11 @@
 #include <span>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/device_collectives.hpp"
+#include "dist/detail/mgpu_common.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/columns.hpp"
 #include "kernels/larfb_kernels.hpp"
@@ -29,6 +31,50 @@
 #include "layouts/dist_matrix.hpp"
 
 namespace mgblas::detail {
+
+/// The checks the entries over ReflectorBlocks share (unmtr_mgpu, unmbr_mgpu), on this
+/// rank: op (real T: Op::T too), A, and C on A's context over every device; then, after
+/// the entry's own check of C's rows, the block width kb (a divisor of A's nb in
+/// [1, kLarftMaxBlock]).
+template <Scalar T>
+void check_reflector_target(const Context& ctx, Op op, const DistMatrix<T>& A,
+                            const DistMatrix<T>& C) {
+  const bool op_ok = op == Op::N || op == Op::C || (!is_complex_v<T> && op == Op::T);
+  MGBLAS_CHECK_ARG(op_ok, "op", static_cast<char>(op),
+                   is_complex_v<T> ? "Op::N or Op::C" : "Op::N, Op::T or Op::C");
+  check_matrix(ctx, A);
+  if (&C.context() != &ctx)
+    MGBLAS_THROW(BadArgument, "argument 'C' lives on another Context than A");
+  if (C.layout().num_devices() != ctx.global_num_devices())
+    MGBLAS_THROW(DimensionMismatch, "argument 'C': layout over P = ", C.layout().num_devices(),
+                 " devices, but the context has ", ctx.global_num_devices());
+}
+inline void check_reflector_block_width(const BlockCyclic1D& L, int64_t kb) {
+  MGBLAS_CHECK_ARG(kb >= 1 && kb <= kernels::kLarftMaxBlock && L.nb() % kb == 0, "opts.panel",
+                   kb, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
+                   "], or 0 (automatic)");
+}
+
+/// Their call record: A, then `letter` (uplo or vect) under `name`, op, C's layout, the
+/// block width, the transport and the form tau comes in.
+template <Scalar T>
+CallRecord reflector_record(const char* what, const char* name, char letter, Op op,
+                            const DistMatrix<T>& A, const DistMatrix<T>& C, int64_t kb,
+                            ReducerKind transport, int64_t form) {
+  CallRecord rec(what);
+  add_matrix_fields(rec, A);
+  const BlockCyclic1D& LC = C.layout();
+  rec.add(name, letter)
+      .add("op", static_cast<char>(op))
+      .add("C.m", LC.m())
+      .add("C.n", LC.n())
+      .add("C.nb", LC.nb())
+      .add("C.first", LC.first())
+      .add("opts.panel", kb)
+      .add("opts.transport", static_cast<int64_t>(transport))
+      .add("tau form", form);
+  return rec;
+}
 
 /// Where a reduction keeps its reflectors in A (m x n) and the order of their product,
 /// reflector i's unit `off` rows or columns from index i:
