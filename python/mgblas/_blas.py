@@ -812,23 +812,8 @@ def unmtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = 
     those of A. trans 'N' (Q C) or 'C' (Q^H C; 'T' for real types). C is n x K, its own
     DistMatrix on A's context. Returns C. Collective."""
     _check_dist(A)
-    _check_dist(C, "C")
-
-    def check():
-        u = option(uplo, "uplo", "LU")
-        op = option(trans, "trans", "NTC")
-        ta = describe(tau, "tau")
-        check_dtype(ta, A.dtype, "A's dtype")
-        vector(ta, max(0, A.shape[0] - 1))
-        if ta.on_gpu:
-            raise BadArgument("tau is a NumPy array (as hetrd returns it)")
-        if C.ctx is not A.ctx:
-            raise BadArgument("C must live on A's context")
-        return (u, op, ta), lambda: _sig("unmtr", A._c.dt, u, op, A.shape, C.shape, panel)
-
-    u, op, ta = A.ctx._agree("unmtr", check)
-    _core.unmtr_mgpu(A.ctx._c, u, op, A._c, ta.ptr, C._c, int(panel), -1, 0, "A")
-    return C
+    return _apply_reflectors("unmtr", _core.unmtr_mgpu, A, tau, C, "uplo", uplo, "LU",
+                             max(0, A.shape[0] - 1), "hetrd", trans, panel)
 
 
 def ormtr(A: DistMatrix, tau: Any, C: DistMatrix, trans: str = "N", uplo: str = "L",
@@ -908,22 +893,32 @@ def unmbr(A: DistMatrix, tau: Any, C: DistMatrix, vect: str = "Q", trans: str = 
     L; the step from B's singular vectors to A's). trans 'N' or 'C' ('T' for real
     types). C is its own DistMatrix on A's context. Returns C. Collective."""
     _check_dist(A)
+    return _apply_reflectors("unmbr", _core.unmbr_mgpu, A, tau, C, "vect", vect, "QP",
+                             min(A.shape), "gebrd", trans, panel)
+
+
+def _apply_reflectors(name, core, A, tau, C, which, letter, letters, tau_len, source, trans,
+                      panel):
+    """unmtr and unmbr: C := op(Q) C with the reflectors `source` left in A and tau
+    (tau_len entries, a NumPy array); `which` (uplo, vect) is one of `letters`. Returns C.
+    Collective."""
+    _check_dist(A)
     _check_dist(C, "C")
 
     def check():
-        v = option(vect, "vect", "QP")
+        w = option(letter, which, letters)
         op = option(trans, "trans", "NTC")
         ta = describe(tau, "tau")
         check_dtype(ta, A.dtype, "A's dtype")
-        vector(ta, min(A.shape))
+        vector(ta, tau_len)
         if ta.on_gpu:
-            raise BadArgument("tau is a NumPy array (as gebrd returns it)")
+            raise BadArgument(f"tau is a NumPy array (as {source} returns it)")
         if C.ctx is not A.ctx:
             raise BadArgument("C must live on A's context")
-        return (v, op, ta), lambda: _sig("unmbr", A._c.dt, v, op, A.shape, C.shape, panel)
+        return (w, op, ta), lambda: _sig(name, A._c.dt, w, op, A.shape, C.shape, panel)
 
-    v, op, ta = A.ctx._agree("unmbr", check)
-    _core.unmbr_mgpu(A.ctx._c, v, op, A._c, ta.ptr, C._c, int(panel), -1, 0, "A")
+    w, op, ta = A.ctx._agree(name, check)
+    core(A.ctx._c, w, op, A._c, ta.ptr, C._c, int(panel), -1, 0, "A")
     return C
 
 
