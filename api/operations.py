@@ -78,7 +78,9 @@ GROUPS = {
     "Band reduction, one device":
         "Single device, queued as the Level-2 entries are: stage two of the two-stage "
         "tridiagonal reduction (the bulge chase, LAPACK's ?sytrd_sb2st / ?hetrd_hb2st) and "
-        "its back-transformation. Every array is the device's memory. The C names keep the "
+        "its back-transformation, and stage two of the two-stage bidiagonal reduction (the "
+        "upper band's chase to bidiagonal form, whose Q2 and P2 the same back-transformation "
+        "applies). Every array is the device's memory. The C names keep the "
         "C++ names (mgblas_<p>band_to_tridiag, not LAPACK's sytrd_sb2st / hetrd_hb2st): the "
         "arguments are not LAPACK's (no VECT, HOUS or WORK; 0-based reflector layout of "
         "kernels/lapack.hpp), and one name serves the real and the complex precisions.",
@@ -202,6 +204,15 @@ OPERATIONS = [
        ["op op", "int n", "int b", "in V2", "in tau2", "int m", "out C", "int ldc"],
        "C = op(Q2) C (n x m, ldc >= max(1, n); op N or C, real T also T) with the Q2 that "
        "band_to_tridiag(n, b) left in V2 and tau2",
+       group="Band reduction, one device"),
+    op("band_to_bidiag", "single",
+       ["int n", "int b", "in AB", "int ldab", "real_out d", "real_out e", "out_opt VQ",
+        "out_opt tauQ", "out_opt VP", "out_opt tauP"],
+       "B = Q2 bidiag(d, e) P2^H: the upper band matrix B (b superdiagonals, LAPACK's upper "
+       "band storage in AB, ldab >= b + 1; read only; complex B(0, 0) taken as real) to the "
+       "real upper bidiagonal (d: n, e: n - 1); where VQ is not NULL, Q2's reflectors into "
+       "VQ and tauQ and P2's into VP and tauP, each in band_to_tridiag's V2 and tau2 layout "
+       "(band_to_tridiag_apply_q applies them); tauQ, VP, tauP are not read when VQ is NULL",
        group="Band reduction, one device"),
     # ---- collective: Level 2 -----------------------------------------------------
     op("gemv_mgpu", "collective", DIST_GEMV, "y = alpha op(A) x + beta y, A distributed; "

@@ -190,4 +190,58 @@ template <Scalar T>
 void band_to_tridiag_apply_q(const Queue& q, Op op, int64_t n, int64_t b, const T* V2,
                              const T* tau2, int64_t m, T* C, int64_t ldc);
 
+// ---- Band to bidiagonal (stage two of the two-stage SVD, bulge chasing) --------------
+
+/// Reduces the upper-banded matrix B of order n with b superdiagonals to real upper
+/// bidiagonal form Q2^H B P2 = bidiag(d, e) by bulge chasing (kernels/gb2bd_kernels.hpp
+/// describes the sweeps and tasks): d = diag, e = superdiagonal, and Q2 = prod over the
+/// sweeps s = 0 .. n-2 and their tasks k, in that order, of H(s, k) = I - tauQ(s, k)
+/// vQ(s, k) vQ(s, k)^H, P2 likewise of G(s, k) with vP, tauP: B = Q2 bidiag(d, e) P2^H.
+/// Both sets of reflectors are in the layout of band_to_tridiag's V2 and tau2, so
+/// band_to_tridiag_apply_q(q, op, n, b, VQ, tauQ, ...) applies op(Q2) and the same with
+/// VP, tauP applies op(P2) (the back-transformations of the singular vectors). A complex
+/// bidiagonal comes out real through the reflectors themselves (each sweep's first pair
+/// makes e(s) and d(s + 1) real, phases when they have length 1).
+/// On a GPU one persistent kernel pipelines the sweeps over the thread blocks (task
+/// (s, k) starts once task (s - 1, k + 2) is done), the band read through L2; on a host
+/// device the same tasks in order, in plain loops. On a GPU it has finished on return (it
+/// frees its work band and counters); it needs (3 b + 4) b elements of shared memory per
+/// block and raises NotImplemented beyond the device's limit or for b > 128 (227 KiB on an
+/// H200: b up to 128 in float, 97 in double and complex float, 68 in complex double, by
+/// that arithmetic), before anything is written. Not measured yet.
+///
+/// @param[in] q        the device (and stream) to run on.
+/// @param[in] n        order of B, >= 0.
+/// @param[in] b        the number of superdiagonals, >= 1; b >= n is allowed (B is then a
+///                     full upper triangle, one task per sweep); the chase takes
+///                     min(b, n - 1), and so does band_to_tridiag_apply_q.
+/// @param[in] AB       B in LAPACK's upper band storage, AB[(b + i - j) + j ldab] = B(i, j)
+///                     for max(0, j - b) <= i <= j (memory of q's device); read only.
+///                     For complex T the imaginary part of B(0, 0) is ignored: no
+///                     reflector touches row 0 from the left, so B(0, 0) must be real
+///                     (stage one leaves it so). A work band of 3 min(b, n - 1) n elements
+///                     is allocated per call.
+/// @param[in] ldab     >= b + 1 (on b as given, also when b >= n).
+/// @param[out] d       n real diagonal entries (memory of q's device).
+/// @param[out] e       n - 1 real superdiagonal entries (memory of q's device); may be
+///                     null when n <= 1.
+/// @param[out] VQ      Q2's reflectors, band2tri_v2_size(n) = n (n - 1) / 2 entries, or
+///                     null when no reflectors are wanted (VP, tauQ, tauP are then not
+///                     written either): band_to_tridiag's V2 layout, v(s, k)(i) =
+///                     VQ[band2tri_v2_offset(n, b, s, k) + i], v(0) = 1 stored, acting on
+///                     rows s + 1 + k b + i.
+/// @param[out] tauQ    band2tri_tau2_size(n, b) entries (band_to_tridiag's tau2 layout);
+///                     0 for the slots of no task; ignored (may be null) when VQ is null.
+/// @param[out] VP      P2's reflectors, the layout of VQ (acting on columns of B, i.e.
+///                     rows of P2); ignored (may be null) when VQ is null.
+/// @param[out] tauP    band2tri_tau2_size(n, b) entries; ignored (may be null) when VQ is
+///                     null.
+///
+/// Quick return: nothing is read or written when n = 0; n = 1 writes d[0] = Re B(0, 0)
+/// only. Cost: about 16 b^2 flops per task and n^2 / (2b) tasks, i.e. 8 n^2 b flops (4x
+/// that in complex arithmetic), on a band that is read and written once per task.
+template <Scalar T>
+void band_to_bidiag(const Queue& q, int64_t n, int64_t b, const T* AB, int64_t ldab,
+                    real_type_t<T>* d, real_type_t<T>* e, T* VQ, T* tauQ, T* VP, T* tauP);
+
 }  // namespace mgblas

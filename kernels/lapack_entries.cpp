@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "kernels/detail/dispatch.hpp"
 #include "kernels/bdsvd_kernels.hpp"
+#include "kernels/gb2bd_kernels.hpp"
 #include "kernels/sb2st_kernels.hpp"
 #include "kernels/stebz_kernels.hpp"
 #include "kernels/stedc_kernels.hpp"
@@ -157,6 +158,34 @@ void band_to_tridiag_apply_q(const Queue& q, Op op, int64_t n, int64_t b, const 
                                            const T*, int64_t, T*, int64_t);              \
   template void band_to_tridiag<T>(const Queue&, int64_t, int64_t, T*, int64_t,           \
                                    real_type_t<T>*, real_type_t<T>*, T*, T*);
+MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
+#undef MGBLAS_INSTANTIATE_
+
+// ---- Band to bidiagonal -------------------------------------------------------------
+
+template <Scalar T>
+void band_to_bidiag(const Queue& q, int64_t n, int64_t b, const T* AB, int64_t ldab,
+                    real_type_t<T>* d, real_type_t<T>* e, T* VQ, T* tauQ, T* VP, T* tauP) {
+  if (q.device == nullptr)
+    MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
+  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
+  MGBLAS_CHECK_ARG(b >= 1, "b", b, ">= 1");
+  MGBLAS_CHECK_ARG(ldab >= b + 1, "ldab", ldab, ">= b + 1 = ", b + 1);
+  MGBLAS_CHECK_PTR(AB, "AB", n > 0);
+  MGBLAS_CHECK_PTR(d, "d", n > 0);
+  MGBLAS_CHECK_PTR(e, "e", n > 1);
+  const bool vectors = VQ != nullptr && n > 1;
+  MGBLAS_CHECK_PTR(tauQ, "tauQ", vectors);
+  MGBLAS_CHECK_PTR(VP, "VP", vectors);
+  MGBLAS_CHECK_PTR(tauP, "tauP", vectors);
+  if (n == 0) return;
+  MGBLAS_DISPATCH(q, band_to_bidiag<T>, n, b, AB, ldab, d, e, vectors ? VQ : nullptr, tauQ, VP,
+                  tauP);
+}
+
+#define MGBLAS_INSTANTIATE_(T)                                                             \
+  template void band_to_bidiag<T>(const Queue&, int64_t, int64_t, const T*, int64_t,       \
+                                  real_type_t<T>*, real_type_t<T>*, T*, T*, T*, T*);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 #undef MGBLAS_INSTANTIATE_
 

@@ -180,12 +180,16 @@ template <typename R> struct SumSquares {
   }
 };
 
-/// The reflector's scalars of ?larfg (see the top of the file): from alpha = (ar, ai) and
-/// ||x||, beta, tau = (tau_re, tau_im) and 1 / (alpha - beta) = (sc_re, sc_im). H = I
-/// (tau = 0, beta = alpha, scale 1) when x = 0 and alpha is real.
+/// The reflector's scalars of ?larfg (see the top of the file) with 1 / (alpha - beta)
+/// split as 2^-scale_exp (sc_re, sc_im): v = (2^-scale_exp x) (sc_re, sc_im) stays finite
+/// where alpha and x are all subnormal, for a caller that can scale x itself (the bulge
+/// chases, whose reflectors have a few entries each; their trailing entries can decay
+/// below the smallest normal). H = I (tau = 0, beta = alpha, scale 1, exponent 0) when
+/// x = 0 and alpha is real.
 template <typename R>
-MGBLAS_REFL_HD_ void reflector_scalars(R ar, R ai, ScaledNorm<R> xn, R& beta, R& tau_re,
-                                       R& tau_im, R& sc_re, R& sc_im) {
+MGBLAS_REFL_HD_ void reflector_scalars_split(R ar, R ai, ScaledNorm<R> xn, R& beta, R& tau_re,
+                                             R& tau_im, R& sc_re, R& sc_im, int& scale_exp) {
+  scale_exp = 0;
   if (xn.unit == R(0) && ai == R(0)) {
     beta = ar;
     tau_re = tau_im = sc_im = R(0);
@@ -210,11 +214,24 @@ MGBLAS_REFL_HD_ void reflector_scalars(R ar, R ai, ScaledNorm<R> xn, R& beta, R&
   const R bs = -refl_copysign(refl_sqrt(a * a + b * b + x * x), ar);
   tau_re = (bs - a) / bs;
   tau_im = -b / bs;
-  // 1 / z = conj(z) / |z|^2, z = alpha - beta, |Re z| = |a| + |bs| >= 1.
+  // 1 / z = conj(z) / |z|^2, z = alpha - beta scaled, |Re z| = |a| + |bs| >= 1.
   const R zr = a - bs, zi = b, z2 = zr * zr + zi * zi;
-  sc_re = refl_ldexp(zr / z2, -E);
-  sc_im = refl_ldexp(-zi / z2, -E);
+  sc_re = zr / z2;
+  sc_im = -zi / z2;
+  scale_exp = E;
   beta = refl_ldexp(bs, E);
+}
+
+/// The reflector's scalars of ?larfg (see the top of the file): from alpha = (ar, ai) and
+/// ||x||, beta, tau = (tau_re, tau_im) and 1 / (alpha - beta) = (sc_re, sc_im). H = I
+/// (tau = 0, beta = alpha, scale 1) when x = 0 and alpha is real.
+template <typename R>
+MGBLAS_REFL_HD_ void reflector_scalars(R ar, R ai, ScaledNorm<R> xn, R& beta, R& tau_re,
+                                       R& tau_im, R& sc_re, R& sc_im) {
+  int E = 0;
+  reflector_scalars_split(ar, ai, xn, beta, tau_re, tau_im, sc_re, sc_im, E);
+  sc_re = refl_ldexp(sc_re, -E);
+  sc_im = refl_ldexp(sc_im, -E);
 }
 
 }  // namespace mgblas::kernels::detail

@@ -10,16 +10,13 @@
 
 #include "core/types.hpp"
 #include "kernels/detail/safe_reflector.hpp"
+#include "kernels/host/detail/conj.hpp"
 #include "kernels/sb2st_kernels.hpp"
 
 namespace mgblas::kernels::host {
 namespace {
 
-template <typename T>
-T conj_of(T v) {
-  if constexpr (is_complex_v<T>) return std::conj(v);
-  else return v;
-}
+using detail::conj_of;
 
 // The chase on the work band W (lower storage, leading dimension ldw >= 2b).
 template <Scalar T>

@@ -32,7 +32,7 @@ from ._blas import (gebrd, eigh, eigvalsh, gemm_batched, gemv, gemv_mgpu, gemv_m
                     symv_mgpu_offset, sytrd, tridiag_eigenvalues, tsgemm, tsgemm_mgpu, unmtr,
                     svd, unmbr, ormbr, geqrf)
 # The rest of the manifest's operations (api/operations.py), under their C++/C names.
-from ._ops import (band_to_tridiag, band_to_tridiag_apply_q,  # noqa: E402
+from ._ops import (band_to_bidiag, band_to_tridiag, band_to_tridiag_apply_q,  # noqa: E402
                    gebrd_2d, gebrd_mgpu, gemm, gemm_batched_strided,
                    gemm_batched_strided_mgpu, gemm_batched_strided_mgpu_local, gemm_grouped,
                    geqrf_mgpu, gesvd_mgpu, ormbr_mgpu, unmbr_mgpu,
@@ -68,7 +68,7 @@ __all__ = [
     "hetrd_mgpu", "sytrd_mgpu", "hetrd_band_mgpu", "hetrd_2stage_mgpu", "gebrd_mgpu",
     "unmtr_mgpu", "ormtr_mgpu",
     "tridiag_eigenvalues_mgpu", "heevd_mgpu", "heevd_2d", "syevd_2d",
-    "band_to_tridiag", "band_to_tridiag_apply_q", "tridiag_eigenvectors_mgpu",
+    "band_to_tridiag", "band_to_tridiag_apply_q", "band_to_bidiag", "tridiag_eigenvectors_mgpu",
     "hetrd_2d", "sytrd_2d", "gebrd_2d",
     "svd", "unmbr", "ormbr", "geqrf", "gesvd_mgpu", "unmbr_mgpu", "ormbr_mgpu", "geqrf_mgpu",
     "Error", "BadArgument", "DimensionMismatch", "NotCompiled", "Unimplemented",

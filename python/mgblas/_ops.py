@@ -2,8 +2,9 @@
 """The manifest's operations under their C++ and C names (api/operations.py; docs/api.md):
 the submatrix (offset) forms, gemm, the batched forms one name each, grouped GEMM, the
 per-device batched form, the distributed rank-2k updates, and the reductions' and the
-eigen-solver's _mgpu names, the two-stage tridiagonal reduction. The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr,
-eigh, ...) stay as they were."""
+eigen-solver's _mgpu names, the two-stage tridiagonal reduction and the bidiagonal chase.
+The shorter Pythonic names of _blas.py (hetrd, gebrd, unmtr, eigh, ...) stay as they
+were."""
 
 from __future__ import annotations
 
@@ -112,6 +113,38 @@ def band_to_tridiag_apply_q(V2: Any, tau2: Any, C: Any, b: int, trans: str = "N"
     _core.band_to_tridiag_apply_q(Ca.letter, dev, stream, op, n, b, va.ptr if nv else 0,
                                   ta.ptr if nt else 0, m, Ca.ptr, max(1, ldc))
     return C
+
+
+def band_to_bidiag(AB: Any, b: int, vectors: bool = False) -> Tuple[Any, ...]:
+    """Stage two of the two-stage bidiagonal reduction on one device: the upper band
+    matrix B with ``b`` superdiagonals, given in LAPACK's upper band storage in the
+    column-major AB (``ldab x n``, ldab >= b + 1: AB[b + i - j, j] = B[i, j]), reduced to the
+    real upper bidiagonal Q2^H B P2 = bidiag(d, e). AB is read only; a complex B[0, 0] is
+    taken as real. CuPy arrays on their GPU, NumPy arrays on a host device. Returns
+    ``(d, e)`` (n and n - 1 entries, of AB's real dtype, in AB's memory), with
+    ``vectors=True`` ``(d, e, VQ, tauQ, VP, tauP)``: Q2's and P2's reflectors, each pair
+    for band_to_tridiag_apply_q(V, tau, C, b)."""
+    ABa = describe(AB, "AB")
+    ldab = _colmajor(ABa, "AB")
+    b = _half_bandwidth(b)
+    if not isinstance(vectors, (bool, np.bool_)):
+        raise BadArgument(f"vectors = {vectors!r}: must be True or False")
+    n = ABa.shape[1]
+    real = REAL_OF[ABa.letter]
+    d = zeros_like_kind(ABa, (n,), real)
+    e = zeros_like_kind(ABa, (max(0, n - 1),), real)
+    arrs = [ABa, describe(d, "d", writable=True), describe(e, "e", writable=True)]
+    refl = []
+    if vectors:
+        nv, nt = _band2tri_sizes(n, b)
+        refl = [zeros_like_kind(ABa, (size,), ABa.dtype) for size in (nv, nt, nv, nt)]
+        arrs += [describe(a, name, writable=True)
+                 for a, name in zip(refl, ("VQ", "tauQ", "VP", "tauP"))]
+    dev, stream = _single(arrs)
+    ptrs = [a.ptr if n > 1 else 0 for a in arrs[3:]] if vectors else [0, 0, 0, 0]
+    _core.band_to_bidiag(ABa.letter, dev, stream, n, b, ABa.ptr, ldab, arrs[1].ptr,
+                         arrs[2].ptr if n > 1 else 0, *ptrs)
+    return (d, e, *refl) if vectors else (d, e)
 
 
 # ---- single device: submatrix forms -------------------------------------------------

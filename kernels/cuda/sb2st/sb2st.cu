@@ -27,6 +27,7 @@
 #include "core/memory.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/cuda/common/l2_access.cuh"
 #include "kernels/detail/safe_reflector.hpp"
 #include "kernels/sb2st_kernels.hpp"
 
@@ -45,27 +46,8 @@ using common::real_part;
 
 constexpr int kThreads = 256;
 
-// Loads and stores of the band that bypass L1 (other multiprocessors write it).
-template <typename D>
-__device__ __forceinline__ D load_cg(const D* p) {
-  if constexpr (std::is_same_v<D, float>)
-    return __ldcg(p);
-  else if constexpr (std::is_same_v<D, double>)
-    return __ldcg(p);
-  else if constexpr (std::is_same_v<D, cuFloatComplex>)
-    return __ldcg(reinterpret_cast<const float2*>(p));
-  else
-    return __ldcg(reinterpret_cast<const double2*>(p));
-}
-template <typename D>
-__device__ __forceinline__ void store_cg(D* p, D v) {
-  if constexpr (std::is_same_v<D, float> || std::is_same_v<D, double>)
-    __stcg(p, v);
-  else if constexpr (std::is_same_v<D, cuFloatComplex>)
-    __stcg(reinterpret_cast<float2*>(p), v);
-  else
-    __stcg(reinterpret_cast<double2*>(p), v);
-}
+using common::load_cg;  // the band is read and written through L2 only
+using common::store_cg;
 
 // a - b c^H-style helpers: a - x conj(y).
 template <typename D>
