@@ -463,14 +463,22 @@ template <> struct CapiOptions<mgblas::GeqrfOptions> {
   void finish(const mgblas_reduction_options_t*) const {}
 };
 // gesvd_mgpu: panel and transport go to the reduction and both back-transformations,
-// pass to the reduction; the profile receives the reduction's four phases and the whole
-// call's total.
+// pass to the one-stage reduction, band to the two-stage one, stages to the choice
+// between them; the profile receives the reduction's four phases and the whole call's
+// total.
 template <> struct CapiOptions<mgblas::GesvdOptions> {
   CapiOptions<mgblas::GebrdOptions> reduce;
   mgblas::GesvdOptions options;
   mgblas::GesvdProfile profile;
   void read(const mgblas_reduction_options_t* c) {
-    reduce.read(c);
+    if (c) {  // band and stages are gesvd's, not gebrd's
+      mgblas_reduction_options_t r = *c;
+      r.band = 0;
+      r.stages = MGBLAS_STAGES_AUTO;
+      reduce.read(&r);
+      options.band = c->band;
+      options.stages = to_stages(c->stages);
+    }
     options.reduction = reduce.options;
     if (!c) return;
     options.back_transform.panel = c->panel;

@@ -5,7 +5,8 @@
 // GPU, on the same matrix in the same run.
 //
 //   mpirun -np R mgblas-tester svd -n 4096,8192 [--aspect 1,8,0.5] --type d,z
-//          [--vectors none,all,0.1] [--qr-ratio 1.6] [--nb 256] [--repeat 3] [--warmup 1] [--check]
+//          [--vectors none,all,0.1] [--stages one,two,auto] [--band 32] [--qr-ratio 1.6]
+//          [--nb 256] [--repeat 3] [--warmup 1] [--check]
 //          [--check-max-n 2048] [--gesvd-max-n 8192] [--no-ref] [--backend auto|cuda|host]
 //          [--csv FILE]
 //
@@ -17,7 +18,10 @@
 // Xgesvdp with jobz N or V, econ = 1. Columns: mgblas(s) the median over --repeat calls
 // after --warmup untimed ones (A refilled before each, untimed; devices synchronised; max
 // over ranks); qr, reduce, bidiag, backtr: GesvdProfile's phases of the same calls (qr: A = Q R
-// first, when m >= --qr-ratio n, GesvdOptions::qr_ratio); gesvd(s),
+// first, when m >= --qr-ratio n, GesvdOptions::qr_ratio; chase: the two-stage path's
+// band-to-bidiagonal chase, part of reduce); --stages: GesvdOptions::stages of each row
+// (one, two or auto; a comma list runs each, cuSOLVER once per matrix), --band its
+// GesvdOptions::band; gesvd(s),
 // gesvdp(s): cuSOLVER's medians (CUDA events, the same warm-up and count); ratios
 // cuSOLVER / mgblas. With --check and max(m, n) <= --check-max-n, on rank 0 in double
 // precision from the gathered A, U and V:
@@ -33,7 +37,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -53,6 +59,8 @@ struct Options : LapackOptions {
   double qr_ratio = 1.6;
   std::vector<double> aspects{1.0};
   std::vector<std::string> vectors{"none"};
+  std::vector<std::string> stages{"auto"};
+  int64_t band = 0;
   bool ref = true;
   std::string backend = "auto";
 };
@@ -153,6 +161,17 @@ double cusolver_seconds(const Device& dev, bool polar, bool vectors, int64_t m, 
   return secs;
 }
 
+// cuSOLVER's figures for one matrix and vector choice, kept across the --stages rows.
+struct Reference {
+  double gesvd = kNaN, gesvdp = kNaN;
+  std::vector<double> s;  // Xgesvdp's values (empty when it failed)
+};
+using ReferenceCache = std::map<std::tuple<char, int64_t, int64_t, bool>, Reference>;
+
+Stages stages_of(const std::string& v) {
+  return v == "one" ? Stages::One : v == "two" ? Stages::Two : Stages::Auto;
+}
+
 struct Row {
   char type;
   int64_t m, n, nb;
@@ -161,21 +180,23 @@ struct Row {
   int64_t nvec;
   double secs, qr, reduction, bidiagonal, back_transform, gesvd, gesvdp, resid, orth_u, orth_v, sv;
   std::string s_ref, status;
+  std::string stages = "auto";
+  double chase = kNaN;
 };
 
 class Report : public RanksReport {
  public:
-  Report(bool root, const std::string& csv, double qr_ratio)
+  Report(bool root, const std::string& csv, double qr_ratio, int64_t band)
       : RanksReport(root, csv,
                     "type,m,n,nb,vectors,ranks,devices,nvec,t_mgblas,reduction,bidiagonal,"
                     "back_transform,t_gesvd,t_gesvdp,ratio_gesvd,ratio_gesvdp,residual,orth_u,"
-                    "orth_v,sv_error,s_ref,status,qr,qr_ratio",
+                    "orth_v,sv_error,s_ref,status,qr,qr_ratio,stages,band,chase",
                     /*append=*/true),
-        qr_ratio_(qr_ratio) {}
+        qr_ratio_(qr_ratio), band_(band) {}
   void header() const {
     if (!root_) return;
-    std::printf("%-4s %6s %6s %4s %7s %5s %4s %6s %10s %7s %9s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
-                "type", "m", "n", "nb", "vectors", "ranks", "devs", "nvec", "mgblas(s)", "qr(s)", "reduce(s)",
+    std::printf("%-4s %6s %6s %4s %7s %5s %5s %4s %6s %10s %7s %9s %7s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
+                "type", "m", "n", "nb", "vectors", "stage", "ranks", "devs", "nvec", "mgblas(s)", "qr(s)", "reduce(s)", "chase",
                 "bidiag", "backtr", "gesvd(s)", "gesvdp(s)", "x_gesvd", "x_gesvdp", "resid",
                 "orthU", "orthV", "sv", "status");
     std::fflush(stdout);
@@ -183,11 +204,12 @@ class Report : public RanksReport {
   void add(const Row& r) {
     if (!count(r.status)) return;
     const double x1 = r.gesvd / r.secs, x2 = r.gesvdp / r.secs;
-    std::printf("%-4c %6lld %6lld %4lld %7s %5d %4d %6lld %10s %7s %9s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
+    std::printf("%-4c %6lld %6lld %4lld %7s %5s %5d %4d %6lld %10s %7s %9s %7s %9s %9s %10s %10s %7s %7s %8s %8s %8s %8s %s\n",
                 r.type, static_cast<long long>(r.m), static_cast<long long>(r.n),
-                static_cast<long long>(r.nb), r.vectors.c_str(), r.ranks, r.devices,
+                static_cast<long long>(r.nb), r.vectors.c_str(), r.stages.c_str(), r.ranks, r.devices,
                 static_cast<long long>(r.nvec), num(r.secs, "%.4f").c_str(),
-                num(r.qr, "%.4f").c_str(), num(r.reduction, "%.4f").c_str(), num(r.bidiagonal, "%.4f").c_str(),
+                num(r.qr, "%.4f").c_str(), num(r.reduction, "%.4f").c_str(), num(r.chase, "%.4f").c_str(),
+                num(r.bidiagonal, "%.4f").c_str(),
                 num(r.back_transform, "%.4f").c_str(), num(r.gesvd, "%.4f").c_str(),
                 num(r.gesvdp, "%.4f").c_str(), num(x1, "%.2f").c_str(), num(x2, "%.2f").c_str(),
                 num(r.resid, "%.1e").c_str(), num(r.orth_u, "%.1e").c_str(),
@@ -199,18 +221,19 @@ class Report : public RanksReport {
            << r.reduction << ',' << r.bidiagonal << ',' << r.back_transform << ',' << r.gesvd
            << ',' << r.gesvdp << ',' << x1 << ',' << x2 << ',' << r.resid << ',' << r.orth_u
            << ',' << r.orth_v << ',' << r.sv << ',' << r.s_ref << ',' << r.status << ',' << r.qr
-           << ',' << qr_ratio_ << '\n';
+           << ',' << qr_ratio_ << ',' << r.stages << ',' << band_ << ',' << r.chase << '\n';
   }
 
  private:
-  double qr_ratio_;  // GesvdOptions::qr_ratio of every row (the CSV's last column)
+  double qr_ratio_;  // GesvdOptions::qr_ratio of every row
+  int64_t band_;     // GesvdOptions::band of every row
 };
 
 /// gesvd_mgpu on m x n and --vectors `vec`, timed and checked; cuSOLVER on rank 0's first
 /// GPU when there is one. The row's verdict is rank 0's, on every rank.
 template <Scalar T>
 Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, int64_t n,
-             const std::string& vec) {
+             const std::string& vec, const std::string& stage, ReferenceCache& refs) {
   using R = real_type_t<T>;
   using W = wide_t<T>;
   const bool root = ctx->rank() == 0;
@@ -223,7 +246,7 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
   const bool check = o.check && std::max(m, n) <= o.check_max_n;
   Row row{precision_letter<T>(), m, n, std::min(o.nb, std::max<int64_t>(n, 1)), vec,
           ctx->nranks(), P, nvec, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN,
-          "-", "ok"};
+          "-", "ok", stage};
 
   std::vector<R> s(static_cast<std::size_t>(std::max<int64_t>(k, 1)));
   std::vector<T> A0, Uh, Vh;  // rank 0, with the check
@@ -241,7 +264,9 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
     GesvdOptions opts;
     opts.profile = &prof;
     opts.qr_ratio = o.qr_ratio;
-    std::array<std::vector<double>, 5> t;  // total, reduction, bidiagonal, back-transform, qr
+    opts.stages = stages_of(stage);
+    opts.band = o.band;
+    std::array<std::vector<double>, 6> t;  // total, reduction, bidiagonal, back-transform, qr, chase
     for (int r = 0; r < o.warmup + o.niter; ++r) {
       fill_dist(A, seed);
       prof = {};
@@ -256,15 +281,32 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
       t[2].push_back(prof.bidiagonal);
       t[3].push_back(prof.back_transform);
       t[4].push_back(prof.qr);
+      t[5].push_back(prof.chase);
     }
-    std::array<double, 5> mine{}, most{};
+    std::array<double, 6> mine{}, most{};
     for (std::size_t i = 0; i < t.size(); ++i) mine[i] = median_of(t[i]);
-    MPI_Allreduce(mine.data(), most.data(), 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(mine.data(), most.data(), 6, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     row.secs = most[0];
     row.reduction = most[1];
     row.bidiagonal = most[2];
     row.back_transform = most[3];
     row.qr = most[4];
+    row.chase = most[5];
+    if (prof.chase > 0) {
+      // One more call, profiled: stage one's phases (devices synchronised at each).
+      GebrdProfile stage_one;
+      GesvdOptions popts = opts;
+      popts.reduction.profile = &stage_one;
+      fill_dist(A, seed);
+      gesvd_mgpu<T>(A, s.data(), nvec > 0 ? &U : nullptr, nvec > 0 ? &V : nullptr, nvec, popts);
+      ctx->synchronize();
+      if (root)
+        std::printf("# %c %lld x %lld %s two-stage, stage one (profiled call): panels %.4f s, "
+                    "products %.4f s, update %.4f s, comm %.4f s\n",
+                    precision_letter<T>(), static_cast<long long>(m), static_cast<long long>(n),
+                    vec.c_str(), stage_one.panel, stage_one.products, stage_one.update,
+                    stage_one.comm);
+    }
     if (check && nvec > 0) {
       Uh.resize(root ? static_cast<std::size_t>(m * nvec) : 0);
       Vh.resize(root ? static_cast<std::size_t>(n * nvec) : 0);
@@ -275,8 +317,14 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
 
   int ok = 1;
   if (root) {
-    std::vector<R> s_cusolver;
-    if (o.ref && ctx->device(0).is_gpu() && k > 0) {
+    std::vector<double> s_ref;
+    const auto key = std::make_tuple(precision_letter<T>(), m, n, nvec > 0);
+    if (const auto hit = refs.find(key); hit != refs.end()) {
+      row.gesvd = hit->second.gesvd;
+      row.gesvdp = hit->second.gesvdp;
+      s_ref = hit->second.s;
+    } else if (o.ref && ctx->device(0).is_gpu() && k > 0) {
+      std::vector<R> s_cusolver;
       // A cuSOLVER failure leaves its column empty ("-") instead of ending the run.
       const auto timed = [&](bool polar, std::vector<R>& s_out) {
         try {
@@ -291,8 +339,9 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
       std::vector<R> unused;
       if (m >= n && m <= o.gesvd_max_n) row.gesvd = timed(false, unused);
       row.gesvdp = timed(true, s_cusolver);
+      s_ref.assign(s_cusolver.begin(), s_cusolver.end());
+      refs[key] = Reference{row.gesvd, row.gesvdp, s_ref};
     }
-    std::vector<double> s_ref(s_cusolver.begin(), s_cusolver.end());
     if (!s_ref.empty()) row.s_ref = "gesvdp";
     const double ep = testing::eps<T>();
     s.resize(static_cast<std::size_t>(k));
@@ -351,6 +400,14 @@ int run(int argc, char** argv, int world_rank) {
                  "GesvdOptions::qr_ratio: A = Q R first when m >= ratio n (0: whenever m >= n; "
                  "inf: never)")
       ->capture_default_str();
+  app.add_option("--stages", o.stages,
+                 "GesvdOptions::stages: one, two or auto; comma list (cuSOLVER once per matrix)")
+      ->delimiter(',')
+      ->capture_default_str()
+      ->check(CLI::IsMember({"one", "two", "auto"}));
+  app.add_option("--band", o.band,
+                 "GesvdOptions::band of the two-stage path (0: automatic; a divisor of --nb)")
+      ->capture_default_str();
   app.add_option("--nb", o.nb, "block-column width of A's, U's and V's layouts")
       ->capture_default_str();
   app.add_option("--check-max-n", o.check_max_n, "largest max(m, n) checked")->capture_default_str();
@@ -384,7 +441,8 @@ int run(int argc, char** argv, int world_rank) {
                          std::to_string(o.warmup) +
                          " warm-up, devices synchronised, max over ranks; phases: GesvdProfile "
                          "of the same calls (medians)");
-  Report report(ctx->rank() == 0, o.csv, o.qr_ratio);
+  Report report(ctx->rank() == 0, o.csv, o.qr_ratio, o.band);
+  ReferenceCache refs;
   report.header();
   for (const auto& t : o.types)
     for_type(t, [&](auto tag) {
@@ -392,7 +450,9 @@ int run(int argc, char** argv, int world_rank) {
       for (int64_t n : o.nlist)
         for (double aspect : o.aspects) {
           const auto m = static_cast<int64_t>(std::llround(aspect * static_cast<double>(n)));
-          for (const auto& vec : o.vectors) report.add(run_case<T>(ctx, o, m, n, vec));
+          for (const auto& vec : o.vectors)
+            for (const auto& stage : o.stages)
+              report.add(run_case<T>(ctx, o, m, n, vec, stage, refs));
         }
     });
   return report.close();

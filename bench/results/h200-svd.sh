@@ -3,7 +3,7 @@
 # Xgesvdp; one H200, each call <= 10 min):
 #   build          configure build-dev as h200-heevd.sh's build (Release, sm_90), then build
 #                  only mgblas-tester and the SVD tests (test_gesvd_*, test_geqrf_*, test_unmbr_*,
-#                  test_cuda_bidiag_svd), all cores; logs to $OUT
+#                  test_cuda_bidiag_svd, test_cuda_band_to_bidiag), all cores; logs to $OUT
 #   ctest REGEX    ctest -R REGEX --output-on-failure in build-dev, log to $OUT/ctest-<REGEX>.log
 #   bench NP SIZES TYPES [EXTRA]
 #                  mpirun -np NP mgblas-tester svd -n SIZES --type TYPES, nb 256, median of
@@ -19,7 +19,7 @@ while [ $# -gt 0 ]; do
     build)
       shift; t0=$SECONDS
       cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_gesvd[A-Za-z0-9_]*\|test_geqrf[A-Za-z0-9_]*\|test_unmbr[A-Za-z0-9_]*\|test_cuda_bidiag_svd\|test_heevd_gpu\|test_cuda_stedc\): .*/\1/p' | sort -u)
+      mapfile -t tests < <(ninja -C "$B" -t targets all | sed -n 's/^\(test_gesvd[A-Za-z0-9_]*\|test_geqrf[A-Za-z0-9_]*\|test_unmbr[A-Za-z0-9_]*\|test_cuda_bidiag_svd\|test_cuda_band_to_bidiag\|test_heevd_gpu\|test_cuda_stedc\): .*/\1/p' | sort -u)
       echo "targets: mgblas-tester ${tests[*]}"
       cmake --build "$B" -j"$(nproc)" --target mgblas-tester "${tests[@]}" > "$OUT/build.log" 2>&1; rc=$?
       echo "build rc $rc in $((SECONDS - t0)) s"

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/mgpu_common.hpp"
+#include "dist/lapack/gebrd_2stage_mgpu.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
 #include "dist/lapack/detail/vector_window.hpp"
 #include "dist/lapack/stebz_mgpu.hpp"
@@ -116,7 +117,13 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
   const bool qr_first =
       n > 0 && m >= n && static_cast<double>(m) >= opts.qr_ratio * static_cast<double>(n);
   CallRecord rec = gesvd_record(what, A, U, V, nvec);
-  rec.add("qr first", qr_first ? 1 : 0);
+  rec.add("qr first", qr_first ? 1 : 0)
+      .add("opts.stages", static_cast<char>(opts.stages))
+      .add("opts.band", opts.band);
+  const bool vectors = (U != nullptr || V != nullptr) && want > 0;
+  // The two-stage path's Q and P (their scalars, Q2's and P2's reflectors), made inside
+  // the agreement so that a bad band or a failed allocation raises on every rank.
+  std::optional<detail::TwoStageBidiag<T>> two;
   agree(comm, rec, [&] {
     detail::check_matrix(ctx, A);
     if (!(opts.qr_ratio >= 0))  // also false for a NaN
@@ -130,6 +137,20 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
                         " values");
     if (U != nullptr) check_vectors(what, "U", ctx, *U, m, want);
     if (V != nullptr) check_vectors(what, "V", ctx, *V, n, want);
+    const Stages st = opts.stages;
+    if (st != Stages::Auto && st != Stages::One && st != Stages::Two)
+      fail<BadArgument>(what, "argument 'opts.stages' = ", static_cast<int>(static_cast<char>(st)),
+                        ": must be Stages::Auto, One or Two");
+    if (st == Stages::Two && m < n)
+      fail<BadArgument>(what, "argument 'opts.stages' = Two needs m >= n (A is ", m, " x ", n,
+                        "; wide matrices take the one-stage path)");
+    if (k > 0 && m >= n && detail::bidiag_two_stage_pays(st, A, vectors)) {
+      // The reduced matrix is A, or R (n x n, A's nb) when QR first.
+      const BlockCyclic1D& LA = A.layout();
+      two.emplace(detail::make_two_stage_bidiag<T>(
+          ctx, BlockCyclic1D(qr_first ? n : m, n, LA.nb(), LA.num_devices(), LA.first()),
+          detail::bidiag_two_stage_band(LA.nb(), opts.band), vectors, "opts.band"));
+    }
   });
   GesvdProfile prof;
   if (k == 0) {
@@ -153,15 +174,26 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
     t = std::chrono::steady_clock::now();
   }
   DistMatrix<T>& B = qr_first ? *Rm : A;  // the matrix reduced to bidiagonal form
-  gebrd_mgpu<T>(B, d.data(), e.data(), tauq.data(), taup.data(), opts.reduction);
+  if (two)
+    detail::reduce_bidiag_two_stage<T>(B, opts.reduction.transport, opts.reduction.profile,
+                                       &prof.chase, d.data(), e.data(), *two);
+  else
+    gebrd_mgpu<T>(B, d.data(), e.data(), tauq.data(), taup.data(), opts.reduction);
   prof.reduction = seconds_since(t);
+  // C := Q C or P C with the reduction's Q or P (C with B's m or n rows).
+  const auto apply = [&](Vect vect, DistMatrix<T>& C) {
+    if (two)
+      detail::apply_two_stage_bidiag<T>(vect, B, *two, C, opts.back_transform);
+    else
+      unmbr_mgpu<T>(vect, Op::N, B, (vect == Vect::Q ? tauq : taup).data(), C,
+                    opts.back_transform);
+  };
   // B is the same on every rank, so every rank finds the same entry and raises alike.
   require_finite(what, "B's diagonal, d", d.data(), k);
   require_finite(what, "B's off-diagonal, e", e.data(), k - 1);
 
   // 2. and 3.
   t = std::chrono::steady_clock::now();
-  const bool vectors = (U != nullptr || V != nullptr) && want > 0;
   if (!vectors) {
     // The Golub-Kahan matrix's k largest eigenvalues, over every device.
     const std::vector<R> zero(static_cast<std::size_t>(2 * k), R(0));
@@ -211,16 +243,16 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
         DistMatrix<T> top(Ud.context_ptr(), BlockCyclic1D(n, Ud.n(), L.nb(), L.num_devices(),
                                                           L.first()));
         detail::copy_prefix(what, Ud, top, n);
-        unmbr_mgpu<T>(Vect::Q, Op::N, B, tauq.data(), top, opts.back_transform);
+        apply(Vect::Q, top);
         detail::copy_prefix(what, top, Ud);
         unmbr_mgpu<T>(Vect::Q, Op::N, A, tau_qr.data(), Ud, opts.back_transform);
       } else {
-        unmbr_mgpu<T>(Vect::Q, Op::N, A, tauq.data(), Ud, opts.back_transform);
+        apply(Vect::Q, Ud);
       }
       if (part_u) detail::copy_prefix(what, *part_u, *U);
     }
     if (V != nullptr) {
-      unmbr_mgpu<T>(Vect::P, Op::N, B, taup.data(), part_v ? *part_v : *V, opts.back_transform);
+      apply(Vect::P, part_v ? *part_v : *V);
       if (part_v) detail::copy_prefix(what, *part_v, *V);
     }
     ctx.synchronize();

@@ -2,7 +2,10 @@
 // The singular value decomposition A = U diag(s) V^H of a distributed m x n matrix over
 // every device of every rank, LAPACK's ?gesvd / ?gesdd on a BlockCyclic1D DistMatrix:
 //   1. gebrd_mgpu reduces A to bidiagonal B = Q^H A P (upper for m >= n, lower
-//      otherwise), Q's and P's reflectors kept in A; for a tall A (m >= 1.6 n, LAPACK
+//      otherwise), Q's and P's reflectors kept in A; or, for m >= n, the two-stage
+//      reduction (dist/lapack/gebrd_2stage_mgpu.hpp: dense to band by GEMMs over every
+//      device, band to bidiagonal by a bulge chase on each rank's first device, Q = Q1 Q2
+//      and P = P1 P2), chosen by GesvdOptions::stages; for a tall A (m >= 1.6 n, LAPACK
 //      ?gesvd's crossover; GesvdOptions::qr_ratio) A = Q_R R first (geqrf_mgpu) and the
 //      n x n R is reduced instead, so that U = Q_R Q ... below;
 //   2. B's singular values: without vectors, bisection over every device on the upper
@@ -10,7 +13,8 @@
 //      diagonal and off-diagonal d0, e0, d1, ..., whose eigenvalues are +-s_i); with
 //      vectors, every rank's first device computes them and the wanted vectors of B
 //      (kernels/lapack.hpp bidiag_svd) and each device of the rank copies its columns;
-//   3. U := Q [U_B; 0] and V := P [V_B; 0] (unmbr_mgpu), on U's and V's own columns.
+//   3. U := Q [U_B; 0] and V := P [V_B; 0] (unmbr_mgpu; two-stage: Q2 and P2 first, by
+//      band_to_tridiag_apply_q on every device's columns), on U's and V's own columns.
 // Only the k = min(m, n) singular values and up to k vectors come from B; a "full" U
 // (m columns when m > n, LAPACK's JOBU = 'A') gets Q's last m - n columns as the
 // orthonormal complement, and the same for V when n > m.
@@ -23,6 +27,7 @@
 #include "core/types.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/geqrf_mgpu.hpp"
+#include "dist/lapack/hetrd_mgpu.hpp"
 #include "dist/lapack/unmtr_mgpu.hpp"
 #include "layouts/dist_matrix.hpp"
 
@@ -32,10 +37,11 @@ namespace mgblas {
 /// GesvdOptions::profile points at one; each phase ends with the devices synchronised).
 struct GesvdProfile {
   double qr = 0;              ///< geqrf_mgpu and the copy of R (0 unless QR first)
-  double reduction = 0;       ///< gebrd_mgpu
+  double reduction = 0;       ///< gebrd_mgpu, or both stages of the two-stage reduction
+  double chase = 0;           ///< of which the band-to-bidiagonal chase (two-stage only)
   double bidiagonal = 0;      ///< B's singular values (and vectors, with their copy to U, V)
   double to_devices = 0;      ///< of which the copy of B's vectors to U's and V's devices
-  double back_transform = 0;  ///< both unmbr_mgpu calls (0 without vectors)
+  double back_transform = 0;  ///< Q and P applied to U_B and V_B (0 without vectors)
   double total = 0;           ///< the whole call
 };
 
@@ -47,6 +53,14 @@ struct GesvdOptions {
   /// m >= n, infinity never. Wide matrices (m < n) are reduced directly.
   double qr_ratio = 1.6;
   GeqrfOptions qr;              ///< passed to geqrf_mgpu
+  /// The bidiagonal reduction of the m x n matrix reduced (R when QR first): One is
+  /// gebrd_mgpu; Two the two-stage reduction (needs m >= n); Auto picks two stages on GPUs
+  /// for m >= n >= 4096 (measured: bench/results/h200-svd.md), else one.
+  Stages stages = Stages::Auto;
+  /// The two-stage path's band width: a divisor of A's nb in [1, 128]; 0 picks the
+  /// largest divisor of nb that is <= 32. Its stage one takes transport and profile from
+  /// `reduction`.
+  int64_t band = 0;
   GesvdProfile* profile = nullptr;
 };
 
@@ -75,7 +89,8 @@ struct GesvdOptions {
 /// Collective over the ranks of A's context; every rank passes the same arguments.
 /// Errors, on every rank (the others RemoteError), before s, U or V is written:
 /// BadArgument for a null s (k > 0), nvec outside [-1, k], U or V on another context, a
-/// negative or NaN opts.qr_ratio;
+/// negative or NaN opts.qr_ratio, opts.stages not Auto, One or Two, opts.stages = Two
+/// with m < n, a bad opts.band (two-stage path only);
 /// DimensionMismatch for U with other than m rows or fewer than nvec columns, V with
 /// other than n rows or fewer than nvec columns, or a layout over other devices. A NaN or
 /// infinity in A is a BadArgument naming A, found in B after the reduction (A is then

@@ -20,13 +20,14 @@ namespace {
 using detail::ReflectorBlocks;
 using detail::ReflectorShape;
 
-// Where gebrd_mgpu leaves the factor's reflectors in its m x n A: Q's in the columns with
-// their units on the diagonal (m >= n) or subdiagonal (m < n), P's in the rows with their
-// units on the superdiagonal (m >= n) or diagonal (m < n).
-ReflectorShape bidiagonal_shape(Vect vect, int64_t m, int64_t n) {
+// Where a reduction to upper (m >= n) or lower banded form with `band` off-diagonals
+// leaves the factor's reflectors in its m x n A: Q's in the columns with their units on
+// the diagonal (m >= n) or `band` below it, P's in the rows with their units `band`
+// right of the diagonal (m >= n) or on it. band = 1: gebrd_mgpu's bidiagonal form.
+ReflectorShape bidiagonal_shape(Vect vect, int64_t m, int64_t n, int64_t band) {
   const bool upper = m >= n;
-  if (vect == Vect::Q) return {.rows = false, .forward = true, .off = upper ? 0 : 1};
-  return {.rows = true, .forward = true, .off = upper ? 1 : 0};
+  if (vect == Vect::Q) return {.rows = false, .forward = true, .off = upper ? 0 : band};
+  return {.rows = true, .forward = true, .off = upper ? band : 0};
 }
 
 // Checks every argument but tau on this rank; the caller agrees on the outcome.
@@ -55,7 +56,7 @@ CallRecord unmbr_record(Vect vect, Op op, const DistMatrix<T>& A, const DistMatr
 // argument or a failed allocation on one rank raises on every rank before C is written),
 // then the application; `check_tau(work)` checks tau's own form.
 template <Scalar T, typename CheckTau, typename TauOf>
-void unmbr_agreed(Vect vect, Op op, const DistMatrix<T>& A, DistMatrix<T>& C,
+void unmbr_agreed(Vect vect, int64_t band, Op op, const DistMatrix<T>& A, DistMatrix<T>& C,
                   const UnmtrOptions& opts, int64_t form, CheckTau&& check_tau,
                   TauOf&& tau_of) {
   Context& ctx = A.context();
@@ -63,9 +64,10 @@ void unmbr_agreed(Vect vect, Op op, const DistMatrix<T>& A, DistMatrix<T>& C,
   const int64_t kb = detail::reflector_block_width(L.nb(), opts.panel);
   std::unique_ptr<ReflectorBlocks<T>> job;
   CallRecord rec = unmbr_record(vect, op, A, C, kb, opts.transport, form);
+  rec.add("band", band);
   agree(ctx.comm(), rec, [&] {
         check_unmbr(ctx, vect, op, A, C, kb);
-        const ReflectorShape shape = bidiagonal_shape(vect, L.m(), L.n());
+        const ReflectorShape shape = bidiagonal_shape(vect, L.m(), L.n(), band);
         const bool work = shape.count(L.m(), L.n()) > 0 && C.n() > 0;
         check_tau(work);
         if (work) job = std::make_unique<ReflectorBlocks<T>>(shape, A, C, kb, form == 0);
@@ -80,7 +82,7 @@ template <Scalar T>
 void unmbr_mgpu(Vect vect, Op op, const DistMatrix<T>& A, const T* tau, DistMatrix<T>& C,
                 const UnmtrOptions& opts) {
   unmbr_agreed<T>(
-      vect, op, A, C, opts, 0, [&](bool work) { MGBLAS_CHECK_PTR(tau, "tau", work); },
+      vect, 1, op, A, C, opts, 0, [&](bool work) { MGBLAS_CHECK_PTR(tau, "tau", work); },
       [&](ReflectorBlocks<T>& job) { return job.stage_tau(tau); });
 }
 
@@ -90,7 +92,7 @@ void unmbr_mgpu(Vect vect, Op op, const DistMatrix<T>& A, const DistVector<T>& t
   const Context& ctx = A.context();
   const int64_t k = std::min(A.layout().m(), A.layout().n());
   unmbr_agreed<T>(
-      vect, op, A, C, opts, 1,
+      vect, 1, op, A, C, opts, 1,
       [&](bool) { detail::check_dist_vector(ctx, tau, "tau", k, nullptr); },
       [&](ReflectorBlocks<T>&) {
         std::vector<const T*> tv;
@@ -99,9 +101,21 @@ void unmbr_mgpu(Vect vect, Op op, const DistMatrix<T>& A, const DistVector<T>& t
       });
 }
 
+namespace detail {
+template <Scalar T>
+void unmbr_band_mgpu(Vect vect, int64_t band, Op op, const DistMatrix<T>& A, const T* tau,
+                     DistMatrix<T>& C, const UnmtrOptions& opts) {
+  unmbr_agreed<T>(
+      vect, band, op, A, C, opts, 0, [&](bool work) { MGBLAS_CHECK_PTR(tau, "tau", work); },
+      [&](ReflectorBlocks<T>& job) { return job.stage_tau(tau); });
+}
+}  // namespace detail
+
 #define MGBLAS_INSTANTIATE(T)                                                                \
   template void unmbr_mgpu<T>(Vect, Op, const DistMatrix<T>&, const T*, DistMatrix<T>&,     \
                               const UnmtrOptions&);                                          \
+  template void detail::unmbr_band_mgpu<T>(Vect, int64_t, Op, const DistMatrix<T>&, const T*, \
+                                           DistMatrix<T>&, const UnmtrOptions&);             \
   template void unmbr_mgpu<T>(Vect, Op, const DistMatrix<T>&, const DistVector<T>&,         \
                               DistMatrix<T>&, const UnmtrOptions&);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)

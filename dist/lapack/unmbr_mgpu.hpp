@@ -96,4 +96,13 @@ void ormbr_mgpu(Vect vect, Op op, const DistMatrix<T>& A, const DistVector<T>& t
   unmbr_mgpu<T>(vect, op, A, tau, C, opts);
 }
 
+namespace detail {
+/// unmbr_mgpu for a reduction to banded form with `band` off-diagonals (the two-stage
+/// bidiagonal reduction's stage one): P's units `band` right of the diagonal (m >= n) or
+/// Q's `band` below it (m < n); band = 1 is unmbr_mgpu. Host tau, as many as reflectors.
+template <Scalar T>
+void unmbr_band_mgpu(Vect vect, int64_t band, Op op, const DistMatrix<T>& A, const T* tau,
+                     DistMatrix<T>& C, const UnmtrOptions& opts = {});
+}  // namespace detail
+
 }  // namespace mgblas

@@ -722,9 +722,9 @@ def _subset(subset_by_index: Any, subset_by_value: Any, n: int
 
 
 def _stages(stages: Any) -> str:
-    """The eigen-solver's choice of reduction as the extension takes it: 'A' (automatic),
-    '1' (one stage, hetrd_mgpu) or '2' (two stages, hetrd_2stage_mgpu); 1 and 2 as ints
-    too."""
+    """The eigen-solver's and the SVD's choice of reduction as the extension takes it: 'A'
+    (automatic), '1' (one stage: hetrd_mgpu, gebrd_mgpu) or '2' (two stages); 1 and 2 as
+    ints too."""
     if isinstance(stages, (int, np.integer)) and not isinstance(stages, bool) and \
             int(stages) in (1, 2):
         return str(int(stages))
@@ -844,7 +844,8 @@ def geqrf(A: DistMatrix, panel: int = 0) -> np.ndarray:
 
 
 def svd(A: DistMatrix, vectors: bool = True, k: Optional[int] = None, full: bool = False,
-        panel: int = 0) -> Union[np.ndarray, Tuple[DistMatrix, np.ndarray, DistMatrix]]:
+        panel: int = 0, stages: Any = "A", band: int = 0
+        ) -> Union[np.ndarray, Tuple[DistMatrix, np.ndarray, DistMatrix]]:
     """Singular values and (``vectors=True``) singular vectors of the m x n A: A V = U
     diag(s) (LAPACK ?gesvd; gesvd_mgpu). Returns ``s``, all min(m, n) singular values
     descending (a NumPy array of A's real dtype, the same on every rank), or with vectors
@@ -854,7 +855,10 @@ def svd(A: DistMatrix, vectors: bool = True, k: Optional[int] = None, full: bool
     (k None) makes U m x m and V n x n, the larger one completed by an orthonormal basis
     of the complement. A is overwritten by its bidiagonal reduction. ``panel``: the
     reduction's panel and the back-transformation's block, a divisor of A.nb (0 picks
-    them). Collective."""
+    them). ``stages``: how A (or, for a tall A, its R) is reduced to bidiagonal form: '1'
+    one stage (gebrd), '2' two stages (dense to band, then the bulge chase; needs m >= n),
+    'A' (default) by the library's measured rule (GesvdOptions::stages); ``band``: the
+    two-stage band width, a divisor of A.nb (0 picks it). Collective."""
     _check_dist(A)
     m, n = A.shape
     kk = min(m, n)
@@ -870,17 +874,21 @@ def svd(A: DistMatrix, vectors: bool = True, k: Optional[int] = None, full: bool
             raise BadArgument("full = True computes all vectors: k must be None")
         if not isinstance(panel, (int, np.integer)) or panel < 0:
             raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        if not isinstance(band, (int, np.integer)) or isinstance(band, bool) or band < 0:
+            raise BadArgument(f"band = {band!r}: must be an integer >= 0")
+        st = _stages(stages)
         nvec = kk if k is None else int(k)
-        return nvec, lambda: _sig("svd", A._c.dt, m, n, bool(vectors), nvec, bool(full), panel)
+        return (nvec, st), lambda: _sig("svd", A._c.dt, m, n, bool(vectors), nvec, bool(full),
+                                        panel, st, int(band))
 
-    nvec = A.ctx._agree("svd", check)
+    nvec, st = A.ctx._agree("svd", check)
     s = np.zeros(kk, dtype=REAL_OF[A._c.dt])
     U = V = None
     if vectors:
         U = DistMatrix(A.ctx, m, m if full else nvec, A.dtype, A.nb)
         V = DistMatrix(A.ctx, n, n if full else nvec, A.dtype, A.nb)
     _core.gesvd_mgpu(A.ctx._c, A._c, _addr(s), None if U is None else U._c,
-                     None if V is None else V._c, int(nvec), int(panel), -1, 0, "A")
+                     None if V is None else V._c, int(nvec), int(panel), -1, int(band), st)
     if not vectors:
         return s
     return U, s, V

@@ -477,8 +477,10 @@ Hetrd2DOptions py_options<Hetrd2DOptions>(int64_t panel, int pass, int64_t band,
 template <>
 GesvdOptions py_options<GesvdOptions>(int64_t panel, int pass, int64_t band, char stages) {
   GesvdOptions o;  // the panel goes to the reduction and both back-transformations
-  o.reduction = py_options<GebrdOptions>(panel, pass, band, stages);
+  o.reduction = py_options<GebrdOptions>(panel, pass, 0, 'A');
   o.back_transform.panel = panel;
+  o.band = band;  // band and stages choose and shape the two-stage reduction
+  o.stages = to_stages(stages);
   return o;
 }
 template <>

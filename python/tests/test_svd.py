@@ -62,6 +62,18 @@ def test_svd_all_and_largest(ctx, rng, dtype, shape):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("shape,band", [((40, 40), 8), ((61, 23), 4), ((33, 33), 1)])
+def test_svd_two_stage(ctx, rng, dtype, shape, band):
+    m, n = shape
+    A = general(rng, m, n, dtype)
+    U, s, V = mgblas.svd(mgblas.DistMatrix.from_array(ctx, A, nb=8), stages="2", band=band)
+    check_values(A, s, dtype, "two-stage s")
+    check_vectors(A, U, s, V, dtype, min(m, n), "two-stage vectors")
+    s1 = mgblas.svd(mgblas.DistMatrix.from_array(ctx, A, nb=8), vectors=False, stages=2)
+    check_values(A, s1, dtype, "two-stage values only")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(30, 18), (18, 30)])
 def test_unmbr_rebuilds_b(ctx, rng, dtype, shape):
     """Q^H A P = B with Q = unmbr('Q', I_m) and P = unmbr('P', I_n)."""
@@ -112,7 +124,9 @@ def test_geqrf_q_times_r(ctx, rng, dtype):
 def test_svd_bad_arguments(ctx, rng):
     A = general(rng, 12, 8, "float64")
     for kw, what in [(dict(k=9), "k"), (dict(k=-1), "k"), (dict(vectors="yes"), "vectors"),
-                     (dict(full=True, k=3), "full"), (dict(panel=-2), "panel")]:
+                     (dict(full=True, k=3), "full"), (dict(panel=-2), "panel"),
+                     (dict(stages="3"), "stages"), (dict(band=-1), "band"),
+                     (dict(stages="2", band=3), "band")]:
         with pytest.raises(mgblas.BadArgument, match=what):
             mgblas.svd(mgblas.DistMatrix.from_array(ctx, A, nb=4), **kw)
     dA = mgblas.DistMatrix.from_array(ctx, A, nb=4)

@@ -133,6 +133,28 @@ TYPED_TEST(Gesvd_CApi, SameAsCpp) {
     std::vector<R> s2ref(k, R(-9));
     gesvd_mgpu<T>(dB, s2ref.data(), nullptr, nullptr);
     EXPECT_TRUE(td::everywhere(*ctx, bitwise_equal(s2, s2ref), "values only"));
+    // The two-stage path (m >= n), its band and stages through the options.
+    if (m >= n) {
+      CMatrix cT = c_matrix<T>(c.ctx, m, n, nb, A), cU2 = c_matrix<T>(c.ctx, m, K, 5, U0),
+              cV2 = c_matrix<T>(c.ctx, n, K, 5, V0);
+      std::vector<R> s3(k, R(-9)), s3ref(k, R(-9));
+      mgblas_reduction_options_t two{};
+      two.stages = MGBLAS_STAGES_TWO;
+      two.band = 4;
+      ASSERT_EQ(c_gesvd<T>(c.ctx, cT.get(), s3.data(), cU2.get(), cV2.get(), nvec, &two),
+                MGBLAS_SUCCESS) << mgblas_last_error();
+      DistMatrix<T> dT = td::scatter<T>(ctx, m, n, nb, 0, A);
+      DistMatrix<T> dU2 = td::scatter<T>(ctx, m, K, 5, 0, U0), dV2 = td::scatter<T>(ctx, n, K, 5, 0, V0);
+      GesvdOptions o2;
+      o2.stages = Stages::Two;
+      o2.band = 4;
+      gesvd_mgpu<T>(dT, s3ref.data(), &dU2, &dV2, nvec, o2);
+      EXPECT_TRUE(td::everywhere(
+          *ctx, bitwise_equal(s3, s3ref) &&
+                    bitwise_equal(c_collect<T>(c.ctx, cU2.get(), m, K), td::gather(dU2)) &&
+                    bitwise_equal(c_collect<T>(c.ctx, cV2.get(), n, K), td::gather(dV2)),
+          "two-stage gesvd"));
+    }
 
     // unmbr with both factors of a gebrd (C's B reduced by gesvd is A's reduction).
     std::vector<R> d(k), e(k);
@@ -186,6 +208,11 @@ TYPED_TEST(Gesvd_CApi, BadArguments) {
   CMatrix cW = c_matrix<T>(c.ctx, n, k, 4, std::vector<T>(n * k, T(-7)));
   st = c_gesvd<T>(c.ctx, cA.get(), s.data(), cW.get(), nullptr, -1, nullptr);
   EXPECT_TRUE(failed(st, "'U'"));
+  mgblas_reduction_options_t two{};
+  two.stages = MGBLAS_STAGES_TWO;
+  two.band = 3;  // not a divisor of nb = 4
+  st = c_gesvd<T>(c.ctx, cA.get(), s.data(), cU.get(), nullptr, -1, &two);
+  EXPECT_TRUE(failed(st, "'opts.band'"));
   std::vector<T> tau(k, T(0.5));
   st = c_unmbr<T>(c.ctx, 'X', 'N', cA.get(), tau.data(), cU.get());
   EXPECT_TRUE(failed(st, "'vect'"));

@@ -77,6 +77,8 @@ struct SvdCase {
   int64_t vnb = 5;          ///< U's and V's block size
   SvdMatrix kind = SvdMatrix::Random;
   double qr_ratio = 1.6;    ///< GesvdOptions::qr_ratio (0: QR first whenever m >= n)
+  Stages stages = Stages::Auto;  ///< GesvdOptions::stages
+  int64_t band = 0;         ///< GesvdOptions::band (two-stage path)
 };
 
 /// gesvd_mgpu on a fresh matrix; the errors above, the count, descending s, and spare
@@ -105,6 +107,8 @@ bool svd_case(const std::shared_ptr<Context>& ctx, const SvdCase& c) {
   GesvdOptions opts;
   opts.profile = &prof;
   opts.qr_ratio = c.qr_ratio;
+  opts.stages = c.stages;
+  opts.band = c.band;
   gesvd_mgpu<T>(dA, s.data(), c.with_u ? &dU : nullptr, c.with_v ? &dV : nullptr, c.nvec, opts);
   s.resize(static_cast<std::size_t>(k));
   const std::vector<T> Uh = gather(dU), Vh = gather(dV);
@@ -137,9 +141,12 @@ bool svd_case(const std::shared_ptr<Context>& ctx, const SvdCase& c) {
   // The QR path ran exactly when it should (its phase is timed only then).
   const bool qr = n > 0 && m >= n && double(m) >= c.qr_ratio * double(n);
   ok = ok && prof.total >= prof.reduction && (prof.qr > 0) == qr;
+  // The two-stage path ran when forced (its chase is timed only then).
+  if (c.stages != Stages::Auto && k > 0) ok = ok && (prof.chase > 0) == (c.stages == Stages::Two);
   const std::string what = ::mgblas::detail::concat(
       "gesvd ", to_string(c.kind), " m=", m, " n=", n, " nb=", c.nb, " nvec=", c.nvec,
-      c.with_u ? " U" : "", c.with_v ? " V" : "", " qr_ratio ", c.qr_ratio, full_u ? " full U" : "", full_v ? " full V" : "", " extra ", c.extra,
+      c.with_u ? " U" : "", c.with_v ? " V" : "", " qr_ratio ", c.qr_ratio, " stages ",
+      static_cast<char>(c.stages), " band ", c.band, full_u ? " full U" : "", full_v ? " full V" : "", " extra ", c.extra,
       ": residual ", err.residual, ", orth U ", err.orth_u, ", orth V ", err.orth_v,
       ", values ", values, rest ? "" : ", columns past the vectors touched");
   return everywhere(*ctx, ok, what);

@@ -4,7 +4,9 @@
 // on a CUDA context, at sizes past the host test's.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
+#include <tuple>
 #include <utility>
 
 #include "core/context.hpp"
@@ -47,6 +49,37 @@ TYPED_TEST(Gesvd_Gpu, HardSpectra) {
       c.kind = kind;
       EXPECT_TRUE(td::svd_case<T>(ctx, c));
     }
+}
+
+// The two-stage reduction forced (GPU stage one, the GPU bulge chase, Q2 and P2 by
+// band_to_tridiag_apply_q): square and tall, bands 8 to 64, QR first or not.
+TYPED_TEST(Gesvd_Gpu, TwoStage) {
+  using T = TypeParam;
+  auto& ctx = GpuContext::get();
+  for (auto [m, n, band] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 8}, {37, 37, 8},
+                            {300, 120, 32}, {517, 517, 64}, {1000, 1000, 32}}) {
+    const int64_t nb = m > 100 ? 64 : 8;
+    SvdCase c{m, n, nb, -1, true, true, false, 0, 32};
+    c.stages = Stages::Two;
+    c.band = band;
+    c.qr_ratio = std::numeric_limits<double>::infinity();
+    EXPECT_TRUE(td::svd_case<T>(ctx, c));
+    SvdCase few{m, n, nb, std::max<int64_t>(1, n / 10), true, true, false, 1, 8};
+    few.stages = Stages::Two;
+    few.band = band;
+    few.qr_ratio = 0;
+    EXPECT_TRUE(td::svd_case<T>(ctx, few));
+    SvdCase values{m, n, nb, 0};
+    values.stages = Stages::Two;
+    values.band = band;
+    EXPECT_TRUE(td::svd_case<T>(ctx, values));
+  }
+  for (SvdMatrix kind : {SvdMatrix::Graded, SvdMatrix::Clustered, SvdMatrix::RankDeficient}) {
+    SvdCase c{400, 400, 64, -1, true, true, false, 0, 32};
+    c.kind = kind;
+    c.stages = Stages::Two;
+    EXPECT_TRUE(td::svd_case<T>(ctx, c));
+  }
 }
 
 }  // namespace

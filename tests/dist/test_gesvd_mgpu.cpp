@@ -10,6 +10,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
@@ -83,6 +84,48 @@ TYPED_TEST(Gesvd_Host, QrFirstAndDirect) {
       }
 }
 
+// The two-stage reduction (dense to band over every device, the band's bulge chase on
+// each rank's first device, Q = Q1 Q2 and P = P1 P2) forced on square and tall shapes,
+// with bands that do and do not divide n, QR first or not, every vector set.
+TYPED_TEST(Gesvd_Host, TwoStage) {
+  using T = TypeParam;
+  for (const auto& ctx : HostContexts::all())
+    for (auto [m, n, nb, band] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{1, 1, 8, 4},
+                                  {2, 1, 8, 8}, {3, 3, 4, 2}, {40, 40, 8, 8}, {40, 40, 8, 1},
+                                  {97, 31, 8, 4}, {130, 64, 16, 8}, {61, 61, 16, 16}}) {
+      SvdCase c{m, n, nb};
+      c.stages = Stages::Two;
+      c.band = band;
+      c.qr_ratio = std::numeric_limits<double>::infinity();
+      EXPECT_TRUE(td::svd_case<T>(ctx, c));
+      c.nvec = std::max<int64_t>(1, n / 3);
+      c.extra = 1;
+      EXPECT_TRUE(td::svd_case<T>(ctx, c));
+      SvdCase full{m, n, nb, -1, true, true, true};
+      full.stages = Stages::Two;
+      full.band = band;
+      full.qr_ratio = 0;  // QR first: the two stages reduce R
+      EXPECT_TRUE(td::svd_case<T>(ctx, full));
+      SvdCase values{m, n, nb, 0};
+      values.stages = Stages::Two;
+      values.band = band;
+      EXPECT_TRUE(td::svd_case<T>(ctx, values));
+      SvdCase right{m, n, nb, -1, false, true};
+      right.stages = Stages::Two;
+      right.band = band;
+      EXPECT_TRUE(td::svd_case<T>(ctx, right));
+    }
+  for (const auto& ctx : HostContexts::all())
+    for (SvdMatrix kind : {SvdMatrix::Graded, SvdMatrix::Clustered, SvdMatrix::RankDeficient}) {
+      SvdCase c{90, 90, 8};
+      c.kind = kind;
+      c.stages = Stages::Two;
+      EXPECT_TRUE(td::svd_case<T>(ctx, c));
+      c.nvec = 5;
+      EXPECT_TRUE(td::svd_case<T>(ctx, c));
+    }
+}
+
 TYPED_TEST(Gesvd_Host, ConvenienceForm) {
   using T = TypeParam;
   using R = real_type_t<T>;
@@ -151,6 +194,27 @@ TYPED_TEST(Gesvd_Host, BadArgumentsRaiseEverywhere) {
     expect(static_cast<DimensionMismatch*>(nullptr),
            [&](DistMatrix<T>& a) { gesvd_mgpu<T>(a, s.data(), &Unarrow, nullptr, 4); },
            "U with 3 columns for 4 vectors");
+  }
+  {
+    GesvdOptions two;
+    two.stages = Stages::Two;
+    two.band = 3;  // not a divisor of nb = 8
+    expect(static_cast<BadArgument*>(nullptr),
+           [&](DistMatrix<T>& a) { gesvd_mgpu<T>(a, s.data(), &U, &V, -1, two); },
+           "band 3 with nb 8");
+    two.stages = static_cast<Stages>('x');
+    expect(static_cast<BadArgument*>(nullptr),
+           [&](DistMatrix<T>& a) { gesvd_mgpu<T>(a, s.data(), &U, &V, -1, two); },
+           "stages 'x'");
+    // Two stages need m >= n: A^H here is 16 x 24.
+    two.stages = Stages::Two;
+    two.band = 0;
+    std::vector<T> W(static_cast<std::size_t>(n * m));
+    DistMatrix<T> dW = td::scatter<T>(ctx, n, m, 8, 0, W);
+    EXPECT_TRUE(td::everywhere(
+        *ctx, td::raises<BadArgument>([&] { gesvd_mgpu<T>(dW, s.data(), nullptr, nullptr, 0, two); }),
+        "two stages on a wide matrix"));
+    EXPECT_TRUE(td::everywhere(*ctx, untouched(), "two stages on a wide matrix: s touched"));
   }
   if (ctx->comm().size() > 1)
     expect(static_cast<Error*>(nullptr),
