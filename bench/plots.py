@@ -840,6 +840,42 @@ def svd(paths, out):
     save(fig, out)
 
 
+@topic("svd-2stage", "CSV", "gesvd_mgpu one-stage against two-stage (stage one, chase, "
+       "bidiagonal SVD, back-transformation stacked) beside cusolverDnXgesvdp, per type, shape "
+       "and vectors (<gpu>-svd-2stage)")
+def svd_2stage(paths, out):
+    rows = read(paths[0])
+    cases = []  # (one-stage row, two-stage row) per case
+    for r in rows:
+        if r["stages"] == "two":
+            one = [o for o in rows if o["stages"] == "one" and all(
+                o[k] == r[k] for k in ("type", "m", "n", "vectors"))]
+            cases.append((one[0] if one else None, r))
+    fig, ax = figure(1, (12, 5))
+    x = list(range(len(cases)))
+    labels = [f"{t['type']}\n{t['m']}\nx{t['n']}\n{t['vectors']}" for _, t in cases]
+    f = lambda r, k: float(r[k]) if r and r[k] not in ("", "nan") else float("nan")
+    parts = [("QR first (tall)", [f(t, "qr") for _, t in cases]),
+             ("two-stage: stage one", [f(t, "reduction") - f(t, "chase") for _, t in cases]),
+             ("two-stage: chase", [f(t, "chase") for _, t in cases]),
+             ("two-stage: bidiagonal SVD", [f(t, "bidiagonal") for _, t in cases]),
+             ("two-stage: back-transformation", [f(t, "back_transform") for _, t in cases])]
+    bottom = [0.0] * len(x)
+    for label, heights in parts:
+        ax.bar([i - 0.27 for i in x], heights, 0.25, bottom=bottom, label=label)
+        bottom = [b + h for b, h in zip(bottom, heights)]
+    ax.bar(x, [f(o, "t_mgblas") for o, _ in cases], 0.25, label="one-stage (gebrd_mgpu) total")
+    ax.bar([i + 0.27 for i in x], [f(t, "t_gesvdp") for _, t in cases], 0.25,
+           label="cusolverDnXgesvdp")
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels)
+    finish(ax, "gesvd_mgpu on one H200: two-stage vs one-stage vs cuSOLVER Xgesvdp", None,
+           "seconds", logy=True, legend=6)
+    ax.set_ylim(bottom=0.005)
+    ax.tick_params(axis="x", labelsize=7)
+    save(fig, out)
+
+
 @topic("twostage", "CSV", "the two-stage tridiagonal reduction (hetrd_2stage_mgpu): stage one and "
        "the chase stacked, beside the one-stage hetrd_mgpu and cusolverDn<t>sytrd, per n and band "
        "(<gpu>-twostage)")

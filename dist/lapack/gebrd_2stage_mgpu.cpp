@@ -268,11 +268,15 @@ int64_t bidiag_two_stage_band(int64_t nb, int64_t requested) {
 template <Scalar T>
 bool bidiag_two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   if (stages != Stages::Auto) return stages == Stages::Two;
-  (void)vectors;
   // GPUs only (the host engine's chase is a plain loop), and m >= n (stage one makes an
-  // upper band). Measured on one H200 (bench/results/h200-svd.md).
+  // upper band). One H200, band 32, two stages against one (bench/results/h200-svd.md):
+  // values only 0.96x the time at n = 2048, 0.73x at 4096, 0.55x at 8192, 0.31x at
+  // 16384 (d; z 0.69x, 0.44x at 4096, 8192); with all vectors Q2 and P2's application
+  // (band_to_tridiag_apply_q, 3.1 s of 6.4 s at 16384) eats most of the gain: d 0.97x at
+  // 4096, 0.94x at 8192, 0.90x at 16384, z 1.07x at 4096 and 0.99x at 8192.
   const Context& ctx = A.context();
-  return ctx.device(0).is_gpu() && A.m() >= A.n() && A.n() >= 4096;
+  const int64_t from = vectors ? 8192 : 2048;
+  return ctx.device(0).is_gpu() && A.m() >= A.n() && A.n() >= from;
 }
 
 template <Scalar T>

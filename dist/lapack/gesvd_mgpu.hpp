@@ -55,7 +55,8 @@ struct GesvdOptions {
   GeqrfOptions qr;              ///< passed to geqrf_mgpu
   /// The bidiagonal reduction of the m x n matrix reduced (R when QR first): One is
   /// gebrd_mgpu; Two the two-stage reduction (needs m >= n); Auto picks two stages on GPUs
-  /// for m >= n >= 4096 (measured: bench/results/h200-svd.md), else one.
+  /// for m >= n >= 2048 without vectors and m >= n >= 8192 with them (measured:
+  /// bench/results/h200-svd.md), else one.
   Stages stages = Stages::Auto;
   /// The two-stage path's band width: a divisor of A's nb in [1, 128]; 0 picks the
   /// largest divisor of nb that is <= 32. Its stage one takes transport and profile from
