@@ -115,9 +115,12 @@ MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 
 // ---- Band to tridiagonal ------------------------------------------------------------
 
-template <Scalar T>
-void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
-                     real_type_t<T>* d, real_type_t<T>* e, T* V2, T* tau2) {
+namespace {
+// The arguments both bulge chases (band_to_tridiag, band_to_bidiag) share: the device, the
+// order, the band and its storage, and the real outputs.
+template <typename T, typename R>
+void check_band_chase(const Queue& q, int64_t n, int64_t b, const T* AB, int64_t ldab,
+                      const R* d, const R* e) {
   if (q.device == nullptr)
     MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
   MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
@@ -126,6 +129,13 @@ void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
   MGBLAS_CHECK_PTR(AB, "AB", n > 0);
   MGBLAS_CHECK_PTR(d, "d", n > 0);
   MGBLAS_CHECK_PTR(e, "e", n > 1);
+}
+}  // namespace
+
+template <Scalar T>
+void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
+                     real_type_t<T>* d, real_type_t<T>* e, T* V2, T* tau2) {
+  check_band_chase(q, n, b, AB, ldab, d, e);
   MGBLAS_CHECK_PTR(tau2, "tau2", V2 != nullptr && n > 1);
   if (n == 0) return;
   MGBLAS_DISPATCH(q, band_to_tridiag<T>, n, b, AB, ldab, d, e, V2, tau2);
@@ -166,14 +176,7 @@ MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_)
 template <Scalar T>
 void band_to_bidiag(const Queue& q, int64_t n, int64_t b, const T* AB, int64_t ldab,
                     real_type_t<T>* d, real_type_t<T>* e, T* VQ, T* tauQ, T* VP, T* tauP) {
-  if (q.device == nullptr)
-    MGBLAS_THROW(BadArgument, "argument 'q.device' is a null pointer but must be a device");
-  MGBLAS_CHECK_ARG(n >= 0, "n", n, ">= 0");
-  MGBLAS_CHECK_ARG(b >= 1, "b", b, ">= 1");
-  MGBLAS_CHECK_ARG(ldab >= b + 1, "ldab", ldab, ">= b + 1 = ", b + 1);
-  MGBLAS_CHECK_PTR(AB, "AB", n > 0);
-  MGBLAS_CHECK_PTR(d, "d", n > 0);
-  MGBLAS_CHECK_PTR(e, "e", n > 1);
+  check_band_chase(q, n, b, AB, ldab, d, e);
   const bool vectors = VQ != nullptr && n > 1;
   MGBLAS_CHECK_PTR(tauQ, "tauQ", vectors);
   MGBLAS_CHECK_PTR(VP, "VP", vectors);

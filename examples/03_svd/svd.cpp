@@ -62,8 +62,10 @@
 //
 // The columns (seconds are max over ranks; t_red .. t_tot are GesvdProfile's phases)
 //   t_dist   DistMatrix::distribute from rank 0
-//   t_red    GesvdProfile::reduction, gebrd_mgpu; GFLOP/s = (4 M K^2 - 4 K^3 / 3) / t_red,
-//            M = max(m, n), K = min(m, n) (complex types: 4x the flops)
+//   t_red    GesvdProfile::reduction: gebrd_mgpu, or on GPUs from K = 2048 (8192 with
+//            vectors) the two-stage reduction with its chase (GesvdOptions::stages Auto);
+//            GFLOP/s = (4 M K^2 - 4 K^3 / 3) / t_red, M = max(m, n), K = min(m, n)
+//            (complex types: 4x the flops), the one-stage count either way
 //   t_bid    GesvdProfile::bidiagonal: B's singular values (bisection over every device
 //            without vectors) or its values and K vector pairs, with their copy to U's
 //            and V's devices
