@@ -169,9 +169,11 @@ void band_to_tridiag(const Queue& q, int64_t n, int64_t b, T* AB, int64_t ldab,
 /// tau2 (the layout of band_to_tridiag's V2 and tau2 arguments): the back-transformation
 /// of stage two, which turns eigenvectors of T into those of the band matrix (Q2 C), or
 /// the reverse (Q2^H C). The reflectors may be applied in windows of consecutive sweeps
-/// (kernels/sb2st_kernels.hpp says in what order); the CUDA engine streams C through
-/// registers once per window of 16 to 64 sweeps (kernels/cuda/sb2st/apply_q_tuning.hpp),
-/// reflector by reflector, and waits for q's stream before it returns.
+/// (kernels/sb2st_kernels.hpp says in what order). The CUDA engine, in double with bands
+/// <= 32, applies each window's blocks I - V T V^H on FP64 tensor cores
+/// (kernels/cuda/sb2st/apply_q_mma.cuh); otherwise it streams C through registers once per
+/// window of 16 to 64 sweeps (kernels/cuda/sb2st/apply_q_tuning.hpp), reflector by
+/// reflector. Either way it waits for q's stream before it returns.
 ///
 /// @param[in] q       the device (and stream) to run on.
 /// @param[in] op      Op::N: C = Q2 C; Op::C: C = Q2^H C (real T: Op::T is Op::C).

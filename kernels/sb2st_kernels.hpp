@@ -116,7 +116,8 @@ MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SB2ST_KERNEL)
 // with equal k + (G - 1 - g), G groups, touch disjoint rows.) Host engine: one reflector
 // at a time, sweeps from the last (op C: the first). CUDA engine (kernels/cuda/sb2st/
 // apply_q.cuh): windows of L sweeps, each column's window rows in registers, reflector
-// by reflector; it waits for its stream before it returns (it frees its packed steps).
+// by reflector; in double with b <= 32 the blocks G(g, k) with nbs = 32 on tensor cores
+// (apply_q_mma.cuh). It waits for its stream before it returns (it frees its packed steps).
 // Preconditions (checked by kernels/lapack.hpp band_to_tridiag_apply_q): n >= 0,
 // b >= 1, m >= 0, ldc >= max(1, n); V2, tau2, C memory of `dev`.
 #define MGBLAS_SB2ST_APPLY_Q_KERNEL_PARAMS_(T)                                           \

@@ -35,8 +35,8 @@ std::optional<ApplyQChoice> sb2st_apply_q_override() {
   if (v == nullptr || *v == '\0') return std::nullopt;
   const std::string s(v);
   ApplyQChoice c;
-  if (s == "generic") {
-    c.generic = true;
+  if (s == "generic" || s == "mma") {
+    (s == "generic" ? c.generic : c.mma) = true;
     return c;
   }
   int* const parts[] = {&c.sweeps, &c.lanes, &c.group};
@@ -51,7 +51,7 @@ std::optional<ApplyQChoice> sb2st_apply_q_override() {
   }
   ok = ok && count >= 2 && at > s.size() && c.sweeps > 0 && c.lanes > 0;
   MGBLAS_CHECK_ARG(ok, "MGBLAS_SB2ST_APPLY_Q", s,
-                   "\"generic\" or <sweeps>x<lanes>[x<group>], e.g. 64x4 or 64x4x4");
+                   "\"generic\", \"mma\" or <sweeps>x<lanes>[x<group>], e.g. 64x4 or 64x4x4");
   return c;
 }
 

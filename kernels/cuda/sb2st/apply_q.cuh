@@ -10,17 +10,18 @@
 // the b + L - 1 rows from s0 + 1 + k b. (sb2st_kernels.hpp's compact-WY blocks are the
 // case L <= b; any L works reflector by reflector.)
 //
-// Why rank-1 updates rather than GEMMs on I - V T V^H blocks: those cost 2.5x the nominal
-// 2 n^2 m flops at L = b (V is half zeros, plus T), and three passes over C per step; here
-// the nominal flops are all that is done, C streams through DRAM once per window (L / 4
-// flop/byte in double), and columns are independent, so a thread block owns its columns
-// for the whole call: no grid-wide synchronisation, C updated in place, one launch per
-// chunk of windows (plus one to pack it). Measured on an H200 it reaches 6.7-8.3 TFLOP/s
-// in double (12-15% of DGEMM's rate) and 10-11 in complex double (19-22% of ZGEMM's),
-// flat from n = 8192 to 32768: an SM throughput other than FP64's bounds it, most likely
-// the shared-memory pipe (one 16-byte load of v per two FMAs per column, the lane sums'
-// shuffles). A thread holding several columns, or tensor cores on the blocks, is what
-// would lift it (bench/results/h200-band2tri-apply-q.md).
+// Two kernels. Double, where the band is <= 32 on compute capability >= 8.0, takes the
+// blocks I - V T V^H on FP64 tensor cores (apply_q_mma.cuh: 0.72-0.75 s at n = m = 16384
+// on an H200, 22-23% of DGEMM's rate, against 1.31 s here). Everything else takes the
+// kernels below, which apply the reflectors one at a time (rank-1 updates): they do the
+// nominal flops only (blocks cost about 1.6x them: V is banded, plus T), C streams through
+// DRAM once per window (L / 4 flop/byte in double), and columns are independent, so a
+// thread block owns its columns for the whole call: no grid-wide synchronisation, C
+// updated in place, one launch per chunk of windows (plus one to pack it). Measured on an
+// H200 they reach 6.7-8.3 TFLOP/s in double (12-15% of DGEMM's rate) and 10-11 in complex
+// double (19-22% of ZGEMM's), flat from n = 8192 to 32768: an SM throughput other than
+// FP64's bounds them, most likely the shared-memory pipe (one 16-byte load of v per two
+// FMAs per column, the lane sums' shuffles) (bench/results/h200-band2tri-apply-q.md).
 //
 // Memory: the packed steps of a chunk (at most 256 MiB, MGBLAS_SB2ST_APPLY_Q_PACK_BYTES);
 // the call waits for its stream before it frees them.
@@ -40,6 +41,8 @@
 #include "kernels/cuda/common/debug_env.hpp"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/variant.hpp"
+#include "kernels/cuda/sb2st/apply_q_common.cuh"
+#include "kernels/cuda/sb2st/apply_q_mma.cuh"
 #include "kernels/cuda/sb2st/apply_q_tuning.hpp"
 #include "kernels/sb2st_kernels.hpp"
 
@@ -56,20 +59,6 @@ inline constexpr int kApplyThreads = 128;  // 64 where 128 leaves fewer than 2 b
 inline constexpr int kPackThreads = 256;
 inline constexpr int kWarpThreads = 128;  // one warp per column: 4 columns per block
 inline constexpr int64_t kDefaultPackBytes = int64_t{256} << 20;
-
-/// The windows of `sweeps` sweeps, W = ceil((n - 1) / sweeps), by their place i in the
-/// order of application (op N from the last window, op C from the first).
-struct Windows {
-  int64_t n, be, sweeps, count;
-  bool adjoint;
-  __host__ __device__ int64_t first_sweep(int64_t i) const {
-    return (adjoint ? i : count - 1 - i) * sweeps;
-  }
-  /// Steps of the window: the tasks of its first sweep, which has the most.
-  __host__ __device__ int64_t steps(int64_t i) const {
-    return band2tri_tasks(n, be, first_sweep(i));
-  }
-};
 
 // ---- device helpers ------------------------------------------------------------------
 
@@ -112,29 +101,6 @@ __device__ __forceinline__ void load_pair(const cuFloatComplex* p, cuFloatComple
 __device__ __forceinline__ void load_pair(const cuDoubleComplex* p, cuDoubleComplex& a,
                                           cuDoubleComplex& b) {
   a = p[0], b = p[1];
-}
-
-/// dst[0 .. bytes) = src[0 .. bytes) by the block's threads in 16-byte pieces, asynchronously
-/// where the architecture has cp.async (wait_copies() before reading dst), else now.
-__device__ __forceinline__ void copy_async(void* dst, const void* src, int bytes) {
-  for (int x = threadIdx.x * 16; x < bytes; x += blockDim.x * 16) {
-    char* d = static_cast<char*>(dst) + x;
-    const char* s = static_cast<const char*>(src) + x;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(d));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(a), "l"(s));
-#else
-    *reinterpret_cast<int4*>(d) = *reinterpret_cast<const int4*>(s);
-#endif
-  }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-__device__ __forceinline__ void wait_copies() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group 0;\n" ::);
-#endif
 }
 
 // ---- pack_steps: a chunk's steps in the order apply_windows reads them -----------------
@@ -372,12 +338,8 @@ void run_windows(const Device& dev, cudaStream_t stream, int64_t n, int64_t be, 
   constexpr ApplyQShape kShape{kBand, kSweeps, kLanes, kGroup};
   constexpr int64_t kElems = kShape.step_elems();
   const Windows win{n, be, kSweeps, common::ceil_div(n - 1, kSweeps), kAdjoint};
-  int64_t total = 0;
-  for (int64_t i = 0; i < win.count; ++i) total += win.steps(i);
-  // The buffer: pack_bytes' worth of steps, but at least the largest window, at most all.
-  const int64_t cap = std::max<int64_t>(pack_bytes / (kElems * int64_t{sizeof(D)}),
-                                        band2tri_tasks(n, be, 0));
-  const int64_t buffer_steps = std::min(total, cap);
+  const int64_t buffer_steps =
+      chunk_capacity(win, kElems * int64_t{sizeof(D)}, pack_bytes);
   DeviceBuffer<D> pack(dev, static_cast<std::size_t>(buffer_steps * kElems));
 
   const auto kernel = apply_windows<D, kBand, kSweeps, kLanes, kGroup, kAdjoint>;
@@ -389,23 +351,15 @@ void run_windows(const Device& dev, cudaStream_t stream, int64_t n, int64_t be, 
       common::ceil_div(m * kLanes, kApplyThreads) >= 2 * sms ? kApplyThreads : kApplyThreads / 2;
   const int64_t grid = common::ceil_div(m, threads / kLanes);
 
-  for (int64_t i = 0; i < win.count;) {
-    // A chunk: windows i .. j - 1 whose steps fit the buffer (window i always does).
-    int64_t j = i, steps = 0, most = 0;
-    while (j < win.count && j - i < common::kMaxGridY && steps + win.steps(j) <= buffer_steps) {
-      steps += win.steps(j);
-      most = std::max(most, win.steps(j));
-      ++j;
-    }
+  for_each_chunk(win, buffer_steps, [&](int64_t first, int64_t count, int64_t steps, int64_t most) {
     pack_steps<D, kBand, kSweeps, kLanes, kGroup>
-        <<<dim3(static_cast<unsigned>(most), static_cast<unsigned>(j - i)), kPackThreads, 0,
-           stream>>>(win, i, V2, tau2, band2tri_tau2_stride(n, be), pack.data());
+        <<<dim3(static_cast<unsigned>(most), static_cast<unsigned>(count)), kPackThreads, 0,
+           stream>>>(win, first, V2, tau2, band2tri_tau2_stride(n, be), pack.data());
     MGBLAS_CHECK_LAUNCH(stream);
-    kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(win, i, j - i, steps,
+    kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(win, first, count, steps,
                                                                     pack.data(), m, C, ldc);
     MGBLAS_CHECK_LAUNCH(stream);
-    i = j;
-  }
+  });
   // The packed steps are freed on return.
   MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
 }
@@ -432,6 +386,25 @@ void apply_q(const Device& dev, cudaStream_t stream, Op op, int64_t n, int64_t b
   const auto choice = common::sb2st_apply_q_override();
   const int64_t pack_bytes =
       common::sb2st_apply_q_pack_bytes_override().value_or(kDefaultPackBytes);
+  const D* v = common::device_ptr(V2);
+  const D* t = common::device_ptr(tau2);
+  D* c = common::device_ptr(C);
+  // Double's default where the band fits: the blocks on tensor cores (apply_q_mma.cuh).
+  if (!choice || choice->mma) {
+    if constexpr (std::is_same_v<D, double>) {
+      if (mma_serves(dev, be)) {
+        if (adjoint)
+          run_blocks_mma<true>(dev, stream, n, be, v, t, m, c, ldc, pack_bytes);
+        else
+          run_blocks_mma<false>(dev, stream, n, be, v, t, m, c, ldc, pack_bytes);
+        return;
+      }
+    }
+    if (choice)
+      MGBLAS_THROW(BadArgument, "MGBLAS_SB2ST_APPLY_Q = mma: the tensor-core kernel is built "
+                   "for double with bands <= ", kMmaShape.band,
+                   " on compute capability >= 8.0 only (band ", be, ")");
+  }
   constexpr std::size_t kBuilt = kBuiltApplyQShapes<T>;
   int pick = -1;
   if (!(choice && choice->generic)) {
@@ -450,9 +423,6 @@ void apply_q(const Device& dev, cudaStream_t stream, Op op, int64_t n, int64_t b
       MGBLAS_THROW(BadArgument, "MGBLAS_SB2ST_APPLY_Q = ", choice->sweeps, "x", choice->lanes,
                    "x", choice->group, ": no such shape is built for band ", be);
   }
-  const D* v = common::device_ptr(V2);
-  const D* t = common::device_ptr(tau2);
-  D* c = common::device_ptr(C);
   if (pick < 0) {
     if (adjoint)
       run_warp<D, true>(stream, n, be, v, t, m, c, ldc);
