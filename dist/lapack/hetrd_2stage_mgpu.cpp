@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -274,12 +275,18 @@ int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, r
 template <Scalar T>
 bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   if (stages != Stages::Auto) return stages == Stages::Two;
-  if (vectors) return false;  // not measured yet: the one-stage path
   // GPUs only (the host engine's chase is a plain loop, stage one's panels LAPACK's).
+  const Context& ctx = A.context();
+  if (!ctx.device(0).is_gpu()) return false;
+  const int64_t n = A.layout().n();
+  // With vectors Q2's application decides, and only double has the tensor-core kernel
+  // (kernels/cuda/sb2st/apply_q_mma.cuh). heevd_mgpu, one H200, d, all vectors
+  // (bench/results/h200-heevd.md, 2026-11-29): two stages 0.478 s against 0.457 at
+  // n = 8192, 2.08 against 2.45 at 16384, 12.9 against 17.1 at 32768.
+  if (vectors) return std::is_same_v<T, double> && n >= 16384;
   // One H200, d, band 32 against hetrd_mgpu (bench/results/h200-twostage.md): 1.26x at
   // n = 8192, 2.12x at 16384; at 4096 the chase's latency loses (band 64: 0.53x).
-  const Context& ctx = A.context();
-  return ctx.device(0).is_gpu() && A.layout().n() >= 8192;
+  return n >= 8192;
 }
 
 template <Scalar T>
