@@ -49,6 +49,7 @@ OPTIONS = {  # operation: its C++ options struct
     "gesvd_mgpu": "mgblas::GesvdOptions",
     "heevd_mgpu": "mgblas::HeevdOptions",
     "heevd_2d": "mgblas::Heevd2DOptions",
+    "gesvd_2d": "mgblas::Gesvd2DOptions",
     "hetrd_2d": "mgblas::Hetrd2DOptions",
     "gebrd_2d": "mgblas::Gebrd2DOptions",
 }

@@ -341,6 +341,18 @@ OPERATIONS = [
        cpp="*{m} = mgblas::heevd_2d<{T}>({ctx}, {uplo}, {desca}, {a}, {w}, {descz}, {z}, "
            "{range}, {opts})",
        group="ScaLAPACK-shaped entries"),
+    op("gesvd_2d", "collective",
+       ["desc2d desca", "local_2d_in a", "real_out s", "desc2d_opt descu", "local_2d_out u",
+        "desc2d_opt descv", "local_2d_out v", "int nvec", "options opts"],
+       "gesvd_mgpu on local arrays in ScaLAPACK's 2-D block-cyclic layout, p?gesvd's shape "
+       "with V in place of VT: A (desca, a; m x n, only read) is moved to the devices, all k "
+       "= min(m, n) singular values go to s (descending, every rank) and, where descu or "
+       "descv is not NULL, the vectors of the nvec largest (-1: all k) to the first columns "
+       "of U (descu m x KU) and V (descv n x KV; V itself), each on its own blocks and grid; "
+       "KU = m (KV = n) with all k vectors receives the full factor",
+       cpp="mgblas::gesvd_2d<{T}>({ctx}, {desca}, {a}, {s}, {descu}, {u}, {descv}, {v}, "
+           "{nvec}, {opts})",
+       group="ScaLAPACK-shaped entries"),
     op("hetrd_2d", "collective",
        ["uplo uplo", "desc2d desca", "local_2d_out a", "real_out d", "real_out e", "out tau",
         "options opts"],

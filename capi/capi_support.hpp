@@ -28,6 +28,7 @@
 #include "dist/lapack/gebrd_2d.hpp"
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/gesvd_mgpu.hpp"
+#include "dist/lapack/gesvd_2d.hpp"
 #include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
 #include "dist/lapack/hetrd_2d.hpp"
@@ -534,6 +535,25 @@ template <> struct CapiOptions<mgblas::Heevd2DOptions> {
     if (c && options.profile) {
       const mgblas::HetrdProfile& r = solve.reduction;
       add_profile(c->profile, r.symv, r.panel, r.comm, r.update, profile.total);
+    }
+  }
+};
+
+// gesvd_2d: gesvd_mgpu's options for its solve; the profile's total is the whole call's,
+// the redistributions included.
+template <> struct CapiOptions<mgblas::Gesvd2DOptions> {
+  CapiOptions<mgblas::GesvdOptions> solve;
+  mgblas::Gesvd2DOptions options;
+  mgblas::Gesvd2DProfile profile;
+  void read(const mgblas_reduction_options_t* c) {
+    solve.read(c);
+    options.gesvd = solve.options;
+    if (c && c->profile) options.profile = &profile;
+  }
+  void finish(const mgblas_reduction_options_t* c) const {
+    if (c && options.profile) {
+      const mgblas::GebrdProfile& r = solve.reduce.profile;
+      add_profile(c->profile, r.products, r.panel, r.comm, r.update, profile.total);
     }
   }
 };

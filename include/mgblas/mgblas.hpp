@@ -46,6 +46,7 @@
 #include "dist/lapack/gebrd_mgpu.hpp"
 #include "dist/lapack/geqrf_mgpu.hpp"
 #include "dist/lapack/gesvd_mgpu.hpp"
+#include "dist/lapack/gesvd_2d.hpp"
 #include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/heevd_mgpu.hpp"
 #include "dist/lapack/hetrd_2d.hpp"

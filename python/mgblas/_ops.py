@@ -507,6 +507,28 @@ def hetrd_2stage_mgpu(A: DistMatrix, uplo: str = "L",
     return d, e
 
 
+def _entry_2d_checks(ctx: Context, a: Any, dtype: Any, descs: Any) -> np.dtype:
+    """What the ScaLAPACK-shaped solvers (heevd_2d, gesvd_2d) check alike: A's precision
+    (``dtype``, else ``a``'s) and that every given descriptor's grid fits in the ranks
+    (``descs``: (descriptor or None, its name) pairs)."""
+    from ._arrays import LETTER
+    if dtype is not None:
+        dt = np.dtype(dtype)
+    elif a is not None:
+        dt = describe(a, "a").dtype
+    else:
+        raise BadArgument("a is None: pass dtype= (the precision of A) on a rank that "
+                          "holds none of A")
+    if dt not in LETTER:
+        raise BadArgument(f"dtype {dt}: must be float32, float64, complex64 or complex128")
+    for d, name in descs:
+        if d is not None and d.grid_size > ctx.size:
+            raise BadArgument(f"{name}'s grid is {d.nprow} x {d.npcol} = {d.grid_size} "
+                              f"processes but the context has {ctx.size} rank(s): the grid "
+                              "must fit in the ranks")
+    return dt
+
+
 def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
              uplo: str = "L", subset_by_index: Any = None, subset_by_value: Any = None,
              dtype: Any = None, panel: int = 0, stages: Any = "A") -> np.ndarray:
@@ -543,21 +565,8 @@ def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
         u = option(uplo, "uplo", "LU")
         if not isinstance(panel, (int, np.integer)) or panel < 0:
             raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
-        if dtype is not None:
-            dt = np.dtype(dtype)
-        elif a is not None:
-            dt = describe(a, "a").dtype
-        else:
-            raise BadArgument("a is None: pass dtype= (the precision of A) on a rank that "
-                              "holds none of A")
-        if dt not in LETTER:
-            raise BadArgument(f"dtype {dt}: must be float32, float64, complex64 or complex128")
+        dt = _entry_2d_checks(ctx, a, dtype, ((desca, "desca"), (descz, "descz")))
         n = desca.m
-        for d, name in ((desca, "desca"), (descz, "descz")):
-            if d is not None and d.grid_size > ctx.size:
-                raise BadArgument(f"{name}'s grid is {d.nprow} x {d.npcol} = {d.grid_size} "
-                                  f"processes but the context has {ctx.size} rank(s): the grid "
-                                  "must fit in the ranks")
         sub = _subset(subset_by_index, subset_by_value, n)
         st = _stages(stages)
         keep_a, pa, lda = _local_2d(desca, a, ctx.rank, dt, False, "a", "desca")
@@ -577,6 +586,69 @@ def heevd_2d(ctx: Context, desca: Any, a: Any, descz: Any = None, z: Any = None,
 
 
 syevd_2d = heevd_2d
+
+
+def gesvd_2d(ctx: Context, desca: Any, a: Any, descu: Any = None, u: Any = None,
+             descv: Any = None, v: Any = None, k: Optional[int] = None, dtype: Any = None,
+             panel: int = 0, stages: Any = "A", band: int = 0) -> np.ndarray:
+    """The SVD on ScaLAPACK-style 2-D block-cyclic local arrays, ScaLAPACK's p?gesvd shape
+    with V in place of VT: A V = U diag(s).
+
+    ``desca`` is A's :class:`BlockCyclic2D` (m x n, any m and n; the same on every rank)
+    and ``a`` this rank's local array, as for :func:`heevd_2d`; it is only read. With
+    ``descu`` (U's layout, m x KU, KU >= k; its own blocks and grid) ``u`` is this rank's
+    local array of U, a writable Fortran-ordered NumPy array of A's dtype: its first k
+    columns receive the left singular vectors of the k largest singular values (``k=None``:
+    all min(m, n); with KU = m and all of them, the full U). ``descv`` and ``v`` likewise
+    for V (n x KV): the right singular vectors, V itself, not NumPy's Vh. Other columns
+    are left alone. ``dtype``: the precision where ``a`` is None. ``panel``, ``stages``
+    and ``band`` as for :func:`svd`.
+
+    Returns ``s``, all min(m, n) singular values descending, the same on every rank.
+    Collective: A, U and V move to and from the context's devices by all-to-alls, never
+    through one rank."""
+    _check_ctx(ctx)
+    from ._arrays import LETTER
+    from ._dist import _local_2d
+    from ._layout2d import BlockCyclic2D
+    m, n = (desca.m, desca.n) if isinstance(desca, BlockCyclic2D) else (0, 0)
+    kk = min(m, n)
+
+    def check():
+        if not isinstance(desca, BlockCyclic2D):
+            raise BadArgument(f"desca must be an mgblas.BlockCyclic2D, not {type(desca).__name__}")
+        for d, name in ((descu, "descu"), (descv, "descv")):
+            if d is not None and not isinstance(d, BlockCyclic2D):
+                raise BadArgument(f"{name} must be an mgblas.BlockCyclic2D or None, not "
+                                  f"{type(d).__name__}")
+        if k is not None and (not isinstance(k, (int, np.integer)) or isinstance(k, bool)
+                              or not 0 <= k <= kk):
+            raise BadArgument(f"k = {k!r}: must be None or an integer in [0, min(m, n) = {kk}]")
+        if not isinstance(panel, (int, np.integer)) or isinstance(panel, bool) or panel < 0:
+            raise BadArgument(f"panel = {panel!r}: must be an integer >= 0")
+        if not isinstance(band, (int, np.integer)) or isinstance(band, bool) or band < 0:
+            raise BadArgument(f"band = {band!r}: must be an integer >= 0")
+        dt = _entry_2d_checks(ctx, a, dtype,
+                              ((desca, "desca"), (descu, "descu"), (descv, "descv")))
+        st = _stages(stages)
+        nvec = kk if k is None else int(k)
+        keep_a, pa, lda = _local_2d(desca, a, ctx.rank, dt, False, "a", "desca")
+        keep_u, pu, ldu = (_local_2d(descu, u, ctx.rank, dt, True, "u", "descu")
+                           if descu is not None else (None, 0, 1))
+        keep_v, pv, ldv = (_local_2d(descv, v, ctx.rank, dt, True, "v", "descv")
+                           if descv is not None else (None, 0, 1))
+        return (dt, nvec, st, (keep_a, pa, lda), (keep_u, pu, ldu), (keep_v, pv, ldv)), \
+            lambda: _sig("gesvd_2d", LETTER[dt], repr(desca), repr(descu), repr(descv), nvec,
+                         panel, st, int(band))
+
+    dt, nvec, st, (_ka, pa, lda), (_ku, pu, ldu), (_kv, pv, ldv) = \
+        ctx._agree("gesvd_2d", check)  # _ka, _ku, _kv: Fortran copies, alive till done
+    s = np.zeros(max(kk, 1), dtype=REAL_OF[LETTER[dt]])
+    _core.gesvd_2d(ctx._c, LETTER[dt], desca._c, pa, lda, _addr(s),
+                   None if descu is None else descu._c, pu, ldu,
+                   None if descv is None else descv._c, pv, ldv, int(nvec), int(panel), -1,
+                   int(band), st)
+    return s[:kk].copy()
 
 
 def _reduction_2d_args(ctx: Context, name: str, desca: Any, a: Any, dtype: Any,

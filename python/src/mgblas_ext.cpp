@@ -484,6 +484,12 @@ GesvdOptions py_options<GesvdOptions>(int64_t panel, int pass, int64_t band, cha
   return o;
 }
 template <>
+Gesvd2DOptions py_options<Gesvd2DOptions>(int64_t panel, int pass, int64_t band, char stages) {
+  Gesvd2DOptions o;
+  o.gesvd = py_options<GesvdOptions>(panel, pass, band, stages);
+  return o;
+}
+template <>
 Gebrd2DOptions py_options<Gebrd2DOptions>(int64_t panel, int pass, int64_t band, char stages) {
   Gebrd2DOptions o;
   o.gebrd = py_options<GebrdOptions>(panel, pass, band, stages);

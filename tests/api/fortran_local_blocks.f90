@@ -8,8 +8,9 @@
 ! grid, its descriptor from mgblas_desc2d_from_scalapack) through mgblas_dsyevd_2d, Z on
 ! its own blocks; and the reductions' ScaLAPACK-shaped entries mgblas_dsytrd_2d and
 ! mgblas_dgebrd_2d on such local arrays, checked by what an orthogonal reduction keeps
-! (trace, Frobenius norm) and by LAPACK's storage of d and e in the array. Exit status 1
-! on failure.
+! (trace, Frobenius norm) and by LAPACK's storage of d and e in the array; and the SVD's
+! entry mgblas_dgesvd_2d, checked by A V = U diag(s), U^T U = I and the Frobenius norm.
+! Exit status 1 on failure.
 program fortran_local_blocks
   use mgblas
   implicit none
@@ -23,6 +24,7 @@ program fortran_local_blocks
   call eigenpairs(12_c_int64_t, 4_c_int64_t)
   call eigenpairs_2d(12)
   call reductions_2d(11, 8)
+  call svd_2d(11, 8)
   call check(mgblas_context_destroy(ctx))
   if (failures /= 0) then
     print '(a, i0, a)', "fortran_local_blocks: ", failures, " failure(s)"
@@ -256,4 +258,55 @@ contains
       failures = failures + 1
     end if
   end subroutine reductions_2d
+  ! mgblas_dgesvd_2d on the n x m A(i, j) = 1 / (i + 2 j) (n >= m) in one rank's local
+  ! array (a 1 x 1 grid, 3 x 3 blocks, lld one row longer), U (n x m) and V (m x m) on
+  ! their own blocks: the sum of s^2 is ||A||_F^2, s descends, A V = U diag(s) and
+  ! U^T U = I to 1e-12, and a and the padding rows stay as they were.
+  subroutine svd_2d(n, m)
+    integer, intent(in) :: n, m
+    integer(c_int) :: desc(9), udesc(9), vdesc(9)
+    type(mgblas_desc2d_t) :: da
+    type(mgblas_desc2d_t), target :: du, dv
+    real(c_double) :: a(n + 1, m), a0(n + 1, m), u(n + 1, m), v(m + 2, m), s(m)
+    integer :: i, j
+
+    a = -9
+    do j = 1, m
+      do i = 1, n
+        a(i, j) = 1.0_c_double / (i + 2 * j)
+      end do
+    end do
+    a0 = a
+    u = -7
+    v = -7
+    desc = [1, 0, n, m, 3, 3, 0, 0, n + 1]
+    udesc = [1, 0, n, m, 4, 2, 0, 0, n + 1]
+    vdesc = [1, 0, m, m, 2, 5, 0, 0, m + 2]
+    call check(mgblas_desc2d_from_scalapack(desc, 1_c_int, 1_c_int, 'R', da))
+    call check(mgblas_desc2d_from_scalapack(udesc, 1_c_int, 1_c_int, 'R', du))
+    call check(mgblas_desc2d_from_scalapack(vdesc, 1_c_int, 1_c_int, 'R', dv))
+    call check(mgblas_dgesvd_2d(ctx, da, a, s, c_loc(du), u, c_loc(dv), v, -1_c_int64_t))
+    if (any(a /= a0) .or. any(u(n + 1, :) /= -7) .or. any(v(m + 1:, :) /= -7) .or. &
+        any(s(2:m) > s(1:m - 1)) .or. abs(sum(s**2) - sum(a(1:n, :)**2)) > 1d-12) then
+      print '(a)', "fortran_local_blocks: gesvd_2d: a, padding, order or norm off"
+      failures = failures + 1
+      return
+    end if
+    if (maxval(abs(matmul(a(1:n, :), v(1:m, :)) - u(1:n, :) * spread(s, 1, n))) > 1d-12 .or. &
+        maxval(abs(matmul(transpose(u(1:n, :)), u(1:n, :)) - identity(m))) > 1d-12) then
+      print '(a)', "fortran_local_blocks: gesvd_2d: A V /= U S or U^T U /= I"
+      failures = failures + 1
+    end if
+  end subroutine svd_2d
+
+  pure function identity(k) result(eye)
+    integer, intent(in) :: k
+    real(c_double) :: eye(k, k)
+    integer :: i
+    eye = 0
+    do i = 1, k
+      eye(i, i) = 1
+    end do
+  end function identity
+
 end program fortran_local_blocks

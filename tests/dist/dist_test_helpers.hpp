@@ -31,6 +31,23 @@ inline bool everywhere(const Context& ctx, bool ok, const std::string& why) {
   return ctx.comm().all_ok(ok);
 }
 
+/// A collective call with a bad argument: `call` must raise on every rank (the error where
+/// the bad value was passed, RemoteError elsewhere) with `name` in the message, and
+/// `untouched()` (the outputs as they were) must hold on every rank after it.
+template <typename Call, typename Untouched>
+void expect_raised_everywhere(const Context& ctx, Call&& call, const char* name,
+                              const std::string& why, Untouched&& untouched) {
+  bool named = false, raised = false;
+  try {
+    call();
+  } catch (const Error& e) {  // RemoteError included
+    raised = true;
+    named = std::string(e.what()).find(name) != std::string::npos;
+  }
+  EXPECT_TRUE(everywhere(ctx, raised && named, why + ": not raised naming " + name));
+  EXPECT_TRUE(everywhere(ctx, untouched(), why + ": outputs touched"));
+}
+
 /// A collective C entry's status after rank 0 alone passed a bad `what`: an error on
 /// every rank, rank 0's last error naming `what`, and (`untouched`) the outputs as they
 /// were.

@@ -104,19 +104,7 @@ TYPED_TEST(Heevd2D_Host, BadArgumentsRaiseEverywhere) {
   };
   // `call` raises E on the ranks that passed the bad value, RemoteError (or E) elsewhere.
   const auto expect = [&](auto&& call, const char* name, const char* why) {
-    bool named = false, raised = false;
-    try {
-      call();
-    } catch (const RemoteError& e) {
-      raised = true;
-      named = std::string(e.what()).find(name) != std::string::npos;
-    } catch (const Error& e) {
-      raised = true;
-      named = std::string(e.what()).find(name) != std::string::npos;
-    }
-    EXPECT_TRUE(td::everywhere(*ctx, raised && named, std::string(why) + ": not raised naming " +
-                                                          name));
-    EXPECT_TRUE(td::everywhere(*ctx, untouched(), std::string(why) + ": outputs touched"));
+    td::expect_raised_everywhere(*ctx, call, name, why, untouched);
   };
   const T* pa = a.data();
   T* pz = z.data();

@@ -9,6 +9,8 @@
 //   - the eigenvalues of the imported matrix (?sytrd_mgpu / ?hetrd_mgpu, then
 //     tridiag_eigenvalues_mgpu) match ScaLAPACK's p?syev / p?heev on the same local
 //     arrays within 30 n eps ||A|| (square blocks: p?syev takes no others);
+//   - the ScaLAPACK-shaped SVD mgblas_?gesvd_2d against p?gesvd's singular values, its U and
+//     V by the residual and orthogonality;
 //   - the ScaLAPACK-shaped eigen-solver mgblas_?syevd_2d / ?heevd_2d on the local arrays
 //     ScaLAPACK placed, against p?syevd / p?heevd on the same arrays: eigenvalues within
 //     30 n eps ||A||_1, both Z's (gathered) with residual and orthogonality under 30, A's
@@ -84,6 +86,16 @@ void pdsytrd_(const char* uplo, const int* n, double* a, const int* ia, const in
 void pzhetrd_(const char* uplo, const int* n, std::complex<double>* a, const int* ia,
               const int* ja, const int* desca, double* d, double* e, std::complex<double>* tau,
               std::complex<double>* work, const int* lwork, int* info);
+void pdgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n, double* a,
+              const int* ia, const int* ja, const int* desca, double* s, double* u,
+              const int* iu, const int* ju, const int* descu, double* vt, const int* ivt,
+              const int* jvt, const int* descvt, double* work, const int* lwork, int* info);
+void pzgesvd_(const char* jobu, const char* jobvt, const int* m, const int* n,
+              std::complex<double>* a, const int* ia, const int* ja, const int* desca,
+              double* s, std::complex<double>* u, const int* iu, const int* ju,
+              const int* descu, std::complex<double>* vt, const int* ivt, const int* jvt,
+              const int* descvt, std::complex<double>* work, const int* lwork, double* rwork,
+              int* info);
 void pdgebrd_(const int* m, const int* n, double* a, const int* ia, const int* ja,
               const int* desca, double* d, double* e, double* tauq, double* taup, double* work,
               const int* lwork, int* info);
@@ -596,6 +608,133 @@ TYPED_TEST(ScaLAPACK2D, EigenSolverMatchesScaLAPACK) {
       check_eigensolver<TypeParam>(c.ctx, g, n, nb);
   // The case: a 2 x 2 grid, mb = nb = 64.
   if (nranks >= 4) check_eigensolver<TypeParam>(c.ctx, {2, 2, 'R'}, 300, 64);
+}
+
+
+// ---- the SVD's ScaLAPACK-shaped entry against p?gesvd ---------------------------------
+
+// ScaLAPACK's singular values of the m x n matrix in `a` (destroyed), descending.
+void scalapack_singular_values(int m, int n, double* a, const int* desc, double* s) {
+  const int one = 1;
+  int lwork = -1, info = 0;
+  double query = 0, none = 0;
+  pdgesvd_("N", "N", &m, &n, a, &one, &one, desc, s, &none, &one, &one, desc, &none, &one,
+           &one, desc, &query, &lwork, &info);
+  lwork = static_cast<int>(query) + 1;
+  std::vector<double> work(lwork);
+  pdgesvd_("N", "N", &m, &n, a, &one, &one, desc, s, &none, &one, &one, desc, &none, &one,
+           &one, desc, work.data(), &lwork, &info);
+  EXPECT_EQ(info, 0);
+}
+void scalapack_singular_values(int m, int n, zcomplex* a, const int* desc, double* s) {
+  const int one = 1;
+  int lwork = -1, info = 0;
+  zcomplex query = 0, none = 0;
+  std::vector<double> rwork(static_cast<std::size_t>(1 + 4 * std::max(m, n)));
+  pzgesvd_("N", "N", &m, &n, a, &one, &one, desc, s, &none, &one, &one, desc, &none, &one,
+           &one, desc, &query, &lwork, rwork.data(), &info);
+  lwork = static_cast<int>(query.real()) + 1;
+  std::vector<zcomplex> work(lwork);
+  pzgesvd_("N", "N", &m, &n, a, &one, &one, desc, s, &none, &one, &one, desc, &none, &one,
+           &one, desc, work.data(), &lwork, rwork.data(), &info);
+  EXPECT_EQ(info, 0);
+}
+
+mgblas_status_t svd_2d(mgblas_context_t ctx, const mgblas_desc2d_t* da, const double* a,
+                       double* s, const mgblas_desc2d_t* du, double* u,
+                       const mgblas_desc2d_t* dv, double* v) {
+  return mgblas_dgesvd_2d(ctx, da, a, s, du, u, dv, v, -1);
+}
+mgblas_status_t svd_2d(mgblas_context_t ctx, const mgblas_desc2d_t* da, const zcomplex* a,
+                       double* s, const mgblas_desc2d_t* du, zcomplex* u,
+                       const mgblas_desc2d_t* dv, zcomplex* v) {
+  return mgblas_zgesvd_2d(ctx, da, reinterpret_cast<const mgblas_complex_double*>(a), s, du,
+                          reinterpret_cast<mgblas_complex_double*>(u), dv,
+                          reinterpret_cast<mgblas_complex_double*>(v), -1);
+}
+
+//  +-------------------------------------------------------------------------------+
+//  |  values   = max_i |s_i - s_i(p?gesvd)| / (max(m, n) ||A||_1 eps)  <= 30          |
+//  |  residual = ||A V - U diag(s)||_1 / (max(m, n) ||A||_1 eps)       <= 30          |
+//  |  orth     = ||I - U^H U||_1 / (m eps), ||I - V^H V||_1 / (n eps)  <= 30          |
+//  +-------------------------------------------------------------------------------+
+// mgblas_?gesvd_2d with U (m x k) and V (n x k) on A's blocks and grid, against p?gesvd's
+// singular values on the same local arrays; U and V gathered through the C API's import.
+template <typename T>
+void check_svd(mgblas_context_t ctx, const Grid& g, int m, int n, int nb) {
+  SCOPED_TRACE(::testing::Message() << "svd: grid " << g.nprow << "x" << g.npcol << " "
+                                    << g.order << ", " << m << " x " << n << ", nb " << nb);
+  auto rng = mt::make_rng();
+  const std::vector<T> A = mt::random_vector<T>(static_cast<std::size_t>(m) * n, rng);
+  OnGrid<T> on = place_on_grid(g, m, n, nb, nb, A);
+  const bool in_grid = on.in_grid;
+  const int k = std::min(m, n), zero = 0;
+  mgblas_desc2d_t da{};
+  ASSERT_EQ(mgblas_desc2d_from_scalapack(on.desc, g.nprow, g.npcol, g.order, &da),
+            MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  // U shares A's rows (the same local rows, lld); V has n rows.
+  mgblas_desc2d_t du = da, dv = da;
+  du.n = k;
+  dv.m = n;
+  dv.n = k;
+  int locc_k = 0, locr_n = 0;
+  if (in_grid) {
+    locc_k = numroc_(&k, &nb, &on.mycol, &zero, &g.npcol);
+    locr_n = numroc_(&n, &nb, &on.myrow, &zero, &g.nprow);
+  }
+  dv.lld = std::max(1, locr_n);
+  std::vector<T> u(static_cast<std::size_t>(std::max<int64_t>(1, da.lld * locc_k)), T(-7));
+  std::vector<T> v(static_cast<std::size_t>(std::max<int64_t>(1, dv.lld * locc_k)), T(-7));
+  std::vector<double> s(static_cast<std::size_t>(std::max(1, k)), -3);
+  const std::vector<T> local0 = on.local;
+  ASSERT_EQ(svd_2d(ctx, &da, in_grid ? on.local.data() : nullptr, s.data(), &du,
+                   in_grid ? u.data() : nullptr, &dv, in_grid ? v.data() : nullptr),
+            MGBLAS_SUCCESS)
+      << mgblas_last_error();
+  EXPECT_TRUE(all_ranks(on.local == local0)) << "A's local arrays changed";
+  std::vector<double> sref(static_cast<std::size_t>(std::max(1, k)), 0);
+  std::vector<T> work = on.local;
+  if (in_grid) scalapack_singular_values(m, n, work.data(), on.desc, sref.data());
+  MPI_Bcast(sref.data(), k, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  const double ep = std::numeric_limits<double>::epsilon();
+  const double na = std::max(norm1(m, n, std::vector<zcomplex>(A.begin(), A.end())),
+                             std::numeric_limits<double>::min());
+  const double unit = std::max(m, n) * na * ep;
+  for (int i = 0; i < k; ++i) EXPECT_LE(std::abs(s[i] - sref[i]) / unit, 30.0) << "s[" << i << "]";
+  const std::vector<T> U = gather_local(ctx, du, u.data(), in_grid);
+  const std::vector<T> V = gather_local(ctx, dv, v.data(), in_grid);
+  std::vector<zcomplex> R(static_cast<std::size_t>(m) * k), Gu(static_cast<std::size_t>(k) * k),
+      Gv(static_cast<std::size_t>(k) * k);
+  for (int j = 0; j < k; ++j) {
+    for (int i = 0; i < m; ++i) {
+      zcomplex t = 0;
+      for (int l = 0; l < n; ++l) t += zcomplex(A[i + l * m]) * zcomplex(V[l + j * n]);
+      R[i + j * m] = t - zcomplex(U[i + j * m]) * s[j];
+    }
+    for (int i = 0; i < k; ++i) {
+      zcomplex tu = 0, tv = 0;
+      for (int l = 0; l < m; ++l) tu += std::conj(zcomplex(U[l + i * m])) * zcomplex(U[l + j * m]);
+      for (int l = 0; l < n; ++l) tv += std::conj(zcomplex(V[l + i * n])) * zcomplex(V[l + j * n]);
+      Gu[i + j * k] = (i == j ? 1.0 : 0.0) - tu;
+      Gv[i + j * k] = (i == j ? 1.0 : 0.0) - tv;
+    }
+  }
+  EXPECT_LE(norm1(m, k, R) / unit, 30.0) << "residual";
+  EXPECT_LE(norm1(k, k, Gu) / (m * ep), 30.0) << "orthogonality of U";
+  EXPECT_LE(norm1(k, k, Gv) / (n * ep), 30.0) << "orthogonality of V";
+  if (in_grid) Cblacs_gridexit(on.blacs);
+}
+
+TYPED_TEST(ScaLAPACK2D, SvdMatchesScaLAPACK) {
+  int nranks = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  td::CHostContext c(2);
+  for (const Grid& g : every_grid(nranks))
+    for (auto [m, n, nb] : {std::tuple{1, 1, 1}, {37, 23, 5}, {23, 37, 4}})
+      check_svd<TypeParam>(c.ctx, g, m, n, nb);
+  // A 2 x 2 grid with 64 x 64 blocks, each process holding several.
+  if (nranks >= 4) check_svd<TypeParam>(c.ctx, {2, 2, 'R'}, 150, 130, 64);
 }
 
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// What the ScaLAPACK-shaped entries (heevd_2d, hetrd_2d, gebrd_2d; private to
+// What the ScaLAPACK-shaped entries (heevd_2d, gesvd_2d, hetrd_2d, gebrd_2d; private to
 // dist/lapack) share: the devices' column block, a descriptor's fields in the ranks'
 // agreement, and the checks of one local array, each message under the entry's name.
 #pragma once
@@ -36,6 +36,12 @@ inline constexpr DescNames kDescA{"desca.m",     "desca.n",    "desca.mb",
 inline constexpr DescNames kDescZ{"descz.m",     "descz.n",    "descz.mb",
                                   "descz.nb",    "descz.nprow", "descz.npcol",
                                   "descz.rsrc",  "descz.csrc", "descz.order"};
+inline constexpr DescNames kDescU{"descu.m",     "descu.n",    "descu.mb",
+                                  "descu.nb",    "descu.nprow", "descu.npcol",
+                                  "descu.rsrc",  "descu.csrc", "descu.order"};
+inline constexpr DescNames kDescV{"descv.m",     "descv.n",    "descv.mb",
+                                  "descv.nb",    "descv.nprow", "descv.npcol",
+                                  "descv.rsrc",  "descv.csrc", "descv.order"};
 
 /// A descriptor's fields (lld, each rank's own, is not among them).
 inline void add_desc(CallRecord& rec, const DescNames& f, const BlockCyclic2D& D) {
