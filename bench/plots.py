@@ -766,20 +766,24 @@ def edges(paths, out):
 def redistribute(paths, out):
     rows = read(paths[0])
     fig, ax = figure(2, (11, 4.5))
-    grids = list(OrderedDict.fromkeys((r["type"], r["nprow"], r["npcol"], r["ranks"], r["gpus"])
-                                      for r in rows))
-    for g in grids:
-        sel = [r for r in rows if (r["type"], r["nprow"], r["npcol"], r["ranks"], r["gpus"]) == g]
+
+    def key(r):
+        return (r["type"], r["nprow"], r["npcol"], r["ranks"], r["gpus"], r.get("route", ""))
+
+    for g in OrderedDict.fromkeys(key(r) for r in rows):
+        sel = [r for r in rows if key(r) == g]
         if len(sel) < 2:
             continue
         ns = [int(r["n"]) for r in sel]
-        label = f"{g[0]} {g[1]}x{g[2]} grid, {g[3]} rank(s), {g[4]} GPUs"
+        route = f", {g[5]} route" if g[5] else ""
+        label = f"{g[0]} {g[1]}x{g[2]} grid, {g[3]} rank(s), {g[4]} GPUs{route}"
         line = ax[0].loglog(ns, [float(r["import_s"]) for r in sel], "o-", label=f"import {label}")
-        ax[0].loglog(ns, [float(r["root_s"]) for r in sel], "x--", color=line[0].get_color(),
-                     label=f"through rank 0 {label}")
-        if any(float(r["hetrd_s"]) > 0 for r in sel):
-            ax[0].loglog(ns, [float(r["hetrd_s"]) for r in sel], ":", color=line[0].get_color(),
-                         label=f"hetrd_mgpu {label}")
+        # Runs without the route through rank 0 (or hetrd) write 0 there.
+        for col, style, what in (("root_s", "x--", "through rank 0"), ("hetrd_s", ":", "hetrd_mgpu")):
+            timed = [r for r in sel if float(r[col]) > 0]
+            if timed:
+                ax[0].loglog([int(r["n"]) for r in timed], [float(r[col]) for r in timed], style,
+                             color=line[0].get_color(), label=f"{what} {label}")
         gb = [int(r["n"]) ** 2 * (16 if r["type"] in "cz" else 8) * 1e-9 for r in sel]
         ax[1].semilogx(ns, [b / float(r["import_s"]) for b, r in zip(gb, sel)], "o-",
                        color=line[0].get_color(), label=f"import {label}")

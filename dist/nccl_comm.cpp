@@ -82,6 +82,17 @@ std::vector<std::string> global_gpu_names(const Context& ctx) {
   return names;
 }
 
+// Closes the group of operations that `first` (the first failure, or success) ended
+// and raises if anything failed. Peers may have queued their part already: a failure
+// aborts the communicators, ending everything, before raising.
+void end_group(NcclCommunicator& c, ncclResult_t first, const char* call, const char* func) {
+  const ncclResult_t end = ncclGroupEnd();
+  if (first == ncclSuccess && end == ncclSuccess) return;
+  c.abort();
+  detail::throw_nccl(__FILE__, __LINE__, func, first != ncclSuccess ? call : "ncclGroupEnd",
+                     first != ncclSuccess ? first : end);
+}
+
 }  // namespace
 
 NcclCommunicator::NcclCommunicator(Context& ctx) : impl_(std::make_unique<Impl>()) {
@@ -233,14 +244,40 @@ void NcclCommunicator::run(Collective c, const void* const* send, void* const* r
         break;
     }
   }
-  const ncclResult_t end = ncclGroupEnd();
-  if (first != ncclSuccess || end != ncclSuccess) {
-    // Peers may have queued their part already: end everything before raising.
-    const ncclResult_t r = first != ncclSuccess ? first : end;
-    abort();
-    detail::throw_nccl(__FILE__, __LINE__, __func__, first != ncclSuccess ? call : "ncclGroupEnd",
-                       r);
+  end_group(*this, first, call, __func__);
+}
+
+void NcclCommunicator::alltoallv(const std::vector<const void*>& send,
+                                 const std::vector<Transfers>& sends,
+                                 const std::vector<void*>& recv,
+                                 const std::vector<Transfers>& recvs,
+                                 const std::vector<cudaStream_t>& streams) {
+  if (impl_->aborted)
+    MGBLAS_THROW(NcclError, "the NCCL communicator was aborted after an earlier failure; a new "
+                            "reducer makes a new one");
+  const int P = static_cast<int>(impl_->comms.size());
+  const int G = size();
+  const char* call = "ncclSend";
+  ncclResult_t first = ncclSuccess;
+  // Every device's sends and receives in one group: NCCL pairs them up and runs them
+  // concurrently, so no ordering of the pairs can deadlock.
+  MGBLAS_CHECK_NCCL(ncclGroupStart());
+  for (int d = 0; d < P && first == ncclSuccess; ++d) {
+    cudaStream_t s = streams[d] ? streams[d] : impl_->streams[d];
+    const auto* out = static_cast<const std::byte*>(send[d]);
+    auto* in = static_cast<std::byte*>(recv[d]);
+    for (int q = 0; q < G && first == ncclSuccess; ++q) {
+      if (const std::size_t b = sends[d].bytes[q]; b > 0) {
+        call = "ncclSend";
+        first = ncclSend(out + sends[d].offset[q], b, ncclInt8, q, impl_->comms[d], s);
+      }
+      if (const std::size_t b = recvs[d].bytes[q]; b > 0 && first == ncclSuccess) {
+        call = "ncclRecv";
+        first = ncclRecv(in + recvs[d].offset[q], b, ncclInt8, q, impl_->comms[d], s);
+      }
+    }
   }
+  end_group(*this, first, call, __func__);
 }
 
 void NcclCommunicator::wait(const std::vector<cudaStream_t>& streams) {
@@ -304,6 +341,11 @@ std::string NcclCommunicator::description() const { return "NCCL not compiled"; 
 cudaStream_t NcclCommunicator::stream(int) const { return nullptr; }
 void NcclCommunicator::run(Collective, const void* const*, void* const*, std::size_t, bool,
                            const cudaStream_t*, int) {
+  MGBLAS_THROW(NotCompiled, "NCCL: mgblas was built without NCCL");
+}
+void NcclCommunicator::alltoallv(const std::vector<const void*>&, const std::vector<Transfers>&,
+                                 const std::vector<void*>&, const std::vector<Transfers>&,
+                                 const std::vector<cudaStream_t>&) {
   MGBLAS_THROW(NotCompiled, "NCCL: mgblas was built without NCCL");
 }
 void NcclCommunicator::wait(const std::vector<cudaStream_t>&) {}

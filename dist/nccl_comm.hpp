@@ -71,6 +71,21 @@ class NcclCommunicator {
   template <Scalar T>
   void broadcast(const std::vector<T*>& bufs, int64_t count, int root,
                  const std::vector<cudaStream_t>& streams);
+  /// Bytes one device exchanges with each global device: bytes[q] at offset[q] of its
+  /// buffer, for q < size().
+  struct Transfers {
+    std::vector<std::size_t> bytes, offset;
+  };
+  /// Point to point between every pair of devices: local device d sends sends[d].bytes[q]
+  /// bytes from send[d] + sends[d].offset[q] to global device q and receives
+  /// recvs[d].bytes[q] bytes from q at recv[d] + recvs[d].offset[q] (memory of device d;
+  /// zero-byte entries are skipped; a device's entries for itself must be zero). Every
+  /// pair's counts must agree between its two ends. One group, queued on streams[d],
+  /// not waited for. Collective over all ranks.
+  void alltoallv(const std::vector<const void*>& send, const std::vector<Transfers>& sends,
+                 const std::vector<void*>& recv, const std::vector<Transfers>& recvs,
+                 const std::vector<cudaStream_t>& streams);
+
   /// Wait until the work queued on streams[d] (one entry per local device; nullptr
   /// skips) has completed, polling the communicators' asynchronous errors and the time
   /// limit meanwhile. On an error or at the limit: abort(), then raise NcclError (or

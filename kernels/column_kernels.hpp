@@ -74,6 +74,17 @@
   void digest_sum(const Device& dev, cudaStream_t stream, int64_t n, const T* x,            \
                   uint64_t* out)
 
+/// The copies of a 2-D block-cyclic redistribution on one device (dist/redistribute_2d):
+/// for c < count and il < rows, entry (i, cols[c]) of A (leading dimension ld) and
+/// packed[c * rows + il], where i = (il / mb * nprow + phase) * mb + il % mb is the
+/// global row of local row il of the process row `phase` rows past the first (nprow = 1
+/// and mb >= rows give i = il). to_columns copies packed into A, else A into packed.
+/// cols: count entries in the device's memory.
+#define MGBLAS_DECLARE_COPY_ROW_BLOCKS_KERNEL(T)                                            \
+  void copy_row_blocks(const Device& dev, cudaStream_t stream, int64_t count, int64_t rows, \
+                       int64_t mb, int nprow, int phase, const int64_t* cols, T* packed,    \
+                       T* A, int64_t ld, bool to_columns)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_FINISH_SUM_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GATHER_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SCATTER_COLUMNS_KERNEL)
@@ -81,3 +92,4 @@ MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_SYMV_COLUMNS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_MAX_MAGNITUDE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_RANGE_SCALE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_DIGEST_SUM_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_COPY_ROW_BLOCKS_KERNEL)

@@ -155,6 +155,27 @@ uint64_t digest(const Queue& q, int64_t n, const T* x, uint64_t* scratch) {
   return hash_finish(sum, bytes, kHashSeed);
 }
 
+template <Scalar T>
+void copy_row_blocks(const Queue& q, int64_t count, int64_t rows, int64_t mb, int nprow,
+                     int phase, const int64_t* cols, T* packed, T* A, int64_t ld,
+                     bool to_columns) {
+  check_queue(q);
+  MGBLAS_CHECK_ARG(count >= 0, "count", count, ">= 0");
+  MGBLAS_CHECK_ARG(rows >= 0, "rows", rows, ">= 0");
+  MGBLAS_CHECK_ARG(mb >= 1, "mb", mb, ">= 1");
+  MGBLAS_CHECK_ARG(nprow >= 1, "nprow", nprow, ">= 1");
+  MGBLAS_CHECK_ARG(phase >= 0 && phase < nprow, "phase", phase, "in [0, nprow = ", nprow, ")");
+  if (count == 0 || rows == 0) return;
+  // The last local row lands lowest: it must fit in A's columns.
+  const int64_t last = ((rows - 1) / mb * nprow + phase) * mb + (rows - 1) % mb;
+  MGBLAS_CHECK_ARG(ld > last, "ld", ld, "> the last global row ", last);
+  MGBLAS_CHECK_PTR(cols, "cols", true);
+  MGBLAS_CHECK_PTR(packed, "packed", true);
+  MGBLAS_CHECK_PTR(A, "A", true);
+  MGBLAS_DISPATCH(q, copy_row_blocks, count, rows, mb, nprow, phase, cols, packed, A, ld,
+                  to_columns);
+}
+
 #define MGBLAS_INSTANTIATE_COLUMNS_(T)                                                        \
   template void finish_sum<T>(const Queue&, int64_t, const T*, T, T*);                        \
   template void gather_columns<T>(const Queue&, const LocalColumns&, const T*, int64_t, T*);  \
@@ -167,7 +188,9 @@ uint64_t digest(const Queue& q, int64_t n, const T* x, uint64_t* scratch) {
                                  real_type_t<T>*);                                            \
   template void range_scale<T>(const Queue&, int64_t, int64_t, int64_t, const real_type_t<T>*, \
                                bool, T*, int64_t);                                            \
-  template uint64_t digest<T>(const Queue&, int64_t, const T*, uint64_t*);
+  template uint64_t digest<T>(const Queue&, int64_t, const T*, uint64_t*);                   \
+  template void copy_row_blocks<T>(const Queue&, int64_t, int64_t, int64_t, int, int,         \
+                                   const int64_t*, T*, T*, int64_t, bool);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE_COLUMNS_)
 #undef MGBLAS_INSTANTIATE_COLUMNS_
 

@@ -88,4 +88,14 @@ void range_scale(const Queue& q, int64_t rows, int64_t cols, int64_t count,
 template <Scalar T>
 uint64_t digest(const Queue& q, int64_t n, const T* x, uint64_t* scratch);
 
+/// Row blocks of 2-D block-cyclic columns to or from packed columns (the device side of
+/// a ScaLAPACK-layout redistribution): for c < count and il < rows, entry
+/// (i, cols[c]) of A and packed[c * rows + il], with i = (il / mb * nprow + phase) * mb
+/// + il % mb (nprow = 1, mb >= rows: i = il). to_columns writes A, else packed. cols:
+/// memory of the queue's device. Every i must lie below ld.
+template <Scalar T>
+void copy_row_blocks(const Queue& q, int64_t count, int64_t rows, int64_t mb, int nprow,
+                     int phase, const int64_t* cols, T* packed, T* A, int64_t ld,
+                     bool to_columns);
+
 }  // namespace mgblas

@@ -79,7 +79,10 @@ class DistMatrix {
   /// leading dimension lld >= max(1, its local rows); the descriptor's LLD), ranks
   /// outside the grid pass nullptr. An all-to-all between the ranks: no rank ever holds
   /// more than its own parts. Collective; desc must be the same on every rank (lld
-  /// excepted). Defined in layouts/redistribute_2d.cpp.
+  /// excepted). On GPUs with NCCL the exchange runs between the GPUs (each rank's
+  /// local array is copied to its GPUs as it lies), otherwise through host memory and
+  /// MPI; MGBLAS_REDUCER=host forces the latter. Defined in dist/redistribute_2d.cpp,
+  /// beside the communicators it needs.
   void import_2d(const BlockCyclic2D& desc, const T* a, int64_t lld);
   /// The reverse: write this matrix into the 2-D block-cyclic local arrays `a`.
   void export_2d(const BlockCyclic2D& desc, T* a, int64_t lld) const;

@@ -2,6 +2,7 @@
 // The host engine's column kernels (kernels/column_kernels.hpp): plain loops in the
 // order of the math (no BLAS routine gathers by a block-cyclic index), and SYMV/HEMV
 // per run of columns on the engine's own CBLAS-backed symv and gemv.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <vector>
@@ -111,6 +112,21 @@ void range_scale_host(int64_t rows, int64_t cols, int64_t count, const real_type
     for (int64_t i = 0; i < rows; ++i) A[i + j * ld] *= f;
 }
 
+template <Scalar T>
+void copy_row_blocks_host(int64_t count, int64_t rows, int64_t mb, int nprow, int phase,
+                          const int64_t* cols, T* packed, T* A, int64_t ld, bool to_columns) {
+  for (int64_t c = 0; c < count; ++c) {
+    T* column = A + cols[c] * ld;
+    T* run = packed + c * rows;
+    // One run of up to mb contiguous rows at a time.
+    for (int64_t il = 0; il < rows; il += mb) {
+      const int64_t i = (il / mb * nprow + phase) * mb, len = std::min(mb, rows - il);
+      if (to_columns) std::copy_n(run + il, len, column + i);
+      else std::copy_n(column + i, len, run + il);
+    }
+  }
+}
+
 }  // namespace
 
 #define MGBLAS_HOST_COLUMNS_(T)                                                               \
@@ -128,6 +144,9 @@ void range_scale_host(int64_t rows, int64_t cols, int64_t count, const real_type
   }                                                                                           \
   MGBLAS_DECLARE_DIGEST_SUM_KERNEL(T) {                                                       \
     *out = hash_word_sum(x, static_cast<std::size_t>(n) * sizeof(T));                         \
+  }                                                                                           \
+  MGBLAS_DECLARE_COPY_ROW_BLOCKS_KERNEL(T) {                                                  \
+    copy_row_blocks_host(count, rows, mb, nprow, phase, cols, packed, A, ld, to_columns);     \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_COLUMNS_)
 #undef MGBLAS_HOST_COLUMNS_

@@ -2,7 +2,8 @@
 // The host engine's column kernels (kernels/column_kernels.hpp) through their per-device
 // entries (kernels/columns.hpp), on fresh random block-cyclic shapes: gathers, scatters
 // and the final sum against a walk over every global column, the SYMV/HEMV share summed
-// over all devices against a dense product written out as loops.
+// over all devices against a dense product written out as loops, the row blocks of a
+// 2-D redistribution against BlockCyclic2D's index arithmetic.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "core/error.hpp"
 #include "kernels/columns.hpp"
 #include "layouts/block_cyclic.hpp"
+#include "layouts/block_cyclic_2d.hpp"
 #include "tests/kernels/host_test_helpers.hpp"
 #include "tests/testing/testing.hpp"
 
@@ -231,6 +233,61 @@ TYPED_TEST(ColumnsHost, MaxMagnitudeAndRangeScale) {
     max_magnitude<T>(q, rows, cols, A.data(), ld, &got);
     EXPECT_TRUE(std::isnan(got));
   }
+}
+
+// +-----------------------------------------------------------------------------------+
+// | copy_row_blocks: the rows of process row pr of a 2-D block-cyclic layout, in      |
+// | columns cols[c] of A, to and from packed columns; a row's place from              |
+// | BlockCyclic2D::global_row (ScaLAPACK's indxl2g), not from the kernel's formula.   |
+// +-----------------------------------------------------------------------------------+
+TYPED_TEST(ColumnsHost, CopyRowBlocks) {
+  using T = TypeParam;
+  auto rng = testing::make_rng();
+  const Queue q(*this->dev_);
+  auto pick = [&](int64_t lo, int64_t hi) {
+    return std::uniform_int_distribution<int64_t>(lo, hi)(rng);
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    const int64_t m = pick(0, 90), mb = pick(1, 12), ncols = pick(1, 9), ld = m + pick(1, 3);
+    const int nprow = static_cast<int>(pick(1, 4)), rsrc = static_cast<int>(pick(0, nprow - 1));
+    const int pr = static_cast<int>(pick(0, nprow - 1));
+    const BlockCyclic2D D(m, 1, mb, 1, nprow, 1, rsrc, 0);
+    const int64_t rows = D.local_rows(pr);
+    const int phase = (pr - rsrc + nprow) % nprow;
+    // Distinct columns in a random order.
+    std::vector<int64_t> cols(static_cast<std::size_t>(ncols));
+    for (int64_t c = 0; c < ncols; ++c) cols[c] = c;
+    std::shuffle(cols.begin(), cols.end(), rng);
+    cols.resize(static_cast<std::size_t>(pick(1, ncols)));
+    const auto count = static_cast<int64_t>(cols.size());
+    const std::string where = detail::concat("m=", m, " mb=", mb, " nprow=", nprow, " rsrc=",
+                                             rsrc, " pr=", pr, " count=", count);
+
+    std::vector<T> A = testing::random_vector<T>(static_cast<std::size_t>(ld * ncols), rng);
+    std::vector<T> packed(static_cast<std::size_t>(std::max<int64_t>(1, count * rows)));
+    copy_row_blocks<T>(q, count, rows, mb, nprow, phase, cols.data(), packed.data(), A.data(), ld,
+                       /*to_columns=*/false);
+    for (int64_t c = 0; c < count; ++c)
+      for (int64_t il = 0; il < rows; ++il)
+        ASSERT_EQ(packed[c * rows + il], A[cols[c] * ld + D.global_row(pr, il)])
+            << where << " c=" << c << " il=" << il;
+
+    // Back into a fresh matrix: exactly those entries change.
+    const std::vector<T> before = testing::random_vector<T>(A.size(), rng);
+    std::vector<T> B = before;
+    copy_row_blocks<T>(q, count, rows, mb, nprow, phase, cols.data(), packed.data(), B.data(), ld,
+                       /*to_columns=*/true);
+    std::vector<T> want = before;
+    for (int64_t c = 0; c < count; ++c)
+      for (int64_t il = 0; il < rows; ++il)
+        want[cols[c] * ld + D.global_row(pr, il)] = packed[c * rows + il];
+    ASSERT_EQ(B, want) << where;
+  }
+  // A row past the columns' end is refused by name.
+  std::vector<T> A(8), packed(8);
+  const int64_t col = 0;
+  EXPECT_THROW(copy_row_blocks<T>(q, 1, 8, 2, 2, 1, &col, packed.data(), A.data(), 8, true),
+               BadArgument);
 }
 
 }  // namespace

@@ -419,6 +419,41 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
   }
 }
 
+// ---- row blocks of a 2-D redistribution ---------------------------------------------
+
+// blockIdx.y (grid-stride): a column; its threads stride over the column's local rows.
+// A run of mb rows is contiguous on both sides, so the accesses coalesce.
+template <typename D>
+__global__ void __launch_bounds__(kVectorThreads)
+    copy_row_blocks_kernel(int64_t count, int64_t rows, int64_t mb, int nprow, int phase,
+                           const int64_t* cols, D* packed, D* A, int64_t ld, bool to_columns) {
+  for (int64_t c = blockIdx.y; c < count; c += gridDim.y) {
+    D* column = A + cols[c] * ld;
+    D* run = packed + c * rows;
+    for (int64_t il = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; il < rows;
+         il += int64_t{gridDim.x} * blockDim.x) {
+      const int64_t i = (il / mb * nprow + phase) * mb + il % mb;
+      if (to_columns) column[i] = run[il];
+      else run[il] = column[i];
+    }
+  }
+}
+
+template <Scalar T>
+void copy_row_blocks_cuda(const Device& d, cudaStream_t stream, int64_t count, int64_t rows,
+                          int64_t mb, int nprow, int phase, const int64_t* cols, T* packed,
+                          T* A, int64_t ld, bool to_columns) {
+  if (count <= 0 || rows <= 0) return;
+  d.make_current();
+  // Enough blocks per column for long columns, grid-stride past 65535 columns.
+  const dim3 grid(common::grid_dim(rows, kVectorThreads, 16),
+                  static_cast<unsigned>(std::min<int64_t>(count, 65535)));
+  copy_row_blocks_kernel<<<grid, kVectorThreads, 0, stream>>>(
+      count, rows, mb, nprow, phase, cols, common::device_ptr(packed), common::device_ptr(A), ld,
+      to_columns);
+  MGBLAS_CHECK_LAUNCH(stream);
+}
+
 }  // namespace
 
 #define MGBLAS_CUDA_COLUMNS_(T)                                                               \
@@ -438,7 +473,11 @@ void symv_columns_cuda(const Device& d, cudaStream_t stream, Uplo uplo, bool her
   MGBLAS_DECLARE_RANGE_SCALE_KERNEL(T) {                                                      \
     range_scale_cuda(dev, stream, rows, cols, count, maxima, inverse, A, ld);                 \
   }                                                                                           \
-  MGBLAS_DECLARE_DIGEST_SUM_KERNEL(T) { digest_sum_cuda(dev, stream, n, x, out); }
+  MGBLAS_DECLARE_DIGEST_SUM_KERNEL(T) { digest_sum_cuda(dev, stream, n, x, out); }          \
+  MGBLAS_DECLARE_COPY_ROW_BLOCKS_KERNEL(T) {                                                  \
+    copy_row_blocks_cuda(dev, stream, count, rows, mb, nprow, phase, cols, packed, A, ld,     \
+                         to_columns);                                                         \
+  }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_COLUMNS_)
 #undef MGBLAS_CUDA_COLUMNS_
 
