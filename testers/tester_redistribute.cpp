@@ -2,16 +2,18 @@
 // mgblas-tester redistribute: ScaLAPACK's 2-D block-cyclic layout to and from a
 // DistMatrix on the GPUs of every rank (DistMatrix::import_2d / export_2d), against the
 // route a user has without it (the whole matrix through rank 0: collect, then
-// distribute from the root), and against the tridiagonal reduction it feeds.
+// distribute from the root), and against the solvers it feeds.
 //
 //   mpirun -np R mgblas-tester redistribute -n 8192,32768 --type d [--mb 64]
-//          [--grid 2x2] [--nb 256] [--niter 5] [--hetrd] [--no-root]
+//          [--grid 2x2] [--nb 256] [--niter 5] [--hetrd] [--heevd] [--no-root]
 //
 // Each rank fills its 2-D local array (entry (i, j) a function of (seed, i + j n)), then
 // import_2d and export_2d are timed (median over --niter, max over ranks, barrier
 // before each); GB/s counts the matrix's bytes once. root(s): collect to rank 0 plus
 // distribute from it, the gather route. hetrd(s): one hetrd_mgpu call on the imported
-// matrix (--hetrd). The check: the exported local arrays equal the filled ones, entry for
+// matrix (--hetrd). --heevd: heevd_2d with all eigenvectors on the same local arrays
+// (Z under A's descriptor), one warm-up and one timed call, its profile printed as a '#'
+// line: the redistribution in, the solve, the redistribution out. The check: the exported local arrays equal the filled ones, entry for
 // entry (diff = entries that differ, summed over ranks).
 #include <mpi.h>
 
@@ -21,6 +23,7 @@
 #include <string>
 
 #include "core/context.hpp"
+#include "dist/lapack/heevd_2d.hpp"
 #include "dist/lapack/hetrd_mgpu.hpp"
 #include "layouts/block_cyclic_2d.hpp"
 #include "layouts/dist_matrix.hpp"
@@ -36,7 +39,7 @@ struct Options : LapackOptions {
   Options() { niter = 5; }
   int64_t mb = 64, nb = 256;
   std::string grid;  // PxQ; empty: the squarest grid of all ranks
-  bool hetrd = false, root = true;
+  bool hetrd = false, heevd = false, root = true;
 };
 
 // nprow x npcol from "PxQ", or the squarest factorisation of nranks.
@@ -110,6 +113,23 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o) {
       A.import_2d(D, pr >= 0 ? a.data() : nullptr, lld);
       hetrd_s = max_seconds(*ctx, [&] { hetrd_mgpu<T>(Uplo::Lower, A, d.data(), e.data(), tau.data()); });
     }
+    if (o.heevd) {
+      std::vector<R> w(static_cast<std::size_t>(n));
+      std::vector<T> z(a.size());
+      Heevd2DProfile prof;
+      Heevd2DOptions opts;
+      opts.nb = A.layout().nb();
+      opts.profile = &prof;
+      for (int r = 0; r < 2; ++r)  // a warm-up, then the timed call
+        heevd_2d<T>(ctx, Uplo::Lower, D, pr >= 0 ? a.data() : nullptr, lld, w.data(), &D,
+                    pr >= 0 ? z.data() : nullptr, lld, {}, opts);
+      if (me == 0)
+        std::printf("# heevd_2d n %lld, all vectors: import %.4f s, solve %.4f s, export %.4f s, "
+                    "total %.4f s (redistribution %.1f%% of it)\n",
+                    static_cast<long long>(n), prof.redistribute_in, prof.solve,
+                    prof.redistribute_out, prof.total,
+                    100 * (prof.redistribute_in + prof.redistribute_out) / prof.total);
+    }
     const double imp = median_of(ti), exp = median_of(te);
     const double gb = static_cast<double>(n) * n * sizeof(T) * 1e-9;
     const bool ok = all_wrong == 0;
@@ -147,6 +167,9 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--grid", o.grid, "process grid PxQ (default: squarest of the ranks)");
   app.add_option("--nb", o.nb, "block-column width of the DistMatrix")->capture_default_str();
   app.add_flag("--hetrd,!--no-hetrd", o.hetrd, "time one hetrd_mgpu on the imported matrix")
+      ->capture_default_str();
+  app.add_flag("--heevd,!--no-heevd", o.heevd,
+               "time heevd_2d (all vectors) on the local arrays, with its redistributions")
       ->capture_default_str();
   app.add_flag("--root,!--no-root", o.root, "time the route through rank 0")->capture_default_str();
   if (const int status = parse_on_every_rank(app, argc, argv, world_rank); status >= 0)

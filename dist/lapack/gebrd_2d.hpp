@@ -78,8 +78,8 @@ struct Gebrd2DOptions {
 /// DimensionMismatch for desca or the options differing between ranks (naming the
 /// field). A NaN or infinity in A is not an error (gebrd_mgpu's rule): it spreads into
 /// the outputs. Entries of any finite size (gebrd_mgpu scales out-of-range matrices).
-/// Accuracy: gebrd_mgpu's. Memory: the devices hold A in the 1-D layout, each rank's host
-/// the all-to-all's buffers of its share. Flops: gebrd_mgpu's, 4 m n^2 - 4 n^3 / 3 for
+/// Accuracy: gebrd_mgpu's. Memory: the devices hold A in the 1-D layout, plus the
+/// exchange's buffers (import_2d: on the GPUs, or in host memory on the host route). Flops: gebrd_mgpu's, 4 m n^2 - 4 n^3 / 3 for
 /// m >= n (real).
 template <Scalar T>
 void gebrd_2d(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& desca, T* a,

@@ -77,8 +77,8 @@ struct Gesvd2DOptions {
 /// and for desca, descu, descv, nvec or opts.nb differing between ranks (naming the field
 /// and the ranks' values). A NaN or infinity in A is a BadArgument naming A (s, u and v
 /// untouched). Accuracy: gesvd_mgpu's. Memory: the devices hold A, and U's and V's
-/// written columns, in the 1-D layout; each rank's host the all-to-all's buffers of its
-/// share.
+/// written columns, in the 1-D layout, plus the exchange's buffers (import_2d: on the
+/// GPUs, or in host memory on the host route).
 template <Scalar T>
 void gesvd_2d(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& desca, const T* a,
               int64_t lda, real_type_t<T>* s, const BlockCyclic2D* descu, T* u, int64_t ldu,

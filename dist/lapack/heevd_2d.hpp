@@ -76,9 +76,9 @@ struct Heevd2DOptions {
 /// and for desca, descz, uplo, range or opts.nb differing between ranks (naming the field
 /// and the ranks' values). A NaN or infinity in A's `uplo` triangle is a BadArgument
 /// naming A (w and z untouched). Accuracy: heevd_mgpu's. Memory: the devices hold A and
-/// the n x K (Kind::Index) or n x n columns of Z in the 1-D layout, and each rank's host
-/// the all-to-all's buffers of its share; a value range selecting m < n eigenvalues adds
-/// an n x m copy.
+/// the n x K (Kind::Index) or n x n columns of Z in the 1-D layout, plus the exchange's
+/// buffers (import_2d: on the GPUs, or in each rank's host memory on the host route); a
+/// value range selecting m < n eigenvalues adds an n x m copy.
 template <Scalar T>
 int64_t heevd_2d(const std::shared_ptr<Context>& ctx, Uplo uplo, const BlockCyclic2D& desca,
                  const T* a, int64_t lda, real_type_t<T>* w, const BlockCyclic2D* descz, T* z,

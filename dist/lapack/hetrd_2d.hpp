@@ -84,7 +84,8 @@ struct Hetrd2DOptions {
 /// desca, and for desca, uplo or the options differing between ranks (naming the field).
 /// A NaN or infinity in A's `uplo` triangle is not an error (hetrd_mgpu's rule): it
 /// spreads into d, e, tau and a. Accuracy: hetrd_mgpu's. Memory: the devices hold A in the
-/// 1-D layout, each rank's host the all-to-all's buffers of its share. Flops:
+/// 1-D layout, plus the exchange's buffers (import_2d: on the GPUs, or in host memory on
+/// the host route). Flops:
 /// hetrd_mgpu's, (4/3) n^3 (real).
 template <Scalar T>
 void hetrd_2d(const std::shared_ptr<Context>& ctx, Uplo uplo, const BlockCyclic2D& desca, T* a,
