@@ -38,20 +38,6 @@ void check_factor(const char* desc_name, const char* array, const char* ld_name,
   detail::check_local(kWhat, desc_name, array, ld_name, D, p, ld, me, nranks);
 }
 
-// The columns a factor of `rows` rows and `cols` columns receives (gesvd_mgpu's rule: all
-// of them when full, else the wanted vectors).
-int64_t written_columns(int64_t rows, int64_t cols, int64_t want, int64_t k) {
-  return want == k && cols == rows && rows > k ? rows : want;
-}
-
-// The same blocks and grid as D, over `cols` columns: its local arrays hold D's first
-// cols columns at the same local places (a local column's index does not depend on the
-// width), so exporting into it writes those and nothing else.
-BlockCyclic2D first_columns(const BlockCyclic2D& D, int64_t cols) {
-  return BlockCyclic2D(D.m(), cols, D.mb(), D.nb(), D.nprow(), D.npcol(), D.rsrc(), D.csrc(),
-                       D.order());
-}
-
 }  // namespace
 
 template <Scalar T>
@@ -103,8 +89,8 @@ void gesvd_2d(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& desca, c
   // 2. U and V on the devices with exactly the columns gesvd_mgpu writes.
   t = std::chrono::steady_clock::now();
   const bool vectors = want > 0 && (descu != nullptr || descv != nullptr);
-  const int64_t cu = descu != nullptr ? written_columns(m, descu->n(), want, k) : 0;
-  const int64_t cv = descv != nullptr ? written_columns(n, descv->n(), want, k) : 0;
+  const int64_t cu = descu != nullptr ? gesvd_written_columns(m, descu->n(), want, k) : 0;
+  const int64_t cv = descv != nullptr ? gesvd_written_columns(n, descv->n(), want, k) : 0;
   std::optional<DistMatrix<T>> U, V;
   if (vectors && descu != nullptr)
     U.emplace(ctx, BlockCyclic1D(m, cu, detail::devices_nb(opts.nb, cu, P), P));
@@ -115,8 +101,8 @@ void gesvd_2d(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& desca, c
 
   // 3. The vectors into the first columns of U's and V's local arrays.
   t = std::chrono::steady_clock::now();
-  if (U) U->export_2d(first_columns(*descu, cu), descu->prow_of(me) >= 0 ? u : nullptr, ldu);
-  if (V) V->export_2d(first_columns(*descv, cv), descv->prow_of(me) >= 0 ? v : nullptr, ldv);
+  if (U) U->export_2d(detail::first_columns(*descu, cu), descu->prow_of(me) >= 0 ? u : nullptr, ldu);
+  if (V) V->export_2d(detail::first_columns(*descv, cv), descv->prow_of(me) >= 0 ? v : nullptr, ldv);
   prof.redistribute_out = seconds_since(t);
   prof.total = seconds_since(t0);
   if (opts.profile) *opts.profile = prof;

@@ -206,10 +206,10 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
   } else {
     // B's vectors into windows whose rows past k are zero (U_B sits in the first k rows of
     // U's m, V_B in those of V's n), then each device copies its columns.
-    const bool full_u = U != nullptr && want == k && U->n() == m && m > k;
-    const bool full_v = V != nullptr && want == k && V->n() == n && n > k;
-    const int64_t rows_u = U != nullptr ? m : k, cols_u = full_u ? m : want;
-    const int64_t rows_v = V != nullptr ? n : k, cols_v = full_v ? n : want;
+    const int64_t cols_u = U != nullptr ? gesvd_written_columns(m, U->n(), want, k) : want;
+    const int64_t cols_v = V != nullptr ? gesvd_written_columns(n, V->n(), want, k) : want;
+    const bool full_u = cols_u > want, full_v = cols_v > want;
+    const int64_t rows_u = U != nullptr ? m : k, rows_v = V != nullptr ? n : k;
     DeviceBuffer<T> wu, wv;
     all_or_nothing(comm, what, [&] {
       const Device& lead = ctx.device(0);

@@ -103,6 +103,13 @@ template <Scalar T>
 void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatrix<T>* V,
                 int64_t nvec = -1, const GesvdOptions& opts = {});
 
+/// The columns gesvd_mgpu writes in a factor of `rows` rows and `cols` columns (U: m,
+/// V: n) for nvec = want of k = min(m, n): all rows of them when the factor is full
+/// (want = k, cols = rows > k), else the wanted ones.
+constexpr int64_t gesvd_written_columns(int64_t rows, int64_t cols, int64_t want, int64_t k) {
+  return want == k && cols == rows && rows > k ? rows : want;
+}
+
 /// gesvd_mgpu returning its results: s (all k values, every rank) and, when `vectors`,
 /// the thin U (m x nvec) and V (n x nvec) as new DistMatrices on A's context with A's
 /// column block size nb and first device.

@@ -120,11 +120,8 @@ int64_t heevd_2d(const std::shared_ptr<Context>& ctx, Uplo uplo, const BlockCycl
     m = heevd_mgpu<T>(uplo, A, w, &Z, range, opts.heevd);
     prof.solve = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    // Z's first m columns of the 2-D layout sit in the local arrays exactly where an
-    // n x m matrix of the same blocks and grid puts them (a local column's index does not
-    // depend on the width), so exporting that matrix writes them and nothing else.
-    const BlockCyclic2D zm(n, m, descz->mb(), descz->nb(), descz->nprow(), descz->npcol(),
-                           descz->rsrc(), descz->csrc(), descz->order());
+    // Z's first m columns, exported into those of its local arrays alone.
+    const BlockCyclic2D zm = detail::first_columns(*descz, m);
     T* zlocal = descz->prow_of(me) >= 0 ? z : nullptr;
     if (m == K) {
       Z.export_2d(zm, zlocal, ldz);

@@ -26,6 +26,14 @@ inline int64_t devices_nb(int64_t requested, int64_t n, int P) {
   return std::min<int64_t>(256, (share + 31) / 32 * 32);
 }
 
+/// The same blocks and grid as D over its first `cols` columns: its local arrays hold
+/// those columns at the same local places (a local column's index does not depend on
+/// the width), so exporting into it writes them and nothing else.
+inline BlockCyclic2D first_columns(const BlockCyclic2D& D, int64_t cols) {
+  return BlockCyclic2D(D.m(), cols, D.mb(), D.nb(), D.nprow(), D.npcol(), D.rsrc(), D.csrc(),
+                       D.order());
+}
+
 /// Field names of one descriptor in a CallRecord (string literals: they outlive it).
 struct DescNames {
   const char *m, *n, *mb, *nb, *nprow, *npcol, *rsrc, *csrc, *order;
