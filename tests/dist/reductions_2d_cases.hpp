@@ -10,7 +10,12 @@
 // (another panel width) would agree only up to the reduction's forward error, which in
 // single precision can be large: where a reflector's alpha is within rounding of 0, the
 // two runs may pick opposite signs for beta (LAPACK's convention, beta = -sign(alpha)
-// ||x||) and everything after it differs. test_scalapack_2d compares other blockings,
+// ||x||) and everything after it differs. On GPUs the same blocking is no shield either:
+// their column sums use atomics, in varying order, and in single precision one such
+// flip appeared in 2 of 4 runs of n = 1100 on 2 H200s (float, 1 rank x 2 GPUs; the
+// factorization checks passed). So the comparison with the _mgpu run binds in double
+// precision, and in single precision on host devices (whose sums have a fixed order);
+// the definition's checks bind everywhere. test_scalapack_2d compares other blockings,
 // ScaLAPACK's, in double precision.
 #pragma once
 
@@ -66,10 +71,17 @@ bool padding_untouched(const BlockCyclic2D& D, int rank, const std::vector<T>& a
 //  |  max |d - d_mgpu|, |e - e_mgpu|, |tau - tau_mgpu| <= tol (hetrd_mgpu with the  |
 //  |  devices' nb and panel of hetrd_2d)                                            |
 //  |  max |a's uplo triangle (gathered) - hetrd_mgpu's A| <= tol                     |
+//  |  (these two where same_run_binds: not single precision on GPUs)                 |
 //  |  a's other triangle still NaN, its padding rows still the pad                   |
 //  |  ||A - Q T Q^H||_1 / (n ||A||_1 eps), ||I - Q^H Q||_1 / (n eps), T's            |
 //  |  eigenvalues against A's: each <= 20 (hetrd_mgpu's test thresholds)             |
 //  +-------------------------------------------------------------------------------+
+// Whether the comparison with the _mgpu run of the same blocking binds (see the top).
+template <Scalar T>
+bool same_run_binds(const Context& ctx) {
+  return sizeof(real_type_t<T>) == 8 || ctx.backend() != Backend::Cuda;
+}
+
 template <Scalar T>
 bool hetrd_2d_case(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& Da, Uplo uplo,
                    const std::string& name, const Hetrd2DOptions& base = {}) {
@@ -126,7 +138,8 @@ bool hetrd_2d_case(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& Da,
   const double diff_v = std::max({max_diff(d, dr), max_diff(e, er), max_diff(tau, taur)});
   const lapack::TridiagErrors err = lapack::check_tridiagonal<T>(uplo, n, A, out, d, e, tau);
   const bool padded = padding_untouched(Da, me, a, lda, pad);
-  const bool ok = diff_v <= tol && diff_a <= tol && other_nan && padded && err.lapack_ok &&
+  const bool same = (diff_v <= tol && diff_a <= tol) || !same_run_binds<T>(*ctx);
+  const bool ok = same && other_nan && padded && err.lapack_ok &&
                   err.residual <= 20 && err.orthogonal <= 20 && err.eigenvalues <= 20 &&
                   (n == 0 || prof.total >= prof.reduce);
   return everywhere(*ctx, ok,
@@ -142,7 +155,7 @@ bool hetrd_2d_case(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& Da,
 //  +-------------------------------------------------------------------------------+
 //  |  tol = 30 max(m, n) eps max(1, ||A||_1)                                         |
 //  |  max |d, e, tauq, taup - gebrd_mgpu's| <= tol, max |a (gathered) - its A| <= tol|
-//  |  (gebrd_mgpu with the devices' nb and panel of gebrd_2d)                       |
+//  |  (gebrd_mgpu with the devices' nb and panel of gebrd_2d; where same_run_binds)  |
 //  |  a's padding rows still the pad                                                 |
 //  |  ||A - Q B P^H||_1 / (max(m, n) ||A||_1 eps), ||I - Q^H Q||_1 / (m eps),        |
 //  |  ||I - P^H P||_1 / (n eps), B's singular values against A's: each <= 20        |
@@ -192,7 +205,8 @@ bool gebrd_2d_case(const std::shared_ptr<Context>& ctx, const BlockCyclic2D& Da,
   const bool padded = padding_untouched(Da, me, a, lda, pad);
   lapack::BidiagErrors err;
   if (k > 0) err = lapack::check_bidiagonal<T>(m, n, A, out, d, e, tauq, taup);
-  const bool ok = diff_v <= tol && diff_a <= tol && padded && err.lapack_ok &&
+  const bool same = (diff_v <= tol && diff_a <= tol) || !same_run_binds<T>(*ctx);
+  const bool ok = same && padded && err.lapack_ok &&
                   err.residual <= 20 && err.orth_q <= 20 && err.orth_p <= 20 &&
                   err.singular <= 20 && (k == 0 || prof.total >= prof.reduce);
   return everywhere(*ctx, ok,
