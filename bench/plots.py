@@ -911,6 +911,31 @@ def twostage(paths, out):
     save(fig, out)
 
 
+@topic("sy2sb-update", "CSV", "stage one's deferred update: the two-stage time per pending-column "
+       "width against panel by panel, and the profiled phases (<gpu>-sy2sb-update)")
+def sy2sb_update(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (12, 4.5))
+    sizes = sorted({int(r["n"]) for r in rows})
+    for n in sizes:
+        rs = sorted((r for r in rows if int(r["n"]) == n), key=lambda r: int(r["update"]))
+        base = float(rs[0]["two_stage_s"])  # the narrowest width: the band, panel by panel
+        ax.plot([int(r["update"]) for r in rs], [base / float(r["two_stage_s"]) for r in rs],
+                "o-", label=f"n = {n}")
+    finish(ax, "hetrd_2stage_mgpu, d, band 32, one H200", "pending columns before the update",
+           "speedup over panel by panel", logx=2, legend=8, grid=True)
+    picked = [r for r in rows if r["update"] in ("32", "256")]
+    labels = [f'{r["n"]}\n{r["update"]}' for r in picked]
+    x = list(range(len(picked)))
+    stacked_bars(bx, x, [(name, [float(r[col]) for r in picked])
+                         for name, col in (("panel QR + catch-up", "qr_s"), ("hemm", "hemm_s"),
+                                           ("update", "update_s"), ("chase", "chase_s"))])
+    bx.set_xticks(x)
+    bx.set_xticklabels(labels)
+    finish(bx, "profiled phases (n, pending columns)", None, "seconds", legend=8)
+    save(fig, out)
+
+
 @topic("apply-q", "CSV", "Q2 of the bulge chase applied (band_to_tridiag_apply_q): its TF/s per "
        "case and kernel shape beside cuBLAS gemm's in the same run (<gpu>-band2tri-apply-q)")
 def apply_q(paths, out):

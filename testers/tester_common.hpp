@@ -112,9 +112,10 @@ std::string format(const char* f, double v);
 
 // ---- timing ----------------------------------------------------------------------------
 
-/// Median of the values (the mean of the two middle ones for an even count).
+/// Median of the values (the mean of the two middle ones for an even count; 0 for none).
 template <typename V>
 double median_of(std::vector<V> t) {
+  if (t.empty()) return 0;
   std::sort(t.begin(), t.end());
   const std::size_t n = t.size();
   return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <type_traits>
 #include <vector>
@@ -31,11 +32,13 @@ namespace {
 
 // One local device's buffers. `panel` is the broadcast's unit, [V (m x kq) | T (b x b) |
 // tau (b)]; Y the device's share of A22 V, then the sum; M and MT small products; Tr
-// the upper triangle's reversed T; stack the update's [V W V] (the stacked form of
-// detail::rank2k_columns), on the owner first the upper triangle's reversed panel.
+// the upper triangle's reversed T; acc the update's pending factors, [V | W] (n x kmax
+// each, indexed by A's global row); stack a panel's [V W] and the flushed update's
+// [V W V] (the stacked form of detail::rank2k_columns), on the owner first the upper
+// triangle's reversed panel.
 template <Scalar T>
 struct BandSpace {
-  DeviceBuffer<T> panel, Y, M, MT, Tr, stack;
+  DeviceBuffer<T> panel, Y, M, MT, Tr, acc, stack;
 };
 
 // Y(r - row0) += (the part of S = A(lo:hi, lo:hi), Hermitian with its `uplo` triangle
@@ -96,17 +99,21 @@ class He2hb {
  public:
   He2hb(DistMatrix<T>& A, Uplo uplo, int64_t b, ReducerKind transport, HetrdProfile* profile)
       : A_(A), ctx_(A.context()), L_(A.layout()), n_(L_.n()), ld_(A.ld()), b_(b), uplo_(uplo),
+        kmax_(detail::two_stage_update_width(ctx_.device(0), b)),
         coll_(ctx_, transport), space_(ctx_.num_devices()), clock_(ctx_, profile) {
-    const auto nb = static_cast<std::size_t>(n_ * b_), bb = static_cast<std::size_t>(b_ * b_);
+    const auto nb = static_cast<std::size_t>(n_ * b_), bb = static_cast<std::size_t>(b_ * b_),
+               nk = static_cast<std::size_t>(n_ * kmax_),
+               kb = static_cast<std::size_t>(kmax_ * b_);
     for (int dd = 0; dd < devices(); ++dd) {
       const Device& dev = ctx_.device(dd);
       BandSpace<T>& s = space_[dd];
       s.panel = DeviceBuffer<T>(dev, nb + bb + static_cast<std::size_t>(b_));
       s.Y = DeviceBuffer<T>(dev, nb);
-      s.M = DeviceBuffer<T>(dev, bb);
-      s.MT = DeviceBuffer<T>(dev, bb);
+      s.M = DeviceBuffer<T>(dev, kb);
+      s.MT = DeviceBuffer<T>(dev, kb);
       s.Tr = DeviceBuffer<T>(dev, bb);
-      s.stack = DeviceBuffer<T>(dev, 3 * nb);
+      s.acc = DeviceBuffer<T>(dev, 2 * nk);
+      s.stack = DeviceBuffer<T>(dev, 3 * nk);
     }
   }
 
@@ -120,6 +127,14 @@ class He2hb {
   /// divide n. For the upper triangle the device copies of V and T are reversed
   /// (V' = J V J, T' = J T J: Q = I - V' T' V'^H in A's order) and every product runs on
   /// A's upper triangle.
+  ///
+  /// The trailing update is deferred (Wang et al., arXiv 2410.02170: the update's inner
+  /// dimension decoupled from the band): each panel's V and W join the pending factors
+  /// [V_acc | W_acc] of up to kmax columns, and A22 -= V_acc W_acc^H + W_acc V_acc^H runs
+  /// once per kmax columns as one rank-2 kmax update. Meanwhile A is stale by the pending
+  /// part: the owner brings a panel's own columns up to date before its QR, and the
+  /// products with A22 subtract the pending part, Y = A22 V - V_acc (W_acc^H V) -
+  /// W_acc (V_acc^H V). kmax = b is LAPACK's ?sytrd_sy2sb order.
   void run(const std::vector<T*>& tau) {
     clock_.restart();
     const bool upper = uplo_ == Uplo::Upper;
@@ -128,10 +143,12 @@ class He2hb {
       panel.push_back(s.panel.data());
       Y.push_back(s.Y.data());
     }
+    zero_pending();
+    int64_t K = 0;  // pending columns in acc
     for (int64_t k = 0; k + b_ < n_;) {
       // A~'s panel [k, k + w): A's columns [c0, c1).
       const int64_t c1 = upper ? n_ - k : k + b_;
-      const int64_t c0 = upper ? std::max(c1 - b_, (c1 - 1) / L_.nb() * L_.nb()) : k;
+      const int64_t c0 = c1 - panel_width(k);
       const int64_t w = c1 - c0, m = n_ - k - b_, kq = std::min(m, w);
       const int64_t r0 = upper ? 0 : k + b_;  // A's first row of the panel's rows below the band
       const int64_t count = m * kq + b_ * b_ + b_;  // [V | T | tau]
@@ -143,6 +160,8 @@ class He2hb {
       if (ol >= 0) {
         const Device& dev = ctx_.device(ol);
         T* P = A_.local(ol) + L_.local_col(c0) * ld_ + r0;
+        dev.make_current();
+        if (K > 0) catch_up_panel(ol, c0, c1, K);
         if (upper) {  // factored on a reversed copy, stored back reversed
           T* Pr = space_[ol].stack.data();
           kernels::latrd_reverse<T>(dev, m, w, P, ld_, Pr, m);
@@ -180,27 +199,36 @@ class He2hb {
       clock_.charge(&HetrdProfile::symv);
       coll_.allreduce_sum<T>(Y, m * kq);
       clock_.charge(&HetrdProfile::comm);
-      // W = X - V (T^H V^H X) / 2 with X = Y T, in the stack beside V; then
-      // A22 -= V W^H + W V^H on the device's own columns.
+      // Y -= the pending part's product; W = X - V (T^H V^H X) / 2 with X = Y T, in the
+      // stack beside V; then V and W join the pending factors.
       detail::for_each_local_device(ctx_, [&](int dd) {
         const Device& dev = ctx_.device(dd);
         BandSpace<T>& s = space_[dd];
         T* S = s.stack.data();
         T* W = S + m * kq;
+        T* Va = s.acc.data();
+        T* Wa = Va + n_ * kmax_;
         const T* Tq = upper ? s.Tr.data() : Tm(dd);
         const int64_t ldt = upper ? kq : b_;
         dev.make_current();
-        copy_matrix(dev, m, kq, static_cast<const T*>(S), m, S + 2 * m * kq, m, /*async=*/true);
+        if (K > 0) {
+          gemm<T>(dev, Op::C, Op::N, K, kq, m, T(1), Wa + lo, n_, S, m, T(0), s.M.data(), K);
+          gemm<T>(dev, Op::C, Op::N, K, kq, m, T(1), Va + lo, n_, S, m, T(0), s.MT.data(), K);
+          gemm<T>(dev, Op::N, Op::N, m, kq, K, T(-1), Va + lo, n_, s.M.data(), K, T(1), Y[dd], m);
+          gemm<T>(dev, Op::N, Op::N, m, kq, K, T(-1), Wa + lo, n_, s.MT.data(), K, T(1), Y[dd],
+                  m);
+        }
         gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(1), Y[dd], m, Tq, ldt, T(0), W, m);
         gemm<T>(dev, Op::C, Op::N, kq, kq, m, T(1), S, m, W, m, T(0), s.M.data(), kq);
         gemm<T>(dev, Op::C, Op::N, kq, kq, kq, T(1), Tq, ldt, s.M.data(), kq, T(0), s.MT.data(),
                 kq);
         gemm<T>(dev, Op::N, Op::N, m, kq, kq, T(-0.5), S, m, s.MT.data(), kq, T(1), W, m);
-        detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, /*herm=*/true, uplo_, lo,
-                                  hi, kq, T(-1), S, W, lo, m, T(1), /*stacked=*/true);
-        // A narrower panel (Upper) leaves the g = b - w columns between it and A22, A~'s
-        // columns [k+w, k+b) (A's [m, c0), on one device: c0 is a block boundary), in
-        // the rows Q acts on: they take Q^H from the left, C -= V (T^H (V^H C)).
+        copy_matrix(dev, m, kq, static_cast<const T*>(S), m, Va + lo + K * n_, n_, /*async=*/true);
+        copy_matrix(dev, m, kq, static_cast<const T*>(W), m, Wa + lo + K * n_, n_, /*async=*/true);
+        // A narrower panel (Upper; the first of its group, so nothing is pending) leaves the
+        // g = b - w columns between it and A22, A~'s columns [k+w, k+b) (A's [m, c0), on
+        // one device: c0 is a block boundary), in the rows Q acts on: they take Q^H from
+        // the left now, C -= V (T^H (V^H C)); acc's zero rows keep the catch-up off them.
         const int64_t g = b_ - w;
         if (upper && g > 0 && L_.owner(m) == global(dd)) {
           T* C = A_.local(dd) + L_.local_col(m) * ld_;
@@ -210,8 +238,32 @@ class He2hb {
           gemm<T>(dev, Op::N, Op::N, m, g, kq, T(-1), S, m, s.MT.data(), kq, T(1), C, ld_);
         }
       });
-      clock_.charge(&HetrdProfile::update);
+      K += kq;
       k += w;
+      clock_.charge(&HetrdProfile::panel);
+      // The deferred update, A22 -= V_acc W_acc^H + W_acc V_acc^H, once kmax columns are
+      // pending, the last panel is done, or the next panel is a narrow one (its columns
+      // beside it take Q^H at once, so they must be up to date). A22 is this panel's:
+      // every earlier one's contains it.
+      const bool last = k + b_ >= n_, narrow_next = !last && upper && panel_width(k) < b_;
+      if (K + b_ > kmax_ || last || narrow_next) {
+        detail::for_each_local_device(ctx_, [&](int dd) {
+          const Device& dev = ctx_.device(dd);
+          BandSpace<T>& s = space_[dd];
+          const T* Va = s.acc.data();
+          T* S = s.stack.data();
+          dev.make_current();
+          copy_matrix(dev, m, K, Va + lo, n_, S, m, /*async=*/true);
+          copy_matrix(dev, m, K, Va + n_ * kmax_ + lo, n_, S + m * K, m, /*async=*/true);
+          copy_matrix(dev, m, K, Va + lo, n_, S + 2 * m * K, m, /*async=*/true);
+          detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, /*herm=*/true, uplo_,
+                                    lo, hi, K, T(-1), S, S + m * K, lo, m, T(1),
+                                    /*stacked=*/true);
+        });
+        K = 0;
+        if (narrow_next) zero_pending();
+        clock_.charge(&HetrdProfile::update);
+      }
     }
     coll_.wait();
   }
@@ -236,11 +288,48 @@ class He2hb {
   int devices() const { return ctx_.num_devices(); }
   int global(int dd) const { return ctx_.device_offset() + dd; }
 
+  /// The width of A~'s panel at column k (Upper: up to A's block boundary).
+  int64_t panel_width(int64_t k) const {
+    if (uplo_ == Uplo::Lower) return b_;
+    const int64_t c1 = n_ - k;
+    return c1 - std::max(c1 - b_, (c1 - 1) / L_.nb() * L_.nb());
+  }
+
+  /// acc = 0. The rows a narrow panel (Upper; at most one, where the panels first meet
+  /// A's block boundaries) does not reach must read as zeros in the next panel's
+  /// catch-up; it opens a group of pending columns, after this.
+  void zero_pending() {
+    for (int dd = 0; dd < devices(); ++dd) {
+      ctx_.device(dd).make_current();
+      memset_bytes(ctx_.device(dd), space_[dd].acc.data(), 0,
+                   static_cast<std::size_t>(2 * n_ * kmax_) * sizeof(T), /*async=*/true);
+    }
+  }
+
+  /// On the owner (local device ol): A's panel columns [c0, c1), their stored triangle's
+  /// rows the panel's QR and band read (Lower: rows c0..n-1, Upper: rows 0..c1-1), take
+  /// the K pending columns: A -= V_acc W_acc^H + W_acc V_acc^H there.
+  void catch_up_panel(int ol, int64_t c0, int64_t c1, int64_t K) {
+    const Device& dev = ctx_.device(ol);
+    const T* Va = space_[ol].acc.data();
+    const T* Wa = Va + n_ * kmax_;
+    const int64_t w = c1 - c0;
+    T* P = A_.local(ol) + L_.local_col(c0) * ld_;  // column c0, row 0
+    kernels::rank2k<T>(dev, /*herm=*/true, uplo_, w, K, T(-1), Va + c0, n_, Wa + c0, n_, T(1),
+                       P + c0, ld_);
+    // The rectangle beside the diagonal block: rows [c1, n) (Lower) or [0, c0) (Upper).
+    const int64_t r = uplo_ == Uplo::Lower ? c1 : 0, h = uplo_ == Uplo::Lower ? n_ - c1 : c0;
+    if (h <= 0) return;
+    gemm<T>(dev, Op::N, Op::C, h, w, K, T(-1), Va + r, n_, Wa + c0, n_, T(1), P + r, ld_);
+    gemm<T>(dev, Op::N, Op::C, h, w, K, T(-1), Wa + r, n_, Va + c0, n_, T(1), P + r, ld_);
+  }
+
   DistMatrix<T>& A_;
   Context& ctx_;
   const BlockCyclic1D& L_;
   int64_t n_, ld_, b_;
   Uplo uplo_;
+  int64_t kmax_;  // pending columns before the deferred update runs
   detail::DeviceCollectives coll_;
   std::vector<BandSpace<T>> space_;
   detail::PhaseClock<HetrdProfile> clock_;
@@ -259,6 +348,7 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
   MGBLAS_CHECK_ARG(band >= 1 && band <= kernels::kLarftMaxBlock && L.nb() % band == 0, band_name,
                    band, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
                    "]");
+  detail::two_stage_update_width(ctx.device(0), band);  // a bad MGBLAS_SY2SB_UPDATE raises here
 }
 
 }  // namespace
@@ -271,6 +361,23 @@ namespace detail {
 // bench/results/h200-twostage.md): band 32 against 64, 0.295 s against 0.406 s at
 // n = 8192 and 0.900 s against 1.064 s at 16384 (the chase 0.35 s against 0.66 s).
 int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, requested, 32); }
+
+// One H200, d, band 32, nb 256 (2026-11-29, bench/results/h200-sy2sb-update.md):
+// hetrd_2stage_mgpu at n = 8192 / 16384 / 32768 took 0.297 / 0.902 / 3.74 s panel by panel,
+// 0.278 / 0.774 / 2.83 s with 256 pending columns, 0.280 / 0.780 / 2.81 s with 512; 1024
+// and 2048 were no faster. The host engine flushes every 3 panels, so that the tests
+// cross many flushes.
+int64_t two_stage_update_width(const Device& dev, int64_t band) {
+  int64_t cols = dev.is_gpu() ? 256 : 3 * band;
+  if (const char* v = std::getenv("MGBLAS_SY2SB_UPDATE"); v && *v) {
+    char* end = nullptr;
+    cols = std::strtoll(v, &end, 10);
+    if (*end != '\0' || cols < 1 || cols > 65536)
+      MGBLAS_THROW(BadArgument, "environment MGBLAS_SY2SB_UPDATE = '", v,
+                   "': must be an integer in [1, 65536]");
+  }
+  return std::max<int64_t>(1, cols / band) * band;
+}
 
 template <Scalar T>
 bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {

@@ -17,8 +17,12 @@
 //     gemm per run of columns), and one all-reduce sums Y = A22 V;
 //   - every device forms W = Y T - V (T^H V^H Y T) / 2 (small products) and applies the
 //     rank-2k update A22 -= V W^H + W V^H to its own columns.
-// All flops but the panels' are GEMM-shaped. Device workspace beyond A: about 6 n band
-// elements per device.
+// The update is deferred: V and W of several panels (kmax columns, 256 on GPUs; see
+// detail::two_stage_update_width) are kept and applied as one rank-2 kmax update, whose
+// GEMMs run far faster than rank-2 band ones; the panels and the products with A22
+// subtract the pending part in the meantime (Wang et al., arXiv 2410.02170).
+// All flops but the panels' are GEMM-shaped. Device workspace beyond A: about
+// n (2 band + 5 kmax) elements per device.
 #pragma once
 
 #include <cstdint>
@@ -81,6 +85,12 @@ namespace detail {
 /// The half-bandwidth hetrd_2stage_mgpu uses for A's column block nb and a request (0:
 /// automatic).
 int64_t two_stage_band(int64_t nb, int64_t requested);
+
+/// Stage one's deferred update: the pending columns (a multiple of `band`) after which
+/// the trailing matrix takes them as one rank-2k update. MGBLAS_SY2SB_UPDATE (columns,
+/// rounded down to a multiple of band, at least band) overrides the measured choice; band
+/// itself is LAPACK's panel-by-panel order.
+int64_t two_stage_update_width(const Device& dev, int64_t band);
 
 /// Whether heevd_mgpu reduces A in two stages (with or without vectors): `stages` when it
 /// is One or Two, else the measured rule (bench/results/h200-twostage.md).

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -131,6 +132,19 @@ TYPED_TEST(HetrdBand_Host, BadArgumentsRaiseEverywhere) {
   EXPECT_TRUE(td::everywhere(*ctx, td::raises<BadArgument>([&] {
     hetrd_2stage_mgpu<T>(Uplo::Lower, dA, d.data(), nullptr);
   }), "two-stage null e"));
+  // A pending-column width the library cannot use, on the last rank only: every rank
+  // raises before anything is written.
+  if (ctx->rank() == ctx->nranks() - 1) setenv("MGBLAS_SY2SB_UPDATE", "12x", 1);
+  bool env_raised = false;
+  try {
+    call(Uplo::Lower, band, tau.data(), ldab);
+  } catch (const BadArgument& e) {
+    env_raised = std::string(e.what()).find("MGBLAS_SY2SB_UPDATE") != std::string::npos;
+  } catch (const Error&) {
+    env_raised = ctx->rank() != ctx->nranks() - 1;  // the others: RemoteError
+  }
+  unsetenv("MGBLAS_SY2SB_UPDATE");
+  EXPECT_TRUE(td::everywhere(*ctx, env_raised, "bad MGBLAS_SY2SB_UPDATE"));
   EXPECT_TRUE(td::everywhere(*ctx, unchanged(), "A and outputs unchanged"));
 }
 

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The device commands behind h200-sy2sb-update.md (issue 33: stage one's deferred update,
+# the pending columns before the trailing rank-2k update; one H200, each call <= 10 min):
+#   build          configure build-dev (Release, sm_90), build mgblas-tester and the GPU tests
+#                  of the two-stage paths (test_hetrd_2stage_gpu, test_heevd_gpu,
+#                  test_reductions_2d_gpu, test_cuda_band_to_tridiag), all cores; logs to $OUT
+#   ctest REGEX    ctest -R REGEX --output-on-failure in build-dev, log to $OUT/ctest-<REGEX>.log
+#   sweep SIZES WIDTHS [EXTRA]
+#                  per width W (MGBLAS_SY2SB_UPDATE=W; W = 32 = band is the panel-by-panel
+#                  order): mgblas-tester hetrd --band 32 --no-one-stage --no-ref, d, nb 256,
+#                  median of $REPEAT (default 3) after 1 warm-up (EXTRA: more options, one
+#                  word), its two-stage line prefixed with W
+#   hetrd SIZES [EXTRA]
+#                  mgblas-tester hetrd --band 32 --eig (one-stage, two-stage and cuSOLVER in
+#                  the same process), rows to $OUT/hetrd.csv
+#   heevd SIZES [EXTRA]
+#                  mgblas-tester heevd --vectors all --stages one,two, rows to $OUT/heevd.csv
+# e.g. bash bench/results/h200-sy2sb-update.sh build ctest 2stage_gpu sweep 8192,16384 32,256,512
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+R=$PWD; B=$R/build-dev; T=$B/testers/mgblas-tester; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+summary() { grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$1" | tail -25; }
+extra_of() { if [ $# -gt 0 ] && [[ $1 == -* ]]; then echo "$1"; fi; }
+while [ $# -gt 0 ]; do
+  case $1 in
+    build)
+      shift; t0=$SECONDS
+      cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+      tests=(test_hetrd_2stage_gpu test_heevd_gpu test_reductions_2d_gpu test_cuda_band_to_tridiag)
+      cmake --build "$B" -j"$(nproc)" --target mgblas-tester "${tests[@]}" > "$OUT/build.log" 2>&1; rc=$?
+      echo "build rc $rc in $((SECONDS - t0)) s"
+      grep -m5 -B2 -A12 " error\|FAILED" "$OUT/build.log" | head -40; [ $rc = 0 ] || exit 1 ;;
+    ctest)
+      sel=$2; shift 2; log=$OUT/ctest-${sel//[^A-Za-z0-9_]/_}.log
+      (cd "$B" && timeout "${TO:-500}" ctest -R "$sel" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $sel rc $?"
+      summary "$log" ;;
+    sweep)
+      sizes=$2 widths=$3; shift 3; extra=$(extra_of "$@"); [ -n "$extra" ] && shift
+      for w in ${widths//,/ }; do
+        # shellcheck disable=SC2086 # extra holds several options
+        MGBLAS_SY2SB_UPDATE=$w timeout 300 "$T" hetrd -n "$sizes" --type d --nb 256 --band 32 \
+          --no-one-stage --no-ref --niter "${REPEAT:-3}" --warmup 1 --no-check $extra | grep "two-stage (band" | sed "s/^/update $w /"
+      done ;;
+    hetrd)
+      sizes=$2; shift 2; extra=$(extra_of "$@"); [ -n "$extra" ] && shift
+      # shellcheck disable=SC2086
+      timeout 400 "$T" hetrd -n "$sizes" --type d --nb 256 --band 32 --eig --niter "${REPEAT:-3}" --warmup 1 \
+        --no-check $extra --csv "$OUT/hetrd.csv" | grep -v "^# \(command\|time\)" ;;
+    heevd)
+      sizes=$2; shift 2; extra=$(extra_of "$@"); [ -n "$extra" ] && shift
+      # shellcheck disable=SC2086
+      timeout 400 "$T" heevd -n "$sizes" --type d --nb 256 --vectors all --stages one,two \
+        --repeat "${REPEAT:-3}" --warmup 1 $extra --csv "$OUT/heevd.csv" | grep -v "^# \(command\|time\)" ;;
+    *) echo "unknown step $1"; exit 2 ;;
+  esac
+done
