@@ -10,6 +10,9 @@
 #                  order): mgblas-tester hetrd --band 32 --no-one-stage --no-ref, d, nb 256,
 #                  median of $REPEAT (default 3) after 1 warm-up (EXTRA: more options, one
 #                  word), its two-stage line prefixed with W
+#   ranks NP SIZES [EXTRA]
+#                  mpirun -np NP mgblas-tester hetrd --band 32 --no-one-stage --no-ref: the
+#                  two-stage path over NP ranks sharing the machine's GPUs (1 rank: all of them)
 #   hetrd SIZES [EXTRA]
 #                  mgblas-tester hetrd --band 32 --eig (one-stage, two-stage and cuSOLVER in
 #                  the same process), rows to $OUT/hetrd.csv
@@ -40,6 +43,12 @@ while [ $# -gt 0 ]; do
         MGBLAS_SY2SB_UPDATE=$w timeout 300 "$T" hetrd -n "$sizes" --type d --nb 256 --band 32 \
           --no-one-stage --no-ref --niter "${REPEAT:-3}" --warmup 1 --no-check $extra | grep "two-stage (band" | sed "s/^/update $w /"
       done ;;
+    ranks)
+      np=$2 sizes=$3; shift 3; extra=$(extra_of "$@"); [ -n "$extra" ] && shift
+      # shellcheck disable=SC2086
+      timeout 300 mpirun --oversubscribe --bind-to none -np "$np" "$T" hetrd -n "$sizes" --type d \
+        --nb 256 --band 32 --no-one-stage --no-ref --niter "${REPEAT:-3}" --warmup 1 --no-check $extra |
+        grep "two-stage (band\|GPUs in all" | sed "s/^/np $np /" ;;
     hetrd)
       sizes=$2; shift 2; extra=$(extra_of "$@"); [ -n "$extra" ] && shift
       # shellcheck disable=SC2086
