@@ -19,23 +19,18 @@
 #   heevd SIZES [EXTRA]
 #                  mgblas-tester heevd --vectors all --stages one,two, rows to $OUT/heevd.csv
 # e.g. bash bench/results/h200-sy2sb-update.sh build ctest 2stage_gpu sweep 8192,16384 32,256,512
-export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
-R=$PWD; B=$R/build-dev; T=$B/testers/mgblas-tester; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
-summary() { grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$1" | tail -25; }
+# shellcheck source=bench/results/device_steps.sh
+source "$(dirname "$0")/device_steps.sh"
+T=$B/testers/mgblas-tester
 extra_of() { if [ $# -gt 0 ] && [[ $1 == -* ]]; then echo "$1"; fi; }
 while [ $# -gt 0 ]; do
   case $1 in
     build)
-      shift; t0=$SECONDS
-      cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
-      tests=(test_hetrd_2stage_gpu test_heevd_gpu test_reductions_2d_gpu test_cuda_band_to_tridiag)
-      cmake --build "$B" -j"$(nproc)" --target mgblas-tester "${tests[@]}" > "$OUT/build.log" 2>&1; rc=$?
-      echo "build rc $rc in $((SECONDS - t0)) s"
-      grep -m5 -B2 -A12 " error\|FAILED" "$OUT/build.log" | head -40; [ $rc = 0 ] || exit 1 ;;
+      shift
+      device_build mgblas-tester test_hetrd_2stage_gpu test_heevd_gpu test_reductions_2d_gpu \
+                   test_cuda_band_to_tridiag ;;
     ctest)
-      sel=$2; shift 2; log=$OUT/ctest-${sel//[^A-Za-z0-9_]/_}.log
-      (cd "$B" && timeout "${TO:-500}" ctest -R "$sel" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $sel rc $?"
-      summary "$log" ;;
+      device_ctest "$2"; shift 2 ;;
     sweep)
       sizes=$2 widths=$3; shift 3; extra=$(extra_of "$@"); [ -n "$extra" ] && shift
       for w in ${widths//,/ }; do

@@ -1,0 +1,20 @@
+# Shared steps of the device scripts (sourced, not run): the environment of every device
+# call and the `build` and `ctest` steps, in build-dev under the repository root ($R).
+#   device_build TARGET...  configure build-dev (Release, sm_90), build the targets with all
+#                           cores; logs to $OUT; exits on a failed build
+#   device_ctest REGEX      ctest -R REGEX --output-on-failure (overall limit $TO, default
+#                           500 s), log to $OUT/ctest-<REGEX>.log, its summary printed
+export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
+R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+device_build() {
+  local t0=$SECONDS rc
+  cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }
+  cmake --build "$B" -j"$(nproc)" --target "$@" > "$OUT/build.log" 2>&1; rc=$?
+  echo "build rc $rc in $((SECONDS - t0)) s"
+  grep -m5 -B2 -A12 " error\|FAILED" "$OUT/build.log" | head -40; [ $rc = 0 ] || exit 1
+}
+device_ctest() {
+  local log=$OUT/ctest-${1//[^A-Za-z0-9_]/_}.log
+  (cd "$B" && timeout "${TO:-500}" ctest -R "$1" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $1 rc $?"
+  grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$log" | tail -25
+}
