@@ -63,7 +63,8 @@ namespace mgblas {
 /// Errors: BadArgument / DimensionMismatch raised on every rank (the
 /// others RemoteError) before anything is written. opts.panel is ignored (the panel is
 /// the band); opts.transport and opts.profile as for hetrd_mgpu, the profile's `symv`
-/// holding the products with V (hemm) and `panel` the panels' QR.
+/// holding the products with V (hemm), `panel` the panels' catch-up, QR and W, and
+/// `update` the deferred rank-2k updates.
 /// Flops: (4/3) n^3 (real), 4x that for complex; all but O(n^2 band) in GEMMs.
 template <Scalar T>
 void hetrd_band_mgpu(Uplo uplo, DistMatrix<T>& A, int64_t band, T* tau, T* AB, int64_t ldab,
