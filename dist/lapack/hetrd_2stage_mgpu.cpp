@@ -252,10 +252,7 @@ class He2hb {
           BandSpace<T>& s = space_[dd];
           const T* Va = s.acc.data();
           T* S = s.stack.data();
-          dev.make_current();
-          copy_matrix(dev, m, K, Va + lo, n_, S, m, /*async=*/true);
-          copy_matrix(dev, m, K, Va + n_ * kmax_ + lo, n_, S + m * K, m, /*async=*/true);
-          copy_matrix(dev, m, K, Va + lo, n_, S + 2 * m * K, m, /*async=*/true);
+          detail::stack_rank2k_factors<T>(dev, m, K, Va + lo, n_, Va + n_ * kmax_ + lo, n_, S);
           detail::rank2k_columns<T>(dev, L_, global(dd), A_.local(dd), ld_, /*herm=*/true, uplo_,
                                     lo, hi, K, T(-1), S, S + m * K, lo, m, T(1),
                                     /*stacked=*/true);
