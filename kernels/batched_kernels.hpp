@@ -11,6 +11,7 @@
 // beta == 0 never reads C.
 #pragma once
 
+#include "kernels/detail/dispatch.hpp"
 #include "kernels/kernel_declaration.hpp"
 
 #define MGBLAS_DECLARE_GEMM_BATCHED_STRIDED_KERNEL(T)                                       \
@@ -34,3 +35,17 @@
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEMM_BATCHED_STRIDED_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEMM_BATCHED_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEMM_VBATCHED_KERNEL)
+
+namespace mgblas::kernels {
+/// gemm_batched_strided on the engine of q's device, unchecked: for a driver whose C
+/// entries interleave (row blocks of one matrix, strideC < ldc n), which the public
+/// entry's check refuses although they do not overlap.
+template <Scalar T>
+void gemm_batched_strided(const Queue& q, Op opA, Op opB, int64_t m, int64_t n, int64_t k,
+                          T alpha, const T* A, int64_t lda, int64_t strideA, const T* B,
+                          int64_t ldb, int64_t strideB, T beta, T* C, int64_t ldc,
+                          int64_t strideC, int64_t batch) {
+  MGBLAS_DISPATCH(q, gemm_batched_strided, opA, opB, m, n, k, alpha, A, lda, strideA, B, ldb,
+                  strideB, beta, C, ldc, strideC, batch);
+}
+}  // namespace mgblas::kernels

@@ -3,7 +3,9 @@
 // tridiagonal reduction (dist/lapack/hetrd_band_mgpu.cpp; LAPACK's ?sytrd_sy2sb): the
 // QR factorisation of a panel, which lies in one device's columns, and the copy of a
 // device's share of the band into LAPACK's band storage, which the bulge chase reads.
-// The products of the trailing update are gemm, hemm and rank2k (kernels/gemm_kernels.hpp).
+// The products of the trailing update are gemm, hemm and rank2k (kernels/gemm_kernels.hpp);
+// over several devices, where a device's columns are blocks nb wide, the product A22 V
+// also takes the two below, which cover all of a device's blocks in one launch each.
 #pragma once
 
 #include "kernels/detail/dispatch.hpp"
@@ -32,8 +34,30 @@
   void pack_band(const Device& dev, cudaStream_t stream, Uplo uplo, int64_t n, int64_t b,  \
                  const LocalColumns& cols, const T* A, int64_t ld, T* AB, int64_t ldab)
 
+// Y_i += S_i V_i for i < count: S_i the nb x nb Hermitian (real: symmetric) matrix whose
+// `uplo` triangle A_i = A + i strideA holds (leading dimension ld; the other triangle is
+// not read, the diagonal's imaginary part is taken as zero), V_i = V + i strideV and
+// Y_i = Y + i strideY nb x k (leading dimensions ldv, ldy). The Y_i must not overlap.
+// The diagonal blocks of a device's columns in stage one's product A22 V.
+#define MGBLAS_DECLARE_HEMM_DIAGONAL_BLOCKS_KERNEL(T)                                      \
+  void hemm_diagonal_blocks(const Device& dev, cudaStream_t stream, Uplo uplo,             \
+                            int64_t count, int64_t nb, int64_t k, const T* A, int64_t ld,  \
+                            int64_t strideA, const T* V, int64_t ldv, int64_t strideV,     \
+                            T* Y, int64_t ldy, int64_t strideY)
+
+// B_i = A_i + beta B_i for i < count, A_i = A + i strideA and B_i = B + i strideB both
+// rows x cols (leading dimensions lda, ldb); beta == 0 does not read B. The B_i must not
+// overlap each other or the A_i. Packs a device's row blocks of V (beta = 0) and adds
+// results computed packed back into place (beta = 1).
+#define MGBLAS_DECLARE_ADD_BLOCKS_KERNEL(T)                                                \
+  void add_blocks(const Device& dev, cudaStream_t stream, int64_t count, int64_t rows,     \
+                  int64_t cols, const T* A, int64_t lda, int64_t strideA, T beta, T* B,     \
+                  int64_t ldb, int64_t strideB)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEQRF_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_PACK_BAND_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_HEMM_DIAGONAL_BLOCKS_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_ADD_BLOCKS_KERNEL)
 
 // The steps on the engine of a queue's device (arguments as above, not validated: the
 // driver has checked them).
@@ -46,5 +70,17 @@ template <Scalar T>
 void pack_band(const Queue& q, Uplo uplo, int64_t n, int64_t b, const LocalColumns& cols,
                const T* A, int64_t ld, T* AB, int64_t ldab) {
   MGBLAS_DISPATCH(q, pack_band, uplo, n, b, cols, A, ld, AB, ldab);
+}
+template <Scalar T>
+void hemm_diagonal_blocks(const Queue& q, Uplo uplo, int64_t count, int64_t nb, int64_t k,
+                          const T* A, int64_t ld, int64_t strideA, const T* V, int64_t ldv,
+                          int64_t strideV, T* Y, int64_t ldy, int64_t strideY) {
+  MGBLAS_DISPATCH(q, hemm_diagonal_blocks, uplo, count, nb, k, A, ld, strideA, V, ldv, strideV,
+                  Y, ldy, strideY);
+}
+template <Scalar T>
+void add_blocks(const Queue& q, int64_t count, int64_t rows, int64_t cols, const T* A,
+                int64_t lda, int64_t strideA, T beta, T* B, int64_t ldb, int64_t strideB) {
+  MGBLAS_DISPATCH(q, add_blocks, count, rows, cols, A, lda, strideA, beta, B, ldb, strideB);
 }
 }  // namespace mgblas::kernels

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): LAPACKE ?geqrf for
-// a panel's QR, plain loops for the band's copy.
+// a panel's QR, plain loops for the band's copy and the blocks' copies, the engine's hemm
+// per diagonal block.
 #include <algorithm>
 #include <vector>
 
+#include "kernels/gemm_kernels.hpp"
 #include "kernels/host/detail/cblas.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 
@@ -46,11 +48,30 @@ void pack_band_host(Uplo uplo, int64_t n, int64_t b, const LocalColumns& cols, c
   }
 }
 
+template <Scalar T>
+void add_blocks_host(int64_t count, int64_t rows, int64_t cols, const T* A, int64_t lda,
+                     int64_t strideA, T beta, T* B, int64_t ldb, int64_t strideB) {
+  for (int64_t i = 0; i < count; ++i)
+    for (int64_t c = 0; c < cols; ++c) {
+      const T* a = A + i * strideA + c * lda;
+      T* b = B + i * strideB + c * ldb;
+      for (int64_t r = 0; r < rows; ++r) b[r] = beta == T(0) ? a[r] : a[r] + beta * b[r];
+    }
+}
+
 }  // namespace
 
 #define MGBLAS_HOST_SY2SB_(T)                                                                \
   MGBLAS_DECLARE_GEQRF_KERNEL(T) { geqrf_host<T>(m, n, A, lda, tau); }                       \
-  MGBLAS_DECLARE_PACK_BAND_KERNEL(T) { pack_band_host<T>(uplo, n, b, cols, A, ld, AB, ldab); }
+  MGBLAS_DECLARE_PACK_BAND_KERNEL(T) { pack_band_host<T>(uplo, n, b, cols, A, ld, AB, ldab); } \
+  MGBLAS_DECLARE_HEMM_DIAGONAL_BLOCKS_KERNEL(T) {                                             \
+    for (int64_t i = 0; i < count; ++i)                                                       \
+      hemm(dev, stream, /*herm=*/true, uplo, nb, k, T(1), A + i * strideA, ld,                \
+           V + i * strideV, ldv, T(1), Y + i * strideY, ldy);                                 \
+  }                                                                                           \
+  MGBLAS_DECLARE_ADD_BLOCKS_KERNEL(T) {                                                       \
+    add_blocks_host<T>(count, rows, cols, A, lda, strideA, beta, B, ldb, strideB);            \
+  }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_SY2SB_)
 #undef MGBLAS_HOST_SY2SB_
 

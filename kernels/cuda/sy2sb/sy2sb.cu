@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): a panel's QR on
-// cuSOLVER (its 64-bit Xgeqrf), the band's copy as one kernel.
+// cuSOLVER (its 64-bit Xgeqrf), the band's copy, the diagonal blocks' products and the
+// blocks' copies as one kernel each.
 #include <cusolverDn.h>
 
 #include <algorithm>
@@ -106,6 +107,73 @@ __global__ void __launch_bounds__(kBandThreads)
   }
 }
 
+// hemm_diagonal_blocks: a block of 32 x 8 threads computes a 32 x 32 tile of one Y_i
+// (blockIdx.z walks the blocks), S_i's 32 x 32 tiles read into shared memory with the
+// other triangle mirrored. The work is small next to the gemms around it (nb^2 k per
+// block), so plain FMAs serve.
+constexpr int kDiagTile = 32, kDiagRows = 8;
+
+template <typename D>
+__global__ void __launch_bounds__(kDiagTile* kDiagRows)
+    hemm_diagonal_blocks_kernel(bool lower, int64_t count, int64_t nb, int64_t k, const D* A,
+                                int64_t ld, int64_t strideA, const D* V, int64_t ldv,
+                                int64_t strideV, D* Y, int64_t ldy, int64_t strideY) {
+  __shared__ D S[kDiagTile][kDiagTile + 1], X[kDiagTile][kDiagTile + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t r = blockIdx.x * int64_t{kDiagTile} + tx, c0 = blockIdx.y * int64_t{kDiagTile};
+  for (int64_t i = blockIdx.z; i < count; i += gridDim.z) {
+    const D* Ai = A + i * strideA;
+    const D* Vi = V + i * strideV;
+    D acc[kDiagTile / kDiagRows];
+    for (auto& a : acc) a = common::make_scalar<D>(0);
+    for (int64_t j0 = 0; j0 < nb; j0 += kDiagTile) {
+      for (int q = ty; q < kDiagTile; q += kDiagRows) {
+        const int64_t j = j0 + q, c = c0 + q;
+        D s = common::make_scalar<D>(0);
+        if (r < nb && j < nb) {
+          if (r == j) s = common::real_diag(Ai[r + r * ld]);
+          else if ((r > j) == lower) s = Ai[r + j * ld];
+          else s = common::conj(Ai[j + r * ld]);
+        }
+        S[tx][q] = s;
+        X[tx][q] = (j0 + tx < nb && c < k) ? Vi[(j0 + tx) + c * ldv] : common::make_scalar<D>(0);
+      }
+      __syncthreads();
+      for (int q = 0; q < kDiagTile; ++q) {
+        const D s = S[tx][q];
+        for (int u = 0; u < kDiagTile / kDiagRows; ++u)
+          acc[u] = common::mul_add(s, X[q][ty + u * kDiagRows], acc[u]);
+      }
+      __syncthreads();
+    }
+    if (r < nb) {
+      D* Yi = Y + i * strideY;
+      for (int u = 0; u < kDiagTile / kDiagRows; ++u) {
+        const int64_t c = c0 + ty + u * kDiagRows;
+        if (c < k) Yi[r + c * ldy] = common::add(Yi[r + c * ldy], acc[u]);
+      }
+    }
+  }
+}
+
+constexpr int kAddThreads = 256;
+
+// add_blocks: blockIdx.y walks the columns, blockIdx.z the blocks.
+template <typename D>
+__global__ void __launch_bounds__(kAddThreads)
+    add_blocks_kernel(int64_t count, int64_t rows, int64_t cols, const D* A, int64_t lda,
+                      int64_t strideA, D beta, D* B, int64_t ldb, int64_t strideB) {
+  const bool keep = !common::is_zero(beta);
+  for (int64_t i = blockIdx.z; i < count; i += gridDim.z)
+    for (int64_t c = blockIdx.y; c < cols; c += gridDim.y)
+      for (int64_t r = blockIdx.x * int64_t{kAddThreads} + threadIdx.x; r < rows;
+           r += int64_t{gridDim.x} * kAddThreads) {
+        const D a = A[i * strideA + r + c * lda];
+        D& b = B[i * strideB + r + c * ldb];
+        b = keep ? common::mul_add(beta, b, a) : a;
+      }
+}
+
 }  // namespace
 }  // namespace sy2sb
 
@@ -118,6 +186,30 @@ __global__ void __launch_bounds__(kBandThreads)
     sy2sb::pack_band_kernel<<<blocks, sy2sb::kBandThreads, 0, stream>>>(                       \
         uplo == Uplo::Lower, n, b, cols, common::device_ptr(A), ld, common::device_ptr(AB),    \
         ldab);                                                                                \
+    MGBLAS_CHECK_LAUNCH(stream);                                                              \
+  }                                                                                           \
+  MGBLAS_DECLARE_HEMM_DIAGONAL_BLOCKS_KERNEL(T) {                                             \
+    if (count == 0 || nb == 0 || k == 0) return;                                              \
+    dev.make_current();                                                                       \
+    const dim3 grid(static_cast<unsigned>((nb + sy2sb::kDiagTile - 1) / sy2sb::kDiagTile),    \
+                    static_cast<unsigned>((k + sy2sb::kDiagTile - 1) / sy2sb::kDiagTile),     \
+                    static_cast<unsigned>(std::min<int64_t>(count, 65535)));                  \
+    sy2sb::hemm_diagonal_blocks_kernel<<<grid, dim3(sy2sb::kDiagTile, sy2sb::kDiagRows), 0,   \
+                                         stream>>>(                                           \
+        uplo == Uplo::Lower, count, nb, k, common::device_ptr(A), ld, strideA,                \
+        common::device_ptr(V), ldv, strideV, common::device_ptr(Y), ldy, strideY);            \
+    MGBLAS_CHECK_LAUNCH(stream);                                                              \
+  }                                                                                           \
+  MGBLAS_DECLARE_ADD_BLOCKS_KERNEL(T) {                                                       \
+    if (count == 0 || rows == 0 || cols == 0) return;                                         \
+    dev.make_current();                                                                       \
+    const dim3 grid(static_cast<unsigned>(std::min<int64_t>(                                  \
+                        (rows + sy2sb::kAddThreads - 1) / sy2sb::kAddThreads, 65535)),        \
+                    static_cast<unsigned>(std::min<int64_t>(cols, 65535)),                    \
+                    static_cast<unsigned>(std::min<int64_t>(count, 65535)));                  \
+    sy2sb::add_blocks_kernel<<<grid, sy2sb::kAddThreads, 0, stream>>>(                        \
+        count, rows, cols, common::device_ptr(A), lda, strideA, common::to_device(beta),      \
+        common::device_ptr(B), ldb, strideB);                                                 \
     MGBLAS_CHECK_LAUNCH(stream);                                                              \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_SY2SB_)

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The block kernels of stage one's product A22 V over several devices
+// (kernels/sy2sb_kernels.hpp), both engines on fresh random data against a reference in
+// double (complex double) arithmetic: hemm_diagonal_blocks on diagonal squares laid out
+// as a device's blocks are (nb x nb, P rows and nb columns apart), its other triangle
+// and the imaginary part of its diagonal NaN or random, which it must not read;
+// add_blocks with beta 0 (NaN in B, never read) and beta random. Entries between the
+// blocks must come back untouched.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <tuple>
+#include <vector>
+
+#include "kernels/sy2sb_kernels.hpp"
+#include "tests/kernels/cuda_test_helpers.hpp"
+
+namespace mgblas::testing {
+namespace {
+
+template <typename T>
+class Sy2sbBlocks_Cuda : public ::testing::Test {};
+TYPED_TEST_SUITE(Sy2sbBlocks_Cuda, TestScalars, PrecisionName);
+
+using Wide = std::complex<double>;
+
+// The engine of `dev` on copies of the host vectors (uploaded for a GPU); the result.
+template <Scalar T, typename F>
+std::vector<T> on(const Device& dev, const std::vector<T>& in, std::vector<T> out, F&& f) {
+  if (!dev.is_gpu()) {
+    f(in.data(), out.data());
+    return out;
+  }
+  DeviceBuffer<T> din = upload(in), dout = upload(out);
+  f(static_cast<const T*>(din.data()), dout.data());
+  return download(dout);
+}
+
+TYPED_TEST(Sy2sbBlocks_Cuda, HemmDiagonalBlocksMatchesReference) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    for (auto [count, nb, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {3, 17, 5},
+                                {4, 64, 32}, {2, 100, 33}, {5, 256, 32}, {2, 40, 64}}) {
+      SCOPED_TRACE(detail::concat(to_string(uplo), " count=", count, " nb=", nb, " k=", k, " ",
+                                  seed_text()));
+      const int64_t P = 2 * nb + 3, rows = count * P + 5, ld = rows + 2;
+      const int64_t strideA = nb * ld + P;
+      // A: the stored triangle of each diagonal square random, everything else NaN.
+      std::vector<T> A(static_cast<std::size_t>(ld * count * nb), nan_value<T>());
+      std::vector<Wide> S(static_cast<std::size_t>(count * nb * nb));  // the full squares
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t c = 0; c < nb; ++c)
+          for (int64_t r = 0; r < nb; ++r) {
+            const bool stored = uplo == Uplo::Lower ? r >= c : r <= c;
+            if (!stored) continue;
+            T a = random_value<T>(rng);
+            A[static_cast<std::size_t>(i * strideA + r + c * ld)] = a;
+            const Wide w(std::real(a), std::imag(a));
+            S[static_cast<std::size_t>(i * nb * nb + r + c * nb)] = r == c ? Wide(w.real()) : w;
+            if (r != c) S[static_cast<std::size_t>(i * nb * nb + c + r * nb)] = std::conj(w);
+          }
+      const int64_t ldv = rows;
+      std::vector<T> V = random_vector<T>(static_cast<std::size_t>(ldv * k), rng);
+      std::vector<T> Y0 = random_vector<T>(static_cast<std::size_t>(ldv * k), rng);
+      std::vector<Wide> want(Y0.size());
+      for (std::size_t t = 0; t < Y0.size(); ++t) want[t] = Wide(std::real(Y0[t]), std::imag(Y0[t]));
+      double normS = 0, normV = 0, normY = 0;  // normY: Y0's blocks, added in T's precision
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t c = 0; c < k; ++c)
+          for (int64_t r = 0; r < nb; ++r) {
+            Wide s = 0;
+            for (int64_t j = 0; j < nb; ++j) {
+              const T v = V[static_cast<std::size_t>(i * P + j + c * ldv)];
+              s += S[static_cast<std::size_t>(i * nb * nb + r + j * nb)] *
+                   Wide(std::real(v), std::imag(v));
+            }
+            want[static_cast<std::size_t>(i * P + r + c * ldv)] += s;
+          }
+      for (const Wide& s : S) normS += std::norm(s);
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t c = 0; c < k; ++c)
+          for (int64_t r = 0; r < nb; ++r)
+            normV += std::norm(V[static_cast<std::size_t>(i * P + r + c * ldv)]),
+            normY += std::norm(Y0[static_cast<std::size_t>(i * P + r + c * ldv)]);
+      // A and V travel as one input: V after A.
+      std::vector<T> in = A;
+      in.insert(in.end(), V.begin(), V.end());
+      for (const Device* dev : {&host(), &gpu()}) {
+        SCOPED_TRACE(dev->name());
+        const std::vector<T> got = on<T>(*dev, in, Y0, [&](const T* a, T* y) {
+          kernels::hemm_diagonal_blocks<T>(*dev, uplo, count, nb, k, a, ld, strideA,
+                                           a + A.size(), ldv, P, y, ldv, P);
+        });
+        dev->synchronize();
+        double diff = 0, off = 0;
+        for (std::size_t t = 0; t < got.size(); ++t) {
+          const Wide g(std::real(got[t]), std::imag(got[t]));
+          const int64_t r = static_cast<int64_t>(t) % ldv;
+          if (r % P < nb && r / P < count) diff += std::norm(g - want[t]);
+          else off += std::norm(g - want[t]);  // between the blocks: Y0's bits
+        }
+        EXPECT_LE(scaled_error<T>(std::sqrt(diff), nb, T(1), std::sqrt(normS), std::sqrt(normV),
+                                  T(1), std::sqrt(normY)),
+                  error_tolerance<T>());
+        EXPECT_EQ(off, 0.0);
+      }
+    }
+}
+
+TYPED_TEST(Sy2sbBlocks_Cuda, AddBlocksMatchesReference) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  for (bool zero_beta : {true, false})
+    for (auto [count, rows, cols] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {3, 17, 5},
+                                     {6, 256, 32}, {2, 300, 3}}) {
+      SCOPED_TRACE(detail::concat("beta0=", zero_beta, " count=", count, " rows=", rows,
+                                  " cols=", cols, " ", seed_text()));
+      // A packed (stride rows, ld count rows); B spread (stride 3 rows, ld 3 count rows + 1).
+      const int64_t lda = count * rows, ldb = 3 * count * rows + 1;
+      const T beta = zero_beta ? T(0) : random_value<T>(rng);
+      std::vector<T> A = random_vector<T>(static_cast<std::size_t>(lda * cols), rng);
+      std::vector<T> B = random_vector<T>(static_cast<std::size_t>(ldb * cols), rng);
+      std::vector<T> want = B;
+      for (int64_t i = 0; i < count; ++i)
+        for (int64_t c = 0; c < cols; ++c)
+          for (int64_t r = 0; r < rows; ++r) {
+            T& b = B[static_cast<std::size_t>(i * 3 * rows + r + c * ldb)];
+            const T a = A[static_cast<std::size_t>(i * rows + r + c * lda)];
+            want[static_cast<std::size_t>(i * 3 * rows + r + c * ldb)] = a + beta * b;
+            if (zero_beta) b = nan_value<T>();  // must not be read
+          }
+      for (const Device* dev : {&host(), &gpu()}) {
+        SCOPED_TRACE(dev->name());
+        const std::vector<T> got = on<T>(*dev, A, B, [&](const T* a, T* b) {
+          kernels::add_blocks<T>(*dev, count, rows, cols, a, lda, rows, beta, b, ldb, 3 * rows);
+        });
+        dev->synchronize();
+        double worst = 0;
+        for (std::size_t t = 0; t < got.size(); ++t)
+          worst = std::max<double>(worst, std::abs(got[t] - want[t]) / (1 + std::abs(want[t])));
+        EXPECT_LE(worst, 4 * eps<T>());  // one multiply-add: a fused one may round once less
+      }
+    }
+}
+
+}  // namespace
+}  // namespace mgblas::testing
