@@ -4,10 +4,12 @@
 #include "dist/lapack/hetrd_2stage_mgpu.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -18,6 +20,7 @@
 #include "dist/lapack/detail/panel_width.hpp"
 #include "dist/lapack/detail/phase_clock.hpp"
 #include "dist/lapack/detail/rank2k_columns.hpp"
+#include "kernels/batched_kernels.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/larfb_kernels.hpp"
@@ -35,21 +38,139 @@ namespace {
 // the upper triangle's reversed T; acc the update's pending factors, [V | W] (n x kmax
 // each, indexed by A's global row); stack a panel's [V W] and the flushed update's
 // [V W V] (the stacked form of detail::rank2k_columns), on the owner first the upper
-// triangle's reversed panel.
+// triangle's reversed panel; blocks, over several devices, hemm_full_blocks' work.
 template <Scalar T>
 struct BandSpace {
-  DeviceBuffer<T> panel, Y, M, MT, Tr, acc, stack;
+  DeviceBuffer<T> panel, Y, M, MT, Tr, acc, stack, blocks;
 };
+
+// Products of one shape whose operands lie a constant distance apart, added one by one
+// (ascending addresses), go to the engine as one strided batched gemm (a lone one as a
+// gemm). C = op(A) B + C with A, B and C of leading dimensions lda, ldb, ldc.
+template <Scalar T>
+class GemmRun {
+ public:
+  GemmRun(const Device& dev, Op opA, int64_t n, int64_t lda, int64_t ldb, int64_t ldc)
+      : dev_(dev), opA_(opA), n_(n), lda_(lda), ldb_(ldb), ldc_(ldc) {}
+
+  /// C (m x n) += op(A) B, inner dimension k.
+  void add(int64_t m, int64_t k, const T* A, const T* B, T* C) {
+    if (m <= 0 || k <= 0) return;
+    if (count_ > 0 && m == m_ && k == k_) {
+      const int64_t sa = A - last_a_, sb = B - last_b_, sc = C - last_c_;
+      if (count_ == 1 && sa > 0 && sb > 0 && sc > 0) sa_ = sa, sb_ = sb, sc_ = sc;
+      if (sa_ > 0 && sa == sa_ && sb == sb_ && sc == sc_) {
+        ++count_, last_a_ = A, last_b_ = B, last_c_ = C;
+        return;
+      }
+    }
+    flush();
+    m_ = m, k_ = k, count_ = 1, a_ = last_a_ = A, b_ = last_b_ = B, c_ = last_c_ = C;
+    sa_ = sb_ = sc_ = 0;
+  }
+
+  void flush() {
+    if (count_ == 1) {
+      gemm<T>(dev_, opA_, Op::N, m_, n_, k_, T(1), a_, lda_, b_, ldb_, T(1), c_, ldc_);
+    } else if (count_ > 1) {  // the C entries interleave (row blocks): the unchecked entry
+      kernels::gemm_batched_strided<T>(dev_, opA_, Op::N, m_, n_, k_, T(1), a_, lda_, sa_, b_,
+                                       ldb_, sb_, T(1), c_, ldc_, sc_, count_);
+    }
+    count_ = 0;
+  }
+
+ private:
+  const Device& dev_;
+  Op opA_;
+  int64_t n_, lda_, ldb_, ldc_;
+  int64_t m_ = 0, k_ = 0, count_ = 0, sa_ = 0, sb_ = 0, sc_ = 0;
+  const T *a_ = nullptr, *b_ = nullptr, *last_a_ = nullptr, *last_b_ = nullptr;
+  T *c_ = nullptr, *last_c_ = nullptr;
+};
+
+// hemm_columns' form for R >= 2 full blocks of a device (nb wide, P global columns apart;
+// the first at global column c00 and local column jl0): per block a hemm and two gemms
+// of k (= b) columns give cuBLAS too few tiles, about 20 us each on an H200 whatever
+// their size (bench/results/h200-sy2sb-blocks.md), and made 2 GPUs slower than one.
+// Here every shape comes once per level of a binary tree over the blocks:
+// - block q's far rows (Lower: below its square, Upper: above it) are its gap (the
+//   other devices' P - nb rows next to it) and the rows of the blocks beyond; taking
+//   the blocks in order away from the diagonal (Lower ascending, Upper descending),
+//   each pair of sibling chunks of s blocks contributes one rectangle, the first
+//   chunk's columns times the second chunk's rows, so level s has one shape;
+// - the gaps, the diagonal squares (one kernel) and the copies go to one call each.
+// The rectangles' products need V at the device's columns packed (Vg) and give their
+// mirrored part packed (Yo), added to Y at the end; work holds both, 2 R nb k.
+template <Scalar T>
+void hemm_full_blocks(const Device& dev, Uplo uplo, const T* A_local, int64_t ld, int64_t lo,
+                      int64_t hi, int64_t k, const T* V, T* Y, int64_t row0, int64_t ldy,
+                      int64_t R, int64_t jl0, int64_t c00, int64_t nb, int64_t P, T* work) {
+  const bool lower = uplo == Uplo::Lower;
+  const auto v = [&](int64_t r) { return V + (r - row0); };
+  const auto y = [&](int64_t r) { return Y + (r - row0); };
+  const int64_t W = R * nb;
+  T* Vg = work;      // Vg(j - jl0): V at the global row of local column j
+  T* Yo = Vg + W * k;
+  // Block q of the order away from the diagonal: its global column (beyond the last
+  // block: where the next would lie) and, for q < R, its local column.
+  const auto c = [&](int64_t q) { return lower ? c00 + q * P : c00 + (R - 1 - q) * P; };
+  const auto jl = [&](int64_t q) { return lower ? jl0 + q * nb : jl0 + (R - 1 - q) * nb; };
+  const auto clip = [&](int64_t a, int64_t b) {
+    return std::pair{std::max(a, lo), std::min(b, hi)};
+  };
+  // The rows of blocks [qa, qb) and their gaps; the gap of block q.
+  const auto rows_of = [&](int64_t qa, int64_t qb) {
+    return lower ? clip(c(qa), c(qa) + (qb - qa) * P) : clip(c(qb - 1) - (P - nb), c(qa) + nb);
+  };
+  const auto gap = [&](int64_t q) {
+    return lower ? clip(c(q) + nb, c(q) + P) : clip(c(q) - (P - nb), c(q));
+  };
+  const T* A00 = A_local + jl0 * ld + c00;  // the first block's diagonal square
+  const int64_t strideA = nb * ld + P;      // from one diagonal square to the next
+  kernels::add_blocks<T>(dev, R, nb, k, v(c00), ldy, P, T(0), Vg, W, nb);
+  memset_bytes(dev, Yo, 0, static_cast<std::size_t>(W * k) * sizeof(T), /*async=*/true);
+  GemmRun<T> below(dev, Op::N, k, ld, W, ldy), beside(dev, Op::C, k, ld, ldy, W);
+  for (int64_t s = 1; rows_of(s, 2 * s).first < rows_of(s, 2 * s).second; s *= 2) {
+    std::vector<std::array<int64_t, 4>> rects;  // rows [r0, r1) of local columns [j0, j0 + w)
+    for (int64_t t = 0; t * s < R; t += 2) {
+      const int64_t qa = t * s, qb = std::min(qa + s, R);
+      const auto [r0, r1] = rows_of(qa + s, qa + 2 * s);
+      if (r0 < r1) rects.push_back({r0, r1, lower ? jl(qa) : jl(qb - 1), (qb - qa) * nb});
+    }
+    if (!lower) std::reverse(rects.begin(), rects.end());  // ascending addresses
+    for (const auto& [r0, r1, j0, w] : rects) {
+      const T* S = A_local + j0 * ld + r0;
+      below.add(r1 - r0, w, S, Vg + (j0 - jl0), y(r0));
+      beside.add(w, r1 - r0, S, v(r0), Yo + (j0 - jl0));
+    }
+    below.flush();
+    beside.flush();
+  }
+  GemmRun<T> gap_below(dev, Op::N, k, ld, ldy, ldy), gap_beside(dev, Op::C, k, ld, ldy, ldy);
+  for (int64_t i = 0; i < R; ++i) {  // ascending local columns
+    const int64_t q = lower ? i : R - 1 - i;
+    const auto [r0, r1] = gap(q);
+    const T* S = A_local + jl(q) * ld + r0;
+    gap_below.add(r1 - r0, nb, S, v(c(q)), y(r0));
+    gap_beside.add(nb, r1 - r0, S, v(r0), y(c(q)));
+  }
+  gap_below.flush();
+  gap_beside.flush();
+  kernels::hemm_diagonal_blocks<T>(dev, uplo, R, nb, k, A00, ld, strideA, v(c00), ldy, P, y(c00),
+                                   ldy, P);
+  kernels::add_blocks<T>(dev, R, nb, k, Yo, W, nb, T(1), y(c00), ldy, P);
+}
 
 // Y(r - row0) += (the part of S = A(lo:hi, lo:hi), Hermitian with its `uplo` triangle
 // stored, in global device g's columns) V(r - row0), V and Y of k columns, leading
 // dimension ldy: per run of the device's columns, hemm on its diagonal square (halved
 // until the engine's block, as rank2k_columns does) and two gemms on the panel beside it
-// (below for Lower, above for Upper).
+// (below for Lower, above for Upper); over several devices the full blocks together by
+// hemm_full_blocks (work: 2 k local_n(g) entries).
 template <Scalar T>
 void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, Uplo uplo, const T* A_local,
                   int64_t ld, int64_t lo, int64_t hi, int64_t k, const T* V, T* Y, int64_t row0,
-                  int64_t ldy) {
+                  int64_t ldy, T* work) {
   if (lo >= hi) return;
   const bool lower = uplo == Uplo::Lower;
   const auto v = [&](int64_t r) { return V + (r - row0); };
@@ -90,8 +211,20 @@ void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, Uplo uplo, c
     }
   };
   if (L.num_devices() == 1) return run(lo, hi, lo);
-  for_each_column_run(local_columns(L, g, lo, hi),
-                      [&](int64_t jl, int64_t c0, int64_t w) { run(c0, c0 + w, jl); });
+  // The full blocks together, the partial ones (where lo or hi cuts a block) alone.
+  const LocalColumns cols = local_columns(L, g, lo, hi);
+  const int64_t nb = L.nb();
+  int64_t R = 0, jl0 = 0, c00 = 0;
+  for_each_column_run(cols, [&](int64_t jl, int64_t c0, int64_t w) {
+    if (w < nb) return run(c0, c0 + w, jl);
+    if (R++ == 0) jl0 = jl, c00 = c0;
+  });
+  if (R >= 2) {
+    hemm_full_blocks<T>(dev, uplo, A_local, ld, lo, hi, k, V, Y, row0, ldy, R, jl0, c00, nb,
+                        cols.stride, work);
+  } else if (R == 1) {
+    run(c00, c00 + nb, jl0);
+  }
 }
 
 template <Scalar T>
@@ -114,6 +247,8 @@ class He2hb {
       s.Tr = DeviceBuffer<T>(dev, bb);
       s.acc = DeviceBuffer<T>(dev, 2 * nk);
       s.stack = DeviceBuffer<T>(dev, 3 * nk);
+      if (L_.num_devices() > 1)  // hemm_full_blocks' packed V and products
+        s.blocks = DeviceBuffer<T>(dev, static_cast<std::size_t>(2 * L_.local_n(global(dd)) * b_));
     }
   }
 
@@ -194,7 +329,7 @@ class He2hb {
         }
         memset_bytes(dev, Y[dd], 0, static_cast<std::size_t>(m * kq) * sizeof(T), /*async=*/true);
         hemm_columns<T>(dev, L_, global(dd), uplo_, A_.local(dd), ld_, lo, hi, kq, S, Y[dd], lo,
-                        m);
+                        m, s.blocks.data());
       });
       clock_.charge(&HetrdProfile::symv);
       coll_.allreduce_sum<T>(Y, m * kq);
