@@ -1027,6 +1027,37 @@ def usage(stream):
               file=stream)
 
 
+@topic("sy2sb-blocks", "CSV", "stage one's A22 V over several devices, per block against grouped: "
+       "the two-stage time per placement and the profiled phases (<gpu>-sy2sb-blocks)")
+def sy2sb_blocks(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (12, 4.5))
+    sizes = sorted({int(r["n"]) for r in rows})
+    places = [("1", "1", "one device"), ("2", "2", "per block"), ("2", "2", "grouped"),
+              ("1", "2", "per block"), ("1", "2", "grouped")]
+    series = []
+    for ranks, gpus, form in places:
+        pick = {int(r["n"]): float(r["two_stage_s"]) for r in rows
+                if (r["ranks"], r["gpus"], r["form"]) == (ranks, gpus, form)}
+        name = "1 GPU" if gpus == "1" else f"{ranks} x {2 // int(ranks)} GPUs, {form}"
+        series.append(([pick.get(n, 0.0) for n in sizes], name))
+    grouped_bars(ax, series, 0.15)
+    ax.set_xticks(range(len(sizes)))
+    ax.set_xticklabels([f"n = {n}" for n in sizes])
+    finish(ax, "hetrd two-stage, d, band 32, H200s", None, "seconds", legend=7)
+    picked = [r for r in rows if r["form"] != "per block" or r["ranks"] == "2"]
+    x = list(range(len(picked)))
+    stacked_bars(bx, x, [(name, [float(r[col]) for r in picked])
+                         for name, col in (("panel QR + catch-up", "qr_s"), ("hemm", "hemm_s"),
+                                           ("comm", "comm_s"), ("update", "update_s"),
+                                           ("chase", "chase_s"))])
+    bx.set_xticks(x)
+    bx.set_xticklabels([f'{r["n"]}\n{r["ranks"]}x{int(r["gpus"]) // int(r["ranks"])}\n'
+                        f'{r["form"]}' for r in picked], fontsize=6)
+    finish(bx, "profiled phases (n, ranks x GPUs per rank, form)", None, "seconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
@@ -1051,3 +1082,4 @@ def main(argv):
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
+
