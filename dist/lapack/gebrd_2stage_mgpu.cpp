@@ -364,14 +364,15 @@ void apply_two_stage_bidiag(Vect vect, const DistMatrix<T>& A, const TwoStageBid
   Context& ctx = A.context();
   if (q.n == 0 || C.n() == 0) return;
   const bool left = vect == Vect::Q;
-  if (q.n > 1) {
-    for (int dd = 0; dd < ctx.num_devices(); ++dd) {
-      if (C.local_n(dd) == 0) continue;
+  if (q.n > 1) {  // one thread per GPU, as apply_two_stage_q (the engine waits for its stream)
+    for_each_local_device(ctx, [&](int dd) {
+      if (C.local_n(dd) == 0) return;
+      ctx.device(dd).make_current();
       band_to_tridiag_apply_q<T>(ctx.device(dd), Op::N, q.n, q.band,
                                  (left ? q.VQ : q.VP)[dd].data(),
                                  (left ? q.tauQ : q.tauP)[dd].data(), C.local_n(dd), C.local(dd),
                                  C.ld());
-    }
+    });
   }
   const std::vector<T>& tau = left ? q.tauq1 : q.taup1;
   if (!tau.empty()) unmbr_band_mgpu<T>(vect, q.band, Op::N, A, tau.data(), C, opts);

@@ -612,11 +612,14 @@ void apply_two_stage_q(Uplo uplo, const DistMatrix<T>& A, const TwoStageQ<T>& Q,
                        DistMatrix<T>& C, const UnmtrOptions& opts) {
   Context& ctx = A.context();
   if (Q.n <= 1 || C.n() == 0) return;
-  for (int dd = 0; dd < ctx.num_devices(); ++dd) {
-    if (C.local_n(dd) == 0) continue;
+  // One thread per GPU: the engine waits for its stream before it returns (its packed
+  // reflectors are freed), so a plain loop would run the devices one after another.
+  for_each_local_device(ctx, [&](int dd) {
+    if (C.local_n(dd) == 0) return;
+    ctx.device(dd).make_current();
     band_to_tridiag_apply_q<T>(ctx.device(dd), Op::N, Q.n, Q.band, Q.V2[dd].data(),
                                Q.tau2[dd].data(), C.local_n(dd), C.local(dd), C.ld());
-  }
+  });
   apply_reflectors_mgpu<T>(uplo, Op::N, A, Q.band, Q.tau1.data(), C, opts);
 }
 
