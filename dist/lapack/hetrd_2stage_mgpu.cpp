@@ -164,9 +164,9 @@ void hemm_full_blocks(const Device& dev, Uplo uplo, const T* A_local, int64_t ld
 // Y(r - row0) += (the part of S = A(lo:hi, lo:hi), Hermitian with its `uplo` triangle
 // stored, in global device g's columns) V(r - row0), V and Y of k columns, leading
 // dimension ldy: per run of the device's columns, hemm on its diagonal square (halved
-// until the engine's block, as rank2k_columns does) and two gemms on the panel beside it
-// (below for Lower, above for Upper); over several devices the full blocks together by
-// hemm_full_blocks (work: 2 k local_n(g) entries).
+// down to two_stage_hemm_block) and two gemms on the halves' rectangles and on the panel
+// beside it (below for Lower, above for Upper); over several devices the full blocks
+// together by hemm_full_blocks (work: 2 k local_n(g) entries).
 template <Scalar T>
 void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, Uplo uplo, const T* A_local,
                   int64_t ld, int64_t lo, int64_t hi, int64_t k, const T* V, T* Y, int64_t row0,
@@ -184,7 +184,7 @@ void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, Uplo uplo, c
     gemm<T>(dev, Op::N, Op::N, h, k, w, T(1), S, ld, v(c0), ldy, T(1), y(r0), ldy);
     gemm<T>(dev, Op::C, Op::N, w, k, h, T(1), S, ld, v(r0), ldy, T(1), y(c0), ldy);
   };
-  const int64_t block = detail::rank2k_diagonal_block(dev);
+  const int64_t block = detail::two_stage_hemm_block(dev);
   const auto square = [&](auto&& self, int64_t a, int64_t b) -> void {
     if (b - a <= block) {
       kernels::hemm<T>(dev, /*herm=*/true, uplo, b - a, k, T(1), col(a) + a, ld, v(a), ldy,
@@ -481,6 +481,7 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
                    band, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
                    "]");
   detail::two_stage_update_width(ctx.device(0), band);  // a bad MGBLAS_SY2SB_UPDATE raises here
+  detail::two_stage_hemm_block(ctx.device(0));          // and MGBLAS_SY2SB_HEMM_BLOCK
 }
 
 }  // namespace
@@ -509,6 +510,23 @@ int64_t two_stage_update_width(const Device& dev, int64_t band) {
                    "': must be an integer in [1, 65536]");
   }
   return std::max<int64_t>(1, cols / band) * band;
+}
+
+// One H200, d, band 32 (2026-11-30, bench/results/h200-sy2sb-fused.md): the hemm phase
+// of hetrd_2stage_mgpu took 0.134 s at n = 16384 and 0.96 s at 32768 with squares of
+// 8192, against 0.166-0.177 s and 1.10-1.12 s with 4096 (rank2k's block) and 1.55 s at
+// 32768 with 16384: cuBLAS's dsymm with 32 columns is faster on 8192 squares than the
+// halving around it. Host devices keep rank2k's block.
+int64_t two_stage_hemm_block(const Device& dev) {
+  int64_t block = dev.is_gpu() ? 8192 : rank2k_diagonal_block(dev);
+  if (const char* v = std::getenv("MGBLAS_SY2SB_HEMM_BLOCK"); v && *v) {
+    char* end = nullptr;
+    block = std::strtoll(v, &end, 10);
+    if (*end != '\0' || block < 64 || block > 65536)
+      MGBLAS_THROW(BadArgument, "environment MGBLAS_SY2SB_HEMM_BLOCK = '", v,
+                   "': must be an integer in [64, 65536]");
+  }
+  return block;
 }
 
 template <Scalar T>
