@@ -1058,6 +1058,38 @@ def sy2sb_blocks(paths, out):
     save(fig, out)
 
 
+@topic("sy2sb-fused", "CSV", "stage one's A22 V on one GPU: the hemm phase per form (fused kernel, "
+       "cuBLAS gemms) and diagonal block, and the chase per kernel (<gpu>-sy2sb-fused)")
+def sy2sb_fused(paths, out):
+    rows = [r for r in read(paths[0]) if r["type"] == "d"]
+    fig, (ax, bx) = figure(2, (12, 4.5))
+    sizes = [16384, 32768]
+    # the hemm phase: the latest of runs 1-4 (the form and block comparisons) per (form, block)
+    forms = {}
+    for r in rows:
+        if r["run"] in ("1", "2", "3", "4") and int(r["n"]) in sizes:
+            forms[(r["form"], int(r["hemm_block"]), int(r["n"]))] = float(r["hemm_s"])
+    keys = sorted({(f, b) for f, b, _ in forms}, key=lambda k: (k[0], k[1]))
+    series = [([forms.get((f, b, n), 0.0) for n in sizes], f"{f}, squares of {b}")
+              for f, b in keys]
+    grouped_bars(ax, series, 0.09)
+    ax.set_xticks(range(len(sizes)))
+    ax.set_xticklabels([f"n = {n}" for n in sizes])
+    finish(ax, "stage one's hemm phase (profiled; runs 1-4), d, band 32, H200", None,
+           "seconds", legend=7)
+    chase = {}
+    for r in rows:
+        if r["run"] == "5":
+            chase[(r["chase"], int(r["n"]))] = float(r["chase_s"])
+    all_n = sorted({n for _, n in chase})
+    grouped_bars(bx, [([chase.get((c, n), 0.0) for n in all_n], f"{c} per sweep")
+                      for c in ("block", "warp")], 0.3)
+    bx.set_xticks(range(len(all_n)))
+    bx.set_xticklabels([f"n = {n}" for n in all_n])
+    finish(bx, "bulge chase, d, band 32 (run 5)", None, "seconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)

@@ -12,8 +12,9 @@
 #                  per form of $FORMS (default "fused gemms"; gemms: MGBLAS_SY2SB_NO_FUSED, two cuBLAS gemms per
 #                  block; -B after either: diagonal squares down to B columns,
 #                  MGBLAS_SY2SB_HEMM_BLOCK): the two-stage line prefixed with the form
-#   ncu N          Nsight Compute sections of one launch of the kernel in hetrd at n = N,
-#                  to $OUT/ncu-N.txt, the metric lines printed
+#   ncu REGEX N    Nsight Compute sections of one launch of the kernels matching REGEX
+#                  (hemm_off_diagonal_kernel, chase_sweeps) in hetrd at n = N, to
+#                  $OUT/ncu-REGEX-N.txt, the metric lines printed
 #   hetrd SIZES    h200-sy2sb-update.sh's hetrd step (one-stage, two-stage and cuSOLVER in
 #                  the same process), rows to $OUT/hetrd.csv
 #   heevd SIZES    h200-sy2sb-update.sh's heevd step, rows to $OUT/heevd.csv
@@ -41,14 +42,17 @@ while [ $# -gt 0 ]; do
       done
       unset MGBLAS_SY2SB_NO_FUSED MGBLAS_SY2SB_HEMM_BLOCK ;;
     ncu)
-      # Nsight Compute on one launch of the kernel (the 4th) at n = $2, clocks left alone
-      timeout 300 ncu --clock-control none -k regex:hemm_off_diagonal_kernel --launch-skip 3 \
-        --launch-count 1 --section SpeedOfLight --section WarpStateStats --section Occupancy \
+      # Nsight Compute on one launch of kernel $2 (a regex; the 4th launch, or the 1st for a
+      # kernel launched once per call: chase_sweeps) in hetrd at n = $3, clocks left alone
+      skip=3; [[ $2 == chase* ]] && skip=0
+      timeout 300 ncu --clock-control none -k "regex:$2" --launch-skip $skip --launch-count 1 \
+        --section SpeedOfLight --section WarpStateStats --section Occupancy --section SchedulerStats \
         --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section LaunchStats \
-        "$T" hetrd -n "$2" --type d --nb 256 --band 32 --no-one-stage --no-ref --niter 1 \
-        --warmup 0 --no-check > "$OUT/ncu-$2.txt" 2>&1
-      echo "ncu rc $?"; grep -E "^    [A-Z][A-Za-z /.-]+  +[a-zA-Z%/]+ +[0-9.,]+$" "$OUT/ncu-$2.txt" | head -70
-      shift 2 ;;
+        --metrics "regex:smsp__average_warps_issue_stalled_.*_per_issue_active" \
+        "$T" hetrd -n "$3" --type d --nb 256 --band 32 --no-one-stage --no-ref --niter 1 \
+        --warmup 0 --no-check > "$OUT/ncu-$2-$3.txt" 2>&1
+      echo "ncu rc $?"; grep -E "^    [A-Za-z][A-Za-z_. /-]+  +[a-zA-Z%/]* +[0-9.,]+$" "$OUT/ncu-$2-$3.txt" | head -90
+      shift 3 ;;
     hetrd|heevd)
       bash "$D/h200-sy2sb-update.sh" "$1" "$2"; shift 2 ;;
     *) echo "unknown step $1"; exit 2 ;;
