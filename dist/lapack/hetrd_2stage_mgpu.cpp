@@ -538,10 +538,18 @@ bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   if (!ctx.device(0).is_gpu()) return false;
   const int64_t n = A.layout().n();
   // With vectors Q2's application decides, and only double has the tensor-core kernel
-  // (kernels/cuda/sb2st/apply_q_mma.cuh). heevd_mgpu, one H200, d, all vectors
-  // (bench/results/h200-heevd.md, 2026-11-29): two stages 0.478 s against 0.457 at
-  // n = 8192, 2.08 against 2.45 at 16384, 12.9 against 17.1 at 32768.
-  if (vectors) return std::is_same_v<T, double> && n >= 16384;
+  // (kernels/cuda/sb2st/apply_q_mma.cuh). heevd_mgpu, d, all vectors, two stages against
+  // one:
+  // - one H200 (bench/results/h200-heevd.md, 2026-11-29): 0.478 s against 0.457 at
+  //   n = 8192, 2.08 against 2.45 at 16384, 12.9 against 17.1 at 32768;
+  // - 1 rank x 2 H200s (h200-sy2sb-blocks.md, 2026-11-29): 2.01 against 1.76 at 16384,
+  //   8.09 against 10.14 at 32768;
+  // - 4 ranks x 1 H200 (h200x4-twostage.md, before Q2 ran on a rank's GPUs at once and
+  //   before the grouped products): 7.25 against 6.60 at 32768.
+  // The one-stage reduction gains more from each GPU than stage one's panels and the
+  // chase (which every rank runs whole), so the crossing moves up with the GPUs: n >=
+  // 16384 P fits all six points.
+  if (vectors) return std::is_same_v<T, double> && n >= 16384 * int64_t{A.layout().num_devices()};
   // One H200, d, band 32 against hetrd_mgpu (bench/results/h200-twostage.md): 1.26x at
   // n = 8192, 2.12x at 16384; at 4096 the chase's latency loses (band 64: 0.53x).
   return n >= 8192;
