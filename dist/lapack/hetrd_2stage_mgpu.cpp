@@ -549,7 +549,8 @@ bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   // The one-stage reduction gains more from each GPU than stage one's panels and the
   // chase (which every rank runs whole), so the crossing moves up with the GPUs: n >=
   // 16384 P fits all six points.
-  if (vectors) return std::is_same_v<T, double> && n >= 16384 * int64_t{A.layout().num_devices()};
+  if (vectors)
+    return std::is_same_v<T, double> && n >= 16384 * int64_t{A.layout().num_devices()};
   // One H200, d, band 32 against hetrd_mgpu (bench/results/h200-twostage.md): 1.26x at
   // n = 8192, 2.12x at 16384; at 4096 the chase's latency loses (band 64: 0.53x).
   return n >= 8192;
