@@ -326,13 +326,14 @@ ChaseResult<T> check_chase(const Device& dev, const Band<T>& a, const char* kind
   return r;
 }
 
-/// The cases both engines run: n from 0 to a few hundred, b in {1, 2, 3, 8, 32, 64}
-/// with b >= n among them, every spectrum, with and without V2, in place (ldab >= 2b)
+/// The cases both engines run: n from 0 to a few hundred, b in {1, 2, 3, 8, 20, 32, 64,
+/// 80} (every tile shape of the CUDA engine, and leading dimensions padded or not) with
+/// b >= n among them, every spectrum, with and without V2, in place (ldab >= 2b)
 /// and not.
 template <Scalar T>
 void check_every_band(const Device& dev) {
   auto rng = make_rng();
-  for (int64_t b : {1, 2, 3, 8, 32, 64})
+  for (int64_t b : {1, 2, 3, 8, 20, 32, 64, 80})
     for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{2}, b + 1, int64_t{37}, int64_t{150}}) {
       for (BandSpectrum kind :
            {BandSpectrum::Random, BandSpectrum::Graded, BandSpectrum::Clustered})

@@ -23,6 +23,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
+#include "kernels/cuda/common/chase_common.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/l2_access.cuh"
 #include "kernels/detail/safe_reflector.hpp"
@@ -45,6 +46,7 @@ constexpr int kThreads = 256;
 
 using common::load_cg;  // the band is read and written through L2 only
 using common::store_cg;
+constexpr int kChunk = common::kChaseChunk;
 
 // The sum of v over each group of kTpr consecutive lanes, in every lane of the group (the
 // shuffle's width makes lane 0 of each group the source). All 32 lanes must call it.
@@ -73,9 +75,9 @@ __device__ __forceinline__ D scaled(D a, int e) {
 
 // One sweep-chasing block; a task's tile in shared memory (dynamic):
 //   U = A(r .. c + m - 1, c .. c + m - 1): the right update's rows (up to 2b) over C,
-//       leading dimension 2b + 1 (odd: conflict-free row and column walks);
+//       leading dimension chase_tile_ld(2b) (kernels/cuda/common/chase_common.cuh);
 //   E = A(c .. c + m - 1, c + m .. c + m + b - 1): the rest of the left update's columns,
-//       leading dimension b + 1;
+//       leading dimension chase_tile_ld(b);
 //   vp, vq: the task's reflectors G and H (b each).
 // Threads: kTpr = kThreads / kRows consecutive lanes share one row (right update) or one
 // column (left update) of the tile, their partial sums combined by shuffles; kRows >= 2b
@@ -108,7 +110,8 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ int64_t s_sweep;
   extern __shared__ __align__(16) unsigned char smem[];
   // Tile indices are 32-bit: 64-bit arithmetic per element costs more than the task.
-  const int bb = static_cast<int>(b), ldu = 2 * bb + 1, lde = bb + 1;
+  const int bb = static_cast<int>(b);
+  const int ldu = common::chase_tile_ld<D, kTpr>(2 * bb), lde = common::chase_tile_ld<D, kTpr>(bb);
   D* U = reinterpret_cast<D*>(smem);
   D* E = U + ldu * bb;
   D* vp = E + lde * bb;
@@ -143,24 +146,27 @@ __global__ void __launch_bounds__(kThreads)
       D* const Wu = W + c * ldw + (ku + r - c);
       D* const We = me > m ? W + (c + m) * ldw + (ku - m) : nullptr;
 
-      // 1. Wait for sweep s - 1, then load.
-      if (tid == 0 && s > 0) {
-        const int need = static_cast<int>(k + 3 < prev_tasks ? k + 3 : prev_tasks);
-        const volatile int* p = progress + (s - 1);
-        // A guard, not a schedule: sweep s - 1 is held by a running block, so this ends;
-        // should it not (a bug), trap after about 10 s rather than hang the GPU.
-        for (int64_t spins = 0; *p < need; ++spins) {
-          if (spins > (int64_t{1} << 27)) __trap();
-          __nanosleep(64);
+      // 1. Wait for sweep s - 1, then load U and E, kChunk columns of each in flight per
+      //    thread.
+      common::chase_wait(progress + (s > 0 ? s - 1 : 0),
+                         static_cast<int>(k + 3 < prev_tasks ? k + 3 : prev_tasks), s > 0);
+      if (generate && ti < rows) {
+        const int ue = ti < m ? me - m : 0;  // E's columns in this thread's row
+        for (int j0 = tj; j0 < m || j0 < ue; j0 += kChunk * kTpr) {
+          D ru[kChunk], re[kChunk];
+#pragma unroll
+          for (int t = 0; t < kChunk; ++t) {
+            const int j = j0 + t * kTpr;
+            if (j < m) ru[t] = load_cg(Wu + (ti - j) + j * ldw);
+            if (j < ue) re[t] = load_cg(We + (ti - j) + j * ldw);
+          }
+#pragma unroll
+          for (int t = 0; t < kChunk; ++t) {
+            const int j = j0 + t * kTpr;
+            if (j < m) U[ti + j * ldu] = ru[t];
+            if (j < ue) E[ti + j * lde] = re[t];
+          }
         }
-        __threadfence();
-      }
-      __syncthreads();
-      if (generate) {
-        if (ti < rows)
-          for (int j = tj; j < m; j += kTpr) U[ti + j * ldu] = load_cg(Wu + (ti - j) + j * ldw);
-        if (ti < m)
-          for (int j = tj; j < me - m; j += kTpr) E[ti + j * lde] = load_cg(We + (ti - j) + j * ldw);
       }
       __syncthreads();
 
@@ -192,11 +198,13 @@ __global__ void __launch_bounds__(kThreads)
           const bool row_ok = i >= 1 && i < rows;
           D u = make_scalar<D>(0);
           if (row_ok)
-            for (int j = lane; j < m; j += kTpr) u = mul_add(U[i + j * ldu], vp[j], u);
+            u = common::chase_walk_sum<kTpr>(
+                lane, m, u, [&](D acc, int j) { return mul_add(U[i + j * ldu], vp[j], acc); });
           u = mul(group_all_sum<kTpr>(u), tau_p);
           if (row_ok)
-            for (int j = lane; j < m; j += kTpr)
-              U[i + j * ldu] = mul_add(neg(u), conj(vp[j]), U[i + j * ldu]);
+            common::chase_walk_update<kTpr>(
+                lane, m, [&](int j) { return mul_add(neg(u), conj(vp[j]), U[i + j * ldu]); },
+                [&](int j, D x) { U[i + j * ldu] = x; });
         }
         __syncthreads();
       } else if (tid == 0) {
@@ -233,18 +241,28 @@ __global__ void __launch_bounds__(kThreads)
           D* const col = !col_ok ? nullptr : j < m ? Ub + j * ldu : E + (j - m) * lde;
           D t = make_scalar<D>(0);
           if (col_ok)
-            for (int i = lane; i < m; i += kTpr) t = mul_add(conj(vq[i]), col[i], t);
+            t = common::chase_walk_sum<kTpr>(
+                lane, m, t, [&](D acc, int i) { return mul_add(conj(vq[i]), col[i], acc); });
           t = mul(group_all_sum<kTpr>(t), conj(tau_q));
           if (col_ok)
-            for (int i = lane; i < m; i += kTpr) col[i] = mul_add(neg(vq[i]), t, col[i]);
+            common::chase_walk_update<kTpr>(
+                lane, m, [&](int i) { return mul_add(neg(vq[i]), t, col[i]); },
+                [&](int i, D x) { col[i] = x; });
         }
         __syncthreads();
 
         // 4. Write back.
-        if (ti < rows)
-          for (int j = tj; j < m; j += kTpr) store_cg(Wu + (ti - j) + j * ldw, U[ti + j * ldu]);
-        if (ti < m)
-          for (int j = tj; j < me - m; j += kTpr) store_cg(We + (ti - j) + j * ldw, E[ti + j * lde]);
+        if (ti < rows) {
+          const int ue = ti < m ? me - m : 0;
+          for (int j0 = tj; j0 < m || j0 < ue; j0 += kChunk * kTpr) {
+#pragma unroll
+            for (int t = 0; t < kChunk; ++t) {
+              const int j = j0 + t * kTpr;
+              if (j < m) store_cg(Wu + (ti - j) + j * ldw, U[ti + j * ldu]);
+              if (j < ue) store_cg(We + (ti - j) + j * ldw, E[ti + j * lde]);
+            }
+          }
+        }
       } else if (tid == 0) {
         vq[0] = make_scalar<D>(1);
       }
@@ -260,9 +278,7 @@ __global__ void __launch_bounds__(kThreads)
           tauP[s * tau_stride + k] = tau_p;
         }
       }
-      __threadfence();
-      __syncthreads();
-      if (tid == 0) atomicExch(progress + s, static_cast<int>(k + 1));
+      common::chase_publish(progress + s, static_cast<int>(k + 1));
     }
   }
 }
@@ -298,10 +314,27 @@ unsigned blocks_for(int64_t count) {
   return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((count + 255) / 256, 4096)));
 }
 
-// The dynamic shared memory of chase_sweeps: U, E and the two reflectors.
-template <typename D>
+// The tile shape for b: f(integral_constant<int, kRows>) with kRows >= 2b threads' rows.
+template <typename F>
+void with_tile_rows(int64_t b, F&& f) {
+  if (b <= 16)
+    f(std::integral_constant<int, 32>{});
+  else if (b <= 32)
+    f(std::integral_constant<int, 64>{});
+  else if (b <= 64)
+    f(std::integral_constant<int, 128>{});
+  else
+    f(std::integral_constant<int, 256>{});
+}
+
+// The dynamic shared memory of chase_sweeps<D, kRows>: U, E and the two reflectors.
+template <typename D, int kRows>
 std::size_t tile_bytes(int64_t b) {
-  return static_cast<std::size_t>((3 * b + 4) * b) * sizeof(D);
+  constexpr int kTpr = kThreads / kRows;
+  const int bb = static_cast<int>(b);
+  const int64_t ldu = common::chase_tile_ld<D, kTpr>(2 * bb);
+  const int64_t lde = common::chase_tile_ld<D, kTpr>(bb);
+  return static_cast<std::size_t>((ldu + lde + 2) * b) * sizeof(D);
 }
 
 // NotImplemented, before anything is allocated or written, where the chase's tile does not
@@ -315,16 +348,18 @@ void require_tile(const Device& dev, int64_t b) {
   int optin = 0;
   MGBLAS_CHECK_CUDA(
       cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev.gpu_ordinal()));
-  if (tile_bytes<D>(b) + 1024 > static_cast<std::size_t>(optin))
-    MGBLAS_THROW(NotImplemented, "band_to_bidiag: b = ", b, " superdiagonals need ",
-                 tile_bytes<D>(b), " bytes of shared memory per block; this GPU allows ", optin);
+  std::size_t bytes = 0;
+  with_tile_rows(b, [&](auto rows) { bytes = tile_bytes<D, decltype(rows)::value>(b); });
+  if (bytes + 1024 > static_cast<std::size_t>(optin))
+    MGBLAS_THROW(NotImplemented, "band_to_bidiag: b = ", b, " superdiagonals need ", bytes,
+                 " bytes of shared memory per block; this GPU allows ", optin);
 }
 
 template <typename D, int kRows>
 void launch_chase(const Device& dev, cudaStream_t stream, int64_t n, int64_t b, D* W, D* VQ,
                   D* tauQ, D* VP, D* tauP, int* counters) {
   const auto kernel = chase_sweeps<D, kRows>;
-  const std::size_t shmem = tile_bytes<D>(b);
+  const std::size_t shmem = tile_bytes<D, kRows>(b);
   int sms = 0, per_sm = 0;
   MGBLAS_CHECK_CUDA(
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.gpu_ordinal()));
@@ -364,14 +399,10 @@ void chase(const Device& dev, cudaStream_t stream, int64_t n, int64_t b, const T
       MGBLAS_CHECK_CUDA(cudaMemsetAsync(tq, 0, bytes, stream));
       MGBLAS_CHECK_CUDA(cudaMemsetAsync(tp, 0, bytes, stream));
     }
-    if (be <= 16)
-      launch_chase<D, 32>(dev, stream, n, be, W, vq, tq, vp, tp, counters.data());
-    else if (be <= 32)
-      launch_chase<D, 64>(dev, stream, n, be, W, vq, tq, vp, tp, counters.data());
-    else if (be <= 64)
-      launch_chase<D, 128>(dev, stream, n, be, W, vq, tq, vp, tp, counters.data());
-    else
-      launch_chase<D, 256>(dev, stream, n, be, W, vq, tq, vp, tp, counters.data());
+    with_tile_rows(be, [&](auto rows) {
+      launch_chase<D, decltype(rows)::value>(dev, stream, n, be, W, vq, tq, vp, tp,
+                                             counters.data());
+    });
     extract_bidiagonal<D><<<blocks_for(n), 256, 0, stream>>>(n, be, W, d, e);
     MGBLAS_CHECK_LAUNCH(stream);
     // The counters and the work band are freed on return: wait for the kernels.

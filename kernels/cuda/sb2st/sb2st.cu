@@ -26,6 +26,7 @@
 #include "core/error.hpp"
 #include "core/memory.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
+#include "kernels/cuda/common/chase_common.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/l2_access.cuh"
 #include "kernels/detail/safe_reflector.hpp"
@@ -43,8 +44,6 @@ using common::make_scalar;
 using common::mul;
 using common::mul_add;
 using common::real_part;
-
-constexpr int kThreads = 256;
 
 using common::load_cg;  // the band is read and written through L2 only
 using common::store_cg;
@@ -67,21 +66,25 @@ __device__ __forceinline__ D group_broadcast(D v) {
                           __shfl_sync(0xffffffffu, imag_part(v), src));
 }
 
+using common::chase_tile_ld;
+constexpr int kChunk = common::kChaseChunk;
+
 // One sweep-chasing block. Shared memory (dynamic): B and D, b x b each with leading
-// dimension b + 1 (conflict-free row and column walks), and three vectors of b (v,
-// the previous task's v, y). kTpr threads share a row (or column) of a matrix-vector
-// product, their partial sums combined by CUB over the kTpr lanes; rows are
-// tid / kTpr, so kThreads / kTpr rows are done at once.
+// dimension chase_tile_ld, and three vectors of b (v, the previous task's v, y). kTpr threads
+// share a row (or column) of a matrix-vector product, their partial sums combined by CUB
+// over the kTpr lanes; rows are tid / kTpr, and kThreads / kTpr >= b rows are done at once
+// (the launcher picks kTpr and kThreads so).
 //
 // Task (s, k) in the block (see kernels/sb2st_kernels.hpp for the math):
 //   1. thread 0 waits for progress[s - 1] >= min(k + 2, T_{s-1}); everyone loads
 //      B = A(R_k, C) (C = {s} for k = 0, R_{k-1} otherwise) and D = A(R_k, R_k);
 //   2. B := B H_{k-1} (rows), then ||B(1:, 0)||^2 by a block reduction, the reflector's
 //      scalars by thread 0, v = B(:, 0) scaled;
-//   3. B(:, 1:) := H^H B(:, 1:) (columns) and y = D v (rows), v^H y by a block reduction;
-//   4. w = tau y - (|tau|^2 / 2) (v^H y) v; the lower triangle of D - v w^H - w v^H and
-//      all of B written back; v and tau into V2 / tau2; fence, then progress[s] = k + 1.
-template <typename D, int kTpr>
+//   3. B(:, 1:) := H^H B(:, 1:) (columns), written back at once; y = D v (rows), v^H y by
+//      a block reduction;
+//   4. the lower triangle of D - v w^H - w v^H written back, w = tau y - (|tau|^2 / 2)
+//      (v^H y) v formed entry by entry; v and tau into V2 / tau2; progress[s] = k + 1.
+template <typename D, int kTpr, int kThreads>
 __global__ void __launch_bounds__(kThreads)
     chase_sweeps(int64_t n, int64_t b, D* W, int64_t ldw, D* V2, D* tau2, int64_t tau_stride,
                  int* progress, int* ticket) {
@@ -98,18 +101,19 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ int64_t s_sweep;
   extern __shared__ __align__(16) unsigned char smem[];
   // Tile indices are 32-bit and the tile walks divide by nothing: 64-bit division and
-  // modulo per element cost more than the arithmetic of a task. kRowsAtOnce >= b (the
-  // launcher picks kTpr so), so element (i, j) of a tile is row i = tid % kRowsAtOnce of
-  // column pass j = tid / kRowsAtOnce, kTpr columns per pass, rows coalesced in the band.
-  const int bb = static_cast<int>(b), ld = bb + 1;
+  // modulo per element cost more than the arithmetic of a task. Element (i, j) of a tile
+  // is row i = tid % kRowsAtOnce of column pass j = tid / kRowsAtOnce, kTpr columns per
+  // pass, rows coalesced in the band.
+  constexpr int kRowsAtOnce = kThreads / kTpr;
+  const int bb = static_cast<int>(b), ld = chase_tile_ld<D, kTpr>(bb);
   D* B = reinterpret_cast<D*>(smem);
-  D* Dm = B + b * ld;
-  D* vbuf[2] = {Dm + b * ld, Dm + b * ld + b};
-  D* y = Dm + b * ld + 2 * b;
+  D* Dm = B + bb * ld;
+  D* const vb0 = Dm + bb * ld;
+  D* const vb1 = vb0 + bb;
+  D* y = vb1 + bb;
   const int tid = threadIdx.x;
   const int lane_in_row = tid % kTpr;
   const int row0 = tid / kTpr;
-  constexpr int kRowsAtOnce = kThreads / kTpr;
   const int ti = tid % kRowsAtOnce, tj = tid / kRowsAtOnce;
 
   for (;;) {
@@ -121,32 +125,35 @@ __global__ void __launch_bounds__(kThreads)
     const int64_t prev_tasks = s > 0 ? band2tri_tasks(n, b, s - 1) : 0;
     D tau_prev = make_scalar<D>(0);
     for (int64_t k = 0; k < tasks; ++k) {
-      D* v = vbuf[k & 1];
-      const D* vprev = vbuf[(k + 1) & 1];
+      D* const v = (k & 1) ? vb1 : vb0;  // a select, not an indexed array: no local memory
+      const D* const vprev = (k & 1) ? vb0 : vb1;
       const int64_t r = s + 1 + k * b, c = k == 0 ? s : r - b;
       const int m = static_cast<int>(b < n - r ? b : n - r), mc = k == 0 ? 1 : bb;
       const int cr = static_cast<int>(r - c);  // B(i, j) = W[(cr + i - j) + (c + j) ldw]
       D* const Wb = W + c * ldw + cr;
       D* const Wd = W + r * ldw;
-      // 1. Wait for sweep s - 1, then load.
-      if (tid == 0 && s > 0) {
-        const int need = static_cast<int>(k + 2 < prev_tasks ? k + 2 : prev_tasks);
-        const volatile int* p = progress + (s - 1);
-        // A guard, not a schedule: sweep s - 1 is held by a running block, so this ends;
-        // should it not (a bug), trap after about 10 s rather than hang the GPU.
-        for (int64_t spins = 0; *p < need; ++spins) {
-          if (spins > (int64_t{1} << 27)) __trap();
-          __nanosleep(64);
-        }
-        __threadfence();
-      }
-      __syncthreads();
+      // 1. Wait for sweep s - 1, then load B and D's lower triangle, kChunk columns of each
+      //    in flight per thread.
+      common::chase_wait(progress + (s > 0 ? s - 1 : 0),
+                         static_cast<int>(k + 2 < prev_tasks ? k + 2 : prev_tasks), s > 0);
       if (ti < m) {
-        for (int j = tj; j < mc; j += kTpr) B[ti + j * ld] = load_cg(Wb + (ti - j) + j * ldw);
-        for (int j = tj; j <= ti; j += kTpr) {
-          const D a = load_cg(Wd + (ti - j) + j * ldw);
-          Dm[ti + j * ld] = ti == j ? common::real_diag(a) : a;
-          Dm[j + ti * ld] = conj(a);
+        for (int j0 = tj; j0 < mc || j0 <= ti; j0 += kChunk * kTpr) {
+          D rb[kChunk], rd[kChunk];
+#pragma unroll
+          for (int t = 0; t < kChunk; ++t) {
+            const int j = j0 + t * kTpr;
+            if (j < mc) rb[t] = load_cg(Wb + (ti - j) + j * ldw);
+            if (j <= ti) rd[t] = load_cg(Wd + (ti - j) + j * ldw);
+          }
+#pragma unroll
+          for (int t = 0; t < kChunk; ++t) {
+            const int j = j0 + t * kTpr;
+            if (j < mc) B[ti + j * ld] = rb[t];
+            if (j <= ti) {
+              Dm[ti + j * ld] = ti == j ? common::real_diag(rd[t]) : rd[t];
+              Dm[j + ti * ld] = conj(rd[t]);
+            }
+          }
         }
       }
       __syncthreads();
@@ -156,20 +163,23 @@ __global__ void __launch_bounds__(kThreads)
       for (int i0 = 0; i0 < m; i0 += kRowsAtOnce) {
         const int i = i0 + row0;
         const bool row_ok = i < m;
+        D x0 = row_ok ? B[i] : make_scalar<D>(0);  // B(i, 0), in the lane that owns column 0
         if (k > 0) {
           D u = make_scalar<D>(0);
           if (row_ok)
-            for (int j = lane_in_row; j < mc; j += kTpr) u = mul_add(B[i + j * ld], vprev[j], u);
+            u = common::chase_walk_sum<kTpr>(lane_in_row, mc, u, [&](D acc, int j) {
+              return mul_add(B[i + j * ld], vprev[j], acc);
+            });
           u = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(u)), tau_prev);
           if (row_ok)
-            for (int j = lane_in_row; j < mc; j += kTpr)
-              B[i + j * ld] = sub_mul_conj(B[i + j * ld], u, vprev[j]);
-          __syncwarp();
+            common::chase_walk_update<kTpr>(
+                lane_in_row, mc, [&](int j) { return sub_mul_conj(B[i + j * ld], u, vprev[j]); },
+                [&](int j, D x) {
+                  B[i + j * ld] = x;
+                  if (j == 0) x0 = x;
+                });
         }
-        if (row_ok && i >= 1 && lane_in_row == 0) {
-          const D x = B[i];
-          part.add(real_part(x), imag_part(x));
-        }
+        if (row_ok && i >= 1 && lane_in_row == 0) part.add(real_part(x0), imag_part(x0));
       }
       const bool generate = m > 1 || (k == 0 && !std::is_same_v<D, R>);
       const SumSq total = ReduceSq(reduce.sq).Sum(part);
@@ -196,49 +206,64 @@ __global__ void __launch_bounds__(kThreads)
       }
       __syncthreads();
 
-      // 3. Left application to B's other columns; y = D v.
+      // 3. Left application to B's other columns, each column stored to the band as soon as
+      //    it is done; y = D v.
       R vy_part = R(0);
       if (!identity) {
         const D ctau = conj(tau);
-        for (int j0 = 1; j0 < mc; j0 += kRowsAtOnce) {
-          const int j = j0 + row0;
+        for (int j0c = 1; j0c < mc; j0c += kRowsAtOnce) {
+          const int j = j0c + row0;
+          const bool col_ok = j < mc;
           D t = make_scalar<D>(0);
-          if (j < mc)
-            for (int i = lane_in_row; i < m; i += kTpr) t = mul_add(conj(v[i]), B[i + j * ld], t);
+          if (col_ok)
+            t = common::chase_walk_sum<kTpr>(lane_in_row, m, t, [&](D acc, int i) {
+              return mul_add(conj(v[i]), B[i + j * ld], acc);
+            });
           t = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(t)), ctau);
-          if (j < mc)
-            for (int i = lane_in_row; i < m; i += kTpr)
-              B[i + j * ld] = mul_add(common::neg(v[i]), t, B[i + j * ld]);
+          if (col_ok)
+            common::chase_walk_update<kTpr>(
+                lane_in_row, m, [&](int i) { return mul_add(common::neg(v[i]), t, B[i + j * ld]); },
+                [&](int i, D x) { store_cg(Wb + (i - j) + j * ldw, x); });
         }
         for (int i0 = 0; i0 < m; i0 += kRowsAtOnce) {
           const int i = i0 + row0;
           D t = make_scalar<D>(0);
           if (i < m)
-            for (int j = lane_in_row; j < m; j += kTpr) t = mul_add(Dm[i + j * ld], v[j], t);
+            t = common::chase_walk_sum<kTpr>(lane_in_row, m, t, [&](D acc, int j) {
+              return mul_add(Dm[i + j * ld], v[j], acc);
+            });
           t = common::lane_group_sum<kTpr>(t);
           if (i < m && lane_in_row == 0) {
             y[i] = t;
             vy_part += real_part(mul(conj(v[i]), t));
           }
         }
+      } else {
+        // B unchanged past column 0: written back as it was loaded.
+        if (ti < m)
+          for (int j = tj; j < mc; j += kTpr)
+            if (j > 0) store_cg(Wb + (ti - j) + j * ldw, B[ti + j * ld]);
       }
+      // Column 0: (beta, 0, ...), or unchanged for the identity.
+      for (int i = tid; i < m; i += kThreads) store_cg(Wb + i, B[i]);
       const R vy = ReduceR(reduce.re).Sum(vy_part);
       if (tid == 0) s_half = R(0.5) * common::abs_sq(tau) * vy;
       __syncthreads();
-      if (!identity)
-        for (int i = tid; i < m; i += kThreads)
-          y[i] = sub_mul_conj(mul(tau, y[i]), make_scalar<D>(s_half), conj(v[i]));  // w
-      __syncthreads();
 
-      // 4. Write back; the reflector out; progress.
-      if (ti < m) {
-        for (int j = tj; j < mc; j += kTpr) store_cg(Wb + (ti - j) + j * ldw, B[ti + j * ld]);
-        if (!identity)
-          for (int j = tj; j <= ti; j += kTpr) {
-            D a = sub_mul_conj(sub_mul_conj(Dm[ti + j * ld], v[ti], y[j]), y[ti], v[j]);
-            if (ti == j) a = common::real_diag(a);
-            store_cg(Wd + (ti - j) + j * ldw, a);
-          }
+      // 4. D written back; the reflector out; progress.
+      if (ti < m && !identity) {
+        const D half = make_scalar<D>(s_half);
+        const D wi = sub_mul_conj(mul(tau, y[ti]), half, conj(v[ti]));
+        const D vi = v[ti];
+        common::chase_walk_update<kTpr>(
+            tj, ti + 1,
+            [&](int j) {
+              const D vj = v[j];
+              const D wj = sub_mul_conj(mul(tau, y[j]), half, conj(vj));
+              D a = sub_mul_conj(sub_mul_conj(Dm[ti + j * ld], vi, wj), wi, vj);
+              return ti == j ? common::real_diag(a) : a;
+            },
+            [&](int j, D a) { store_cg(Wd + (ti - j) + j * ldw, a); });
       }
       if (V2 != nullptr) {
         D* out = V2 + band2tri_v2_offset(n, b, s, k);
@@ -246,9 +271,7 @@ __global__ void __launch_bounds__(kThreads)
         if (tid == 0) tau2[s * tau_stride + k] = tau;
       }
       tau_prev = tau;
-      __threadfence();
-      __syncthreads();
-      if (tid == 0) atomicExch(progress + s, static_cast<int>(k + 1));
+      common::chase_publish(progress + s, static_cast<int>(k + 1));
     }
   }
 }
@@ -282,11 +305,12 @@ unsigned blocks_for(int64_t count) {
   return static_cast<unsigned>(std::max<int64_t>(1, std::min<int64_t>((count + 255) / 256, 4096)));
 }
 
-template <typename D, int kTpr>
+template <typename D, int kTpr, int kThreads>
 void launch_chase(const Device& dev, cudaStream_t stream, int64_t n, int64_t b, D* W, int64_t ldw,
                   D* V2, D* tau2, int* counters) {
-  const auto kernel = chase_sweeps<D, kTpr>;
-  const std::size_t shmem = static_cast<std::size_t>(2 * b * (b + 1) + 3 * b) * sizeof(D);
+  const auto kernel = chase_sweeps<D, kTpr, kThreads>;
+  const int64_t ld = chase_tile_ld<D, kTpr>(static_cast<int>(b));
+  const std::size_t shmem = static_cast<std::size_t>(2 * b * ld + 3 * b) * sizeof(D);
   int sms = 0, optin = 0, per_sm = 0;
   MGBLAS_CHECK_CUDA(
       cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev.gpu_ordinal()));
@@ -326,12 +350,16 @@ void chase(const Device& dev, cudaStream_t stream, int64_t n, int64_t b, T* AB, 
     D* t2 = V2 != nullptr ? common::device_ptr(tau2) : nullptr;
     if (t2 != nullptr)
       MGBLAS_CHECK_CUDA(cudaMemsetAsync(t2, 0, band2tri_tau2_size(n, be) * sizeof(D), stream));
+    // kThreads / kTpr >= b rows at once; 128 threads for the default band of 32 (four warps:
+    // cheaper barriers and reductions than eight, half of which had no row).
     if (be <= 16)
-      launch_chase<D, 16>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+      launch_chase<D, 16, 256>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+    else if (be <= 32)
+      launch_chase<D, 4, 128>(dev, stream, n, be, W, ld, v2, t2, counters.data());
     else if (be <= 64)
-      launch_chase<D, 4>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+      launch_chase<D, 4, 256>(dev, stream, n, be, W, ld, v2, t2, counters.data());
     else
-      launch_chase<D, 1>(dev, stream, n, be, W, ld, v2, t2, counters.data());
+      launch_chase<D, 1, 256>(dev, stream, n, be, W, ld, v2, t2, counters.data());
     extract_tridiagonal<D><<<blocks_for(n), 256, 0, stream>>>(n, W, ld, d, e);
     MGBLAS_CHECK_LAUNCH(stream);
     // The counters and the work band are freed on return: wait for the kernels.
