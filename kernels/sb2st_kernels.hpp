@@ -19,7 +19,10 @@
 // Tasks of one sweep run in order; task (s, k) may run once task (s - 1, k + 1) has
 // finished (or sweep s - 1 has): every entry a task reads or writes lies in its rows R_k
 // (lower storage), and the tasks (s - 1, k') still running, k' >= k + 2, have rows from
-// r_k + b on. That is the schedule the CUDA engine pipelines.
+// r_k + b on. Of task (s - 1, k + 1)'s rows, starting at r_k + b - 1, task (s, k) shares
+// only the first (its own last row), so it may start as soon as (s - 1, k + 1) has
+// written that row (B(0, :) and D(0, 0)) and reads no more of it. That is the schedule
+// the CUDA engine pipelines.
 //
 // Fill: the bulge reaches 2b - 1 below the diagonal inside a task and 2b - 2 between
 // tasks, so the chase works on a band of leading dimension 2b (band2tri_work_ld), b taken

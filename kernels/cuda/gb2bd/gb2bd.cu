@@ -6,8 +6,9 @@
 // entries the two sweeps' running tasks touch are then disjoint: see the header). The
 // work band, n 3b elements, is read and written through L2 only (ld.cg/st.cg): L1 is not
 // coherent between multiprocessors. The structure is that of the tridiagonal chase
-// (kernels/cuda/sb2st/sb2st.cu), whose measurements (bound by the pipeline's critical
-// path, not by a task's arithmetic) this one has not repeated.
+// (kernels/cuda/sb2st/sb2st.cu) before its row-0 hand-off: the pipeline's critical path is
+// about 3n tasks (0.146 s at n = 8192, b = 32, double on an H200,
+// bench/results/h200-chase-latency.md).
 // Sweeps taken from a ticket rather than by block index: a block only ever waits on a
 // sweep that a running block holds, so the chase cannot deadlock on blocks that are not
 // resident.
@@ -197,14 +198,35 @@ __global__ void __launch_bounds__(kThreads)
           const int i = row0;
           const bool row_ok = i >= 1 && i < rows;
           D u = make_scalar<D>(0);
+          // Chunks of kChunk entries in registers (the products' shared loads issued
+          // together); written out rather than through chase_walk_sum / chase_walk_update,
+          // which measured 11% slower here (h200-chase-latency.md).
           if (row_ok)
-            u = common::chase_walk_sum<kTpr>(
-                lane, m, u, [&](D acc, int j) { return mul_add(U[i + j * ldu], vp[j], acc); });
+            for (int j0 = lane; j0 < m; j0 += kChunk * kTpr) {
+#pragma unroll
+              for (int t = 0; t < kChunk; ++t) {
+                const int j = j0 + t * kTpr;
+                if (j < m) u = mul_add(U[i + j * ldu], vp[j], u);
+              }
+            }
           u = mul(group_all_sum<kTpr>(u), tau_p);
           if (row_ok)
-            common::chase_walk_update<kTpr>(
-                lane, m, [&](int j) { return mul_add(neg(u), conj(vp[j]), U[i + j * ldu]); },
-                [&](int j, D x) { U[i + j * ldu] = x; });
+            for (int j0 = lane; j0 < m; j0 += kChunk * kTpr) {
+              D ru[kChunk], rv[kChunk];
+#pragma unroll
+              for (int t = 0; t < kChunk; ++t) {
+                const int j = j0 + t * kTpr;
+                if (j < m) {
+                  ru[t] = U[i + j * ldu];
+                  rv[t] = vp[j];
+                }
+              }
+#pragma unroll
+              for (int t = 0; t < kChunk; ++t) {
+                const int j = j0 + t * kTpr;
+                if (j < m) U[i + j * ldu] = mul_add(neg(u), conj(rv[t]), ru[t]);
+              }
+            }
         }
         __syncthreads();
       } else if (tid == 0) {
@@ -241,13 +263,31 @@ __global__ void __launch_bounds__(kThreads)
           D* const col = !col_ok ? nullptr : j < m ? Ub + j * ldu : E + (j - m) * lde;
           D t = make_scalar<D>(0);
           if (col_ok)
-            t = common::chase_walk_sum<kTpr>(
-                lane, m, t, [&](D acc, int i) { return mul_add(conj(vq[i]), col[i], acc); });
+            for (int i0 = lane; i0 < m; i0 += kChunk * kTpr) {
+#pragma unroll
+              for (int q = 0; q < kChunk; ++q) {
+                const int i = i0 + q * kTpr;
+                if (i < m) t = mul_add(conj(vq[i]), col[i], t);
+              }
+            }
           t = mul(group_all_sum<kTpr>(t), conj(tau_q));
           if (col_ok)
-            common::chase_walk_update<kTpr>(
-                lane, m, [&](int i) { return mul_add(neg(vq[i]), t, col[i]); },
-                [&](int i, D x) { col[i] = x; });
+            for (int i0 = lane; i0 < m; i0 += kChunk * kTpr) {
+              D rc[kChunk], rv[kChunk];
+#pragma unroll
+              for (int q = 0; q < kChunk; ++q) {
+                const int i = i0 + q * kTpr;
+                if (i < m) {
+                  rc[q] = col[i];
+                  rv[q] = vq[i];
+                }
+              }
+#pragma unroll
+              for (int q = 0; q < kChunk; ++q) {
+                const int i = i0 + q * kTpr;
+                if (i < m) col[i] = mul_add(neg(rv[q]), t, rc[q]);
+              }
+            }
         }
         __syncthreads();
 

@@ -2,15 +2,14 @@
 // CUDA engine of the band-to-tridiagonal bulge chase (kernels/sb2st_kernels.hpp): one
 // persistent kernel whose thread blocks take sweeps in ascending order from a ticket
 // counter and run each sweep's tasks in order; task (s, k) waits, through a per-sweep
-// progress counter in global memory, until sweep s - 1 has finished task k + 1 (the
-// entries the two tasks touch are then disjoint: rows R_k(s) against R_{k+2}(s - 1) and
-// beyond). The band, n 2b elements, is read and written through L2 only (ld.cg/st.cg):
-// L1 is not coherent between multiprocessors, and at n = 32768, b = 64 the band (34 MB
-// in double) fits the H200's L2 (60 MiB reported).
-// Measured (H200, bench/results/h200-band2tri.md): 1.33 s at n = 32768, b = 64, double,
-// linear in n, i.e. bound by the 2n tasks of the pipeline's critical path at about 20 us
-// each, far above a task's arithmetic: the barriers of a 256-thread task and the
-// hand-off between blocks are the suspects (not profiled yet).
+// progress counter in global memory, until sweep s - 1's task k + 1 has written its first
+// row, the only entries the two tasks share. The band, n 2b elements, is read and written
+// through L2 only (ld.cg/st.cg): L1 is not coherent between multiprocessors, and at
+// n = 32768, b = 64 the band (34 MB in double) fits the H200's L2 (60 MiB reported).
+// The chase's time is about n (t + e): t a task's latency, e that of its part up to the
+// row-0 hand-off. Measured on an H200 (bench/results/h200-chase-latency.md; n = 32768,
+// b = 32, double): 0.40 s, from 0.66 s with 11.5 us per task whose loads were issued one
+// after another and whose hand-off waited for the whole task.
 // Sweeps taken from a ticket rather than by block index: a block only ever waits on a
 // sweep that a running block holds, so the chase cannot deadlock on blocks that are not
 // resident.
@@ -69,34 +68,55 @@ __device__ __forceinline__ D group_broadcast(D v) {
 using common::chase_tile_ld;
 constexpr int kChunk = common::kChaseChunk;
 
+// What a task reduces over its rows in one block reduction, before its reflector is known
+// (x = B(:, 0) after the right application, y' = D(:, 1:) x(1:)): ||x(1:)||^2 in three
+// ranges, p = x(1:)^H D(1:, 0), q = x(1:)^H y'(1:) (real: D is Hermitian) and y'_0.
+template <typename D>
+struct TaskSums {
+  using R = device_real_t<D>;
+  detail::SumSquares<R> xx;
+  D p, y0;
+  R q;
+  __device__ static TaskSums zero() {
+    return {detail::SumSquares<R>::zero(), make_scalar<D>(0), make_scalar<D>(0), R(0)};
+  }
+  __device__ TaskSums operator+(const TaskSums& o) const {
+    return {xx + o.xx, add(p, o.p), add(y0, o.y0), q + o.q};
+  }
+};
+
 // One sweep-chasing block. Shared memory (dynamic): B and D, b x b each with leading
-// dimension chase_tile_ld, and three vectors of b (v, the previous task's v, y). kTpr threads
-// share a row (or column) of a matrix-vector product, their partial sums combined by CUB
-// over the kTpr lanes; rows are tid / kTpr, and kThreads / kTpr >= b rows are done at once
-// (the launcher picks kTpr and kThreads so).
+// dimension chase_tile_ld, and three vectors of b (v, the previous task's v, y'). kTpr
+// threads share a row or a column of a product, their partial sums combined by CUB over
+// the kTpr lanes; thread group g = tid / kTpr owns row g and column g + 1, and
+// kThreads / kTpr >= b (the launcher picks kTpr and kThreads so): one pass covers a task.
 //
-// Task (s, k) in the block (see kernels/sb2st_kernels.hpp for the math):
-//   1. thread 0 waits for progress[s - 1] >= min(k + 2, T_{s-1}); everyone loads
-//      B = A(R_k, C) (C = {s} for k = 0, R_{k-1} otherwise) and D = A(R_k, R_k);
-//   2. B := B H_{k-1} (rows), then ||B(1:, 0)||^2 by a block reduction, the reflector's
-//      scalars by thread 0, v = B(:, 0) scaled;
-//   3. B(:, 1:) := H^H B(:, 1:) (columns), written back at once; y = D v (rows), v^H y by
-//      a block reduction;
-//   4. the lower triangle of D - v w^H - w v^H written back, w = tau y - (|tau|^2 / 2)
-//      (v^H y) v formed entry by entry; v and tau into V2 / tau2; progress[s] = k + 1.
+// Task (s, k) in the block (see kernels/sb2st_kernels.hpp for the math; H = I - tau v v^H
+// with v = (1, scale x(1:)), x = B(:, 0)):
+//   1. thread 0 waits for sweep s - 1's task k + 1 to publish its row 0 (all of sweep
+//      s - 1 for the last two tasks); everyone loads B = A(R_k, C) (C = {s} for k = 0,
+//      R_{k-1} otherwise) and D = A(R_k, R_k);
+//   2. B := B H_{k-1} (rows);
+//   3. the products that need x but not H: S_j = x(1:)^H B(1:, j) per column j >= 1 and
+//      y' = D(:, 1:) x(1:) per row, then one block reduction (TaskSums); thread 0 forms
+//      H's scalars, y_0 = D(0, 0) + scale y'_0, v^H y = y_0 + conj(scale) p +
+//      |scale|^2 q, and writes row 0 of the task: B(0, 0) = beta, D(0, 0) - 2 Re w_0;
+//   4. B(0, 1:) -= t (t_j = conj(tau) (B(0, j) + conj(scale) S_j)) written, then
+//      progress[s] = k + 1: the next sweep's task k - 1 shares only this row 0 with the
+//      task, so it starts while the task finishes;
+//   5. B(1:, 1:) -= v(1:) t, B(1:, 0) = 0, and the lower triangle of D - v w^H - w v^H
+//      below row 0 written (w = tau y - (|tau|^2 / 2) (v^H y) v, y = D(:, 0) + scale y',
+//      both formed entry by entry); v and tau into V2 / tau2. After the sweep's last
+//      task, progress[s] = tasks + 1.
 template <typename D, int kTpr, int kThreads>
 __global__ void __launch_bounds__(kThreads)
     chase_sweeps(int64_t n, int64_t b, D* W, int64_t ldw, D* V2, D* tau2, int64_t tau_stride,
                  int* progress, int* ticket) {
   using R = device_real_t<D>;
-  using SumSq = detail::SumSquares<R>;
-  using ReduceSq = cub::BlockReduce<SumSq, kThreads>;
-  using ReduceR = cub::BlockReduce<R, kThreads>;
-  __shared__ union {
-    typename ReduceSq::TempStorage sq;
-    typename ReduceR::TempStorage re;
-  } reduce;
-  __shared__ D s_tau, s_scale, s_beta;
+  using Sums = TaskSums<D>;
+  using Reduce = cub::BlockReduce<Sums, kThreads>;
+  __shared__ typename Reduce::TempStorage reduce;
+  __shared__ D s_tau, s_scale;
   __shared__ R s_half;
   __shared__ int64_t s_sweep;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -110,10 +130,10 @@ __global__ void __launch_bounds__(kThreads)
   D* Dm = B + bb * ld;
   D* const vb0 = Dm + bb * ld;
   D* const vb1 = vb0 + bb;
-  D* y = vb1 + bb;
+  D* yp = vb1 + bb;
   const int tid = threadIdx.x;
   const int lane_in_row = tid % kTpr;
-  const int row0 = tid / kTpr;
+  const int group = tid / kTpr;  // row `group`, column `group + 1`
   const int ti = tid % kRowsAtOnce, tj = tid / kRowsAtOnce;
 
   for (;;) {
@@ -134,8 +154,8 @@ __global__ void __launch_bounds__(kThreads)
       D* const Wd = W + r * ldw;
       // 1. Wait for sweep s - 1, then load B and D's lower triangle, kChunk columns of each
       //    in flight per thread.
-      common::chase_wait(progress + (s > 0 ? s - 1 : 0),
-                         static_cast<int>(k + 2 < prev_tasks ? k + 2 : prev_tasks), s > 0);
+      const int64_t need = k + 2 < prev_tasks ? k + 2 : prev_tasks + 1;
+      common::chase_wait(progress + (s > 0 ? s - 1 : 0), static_cast<int>(need), s > 0);
       if (ti < m) {
         for (int j0 = tj; j0 < mc || j0 <= ti; j0 += kChunk * kTpr) {
           D rb[kChunk], rd[kChunk];
@@ -158,121 +178,124 @@ __global__ void __launch_bounds__(kThreads)
       }
       __syncthreads();
 
-      // 2. Right application of the previous reflector, row by row; ||B(1:, 0)||^2.
-      SumSq part = SumSq::zero();
-      for (int i0 = 0; i0 < m; i0 += kRowsAtOnce) {
-        const int i = i0 + row0;
-        const bool row_ok = i < m;
-        D x0 = row_ok ? B[i] : make_scalar<D>(0);  // B(i, 0), in the lane that owns column 0
-        if (k > 0) {
-          D u = make_scalar<D>(0);
-          if (row_ok)
-            u = common::chase_walk_sum<kTpr>(lane_in_row, mc, u, [&](D acc, int j) {
-              return mul_add(B[i + j * ld], vprev[j], acc);
-            });
-          u = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(u)), tau_prev);
-          if (row_ok)
-            common::chase_walk_update<kTpr>(
-                lane_in_row, mc, [&](int j) { return sub_mul_conj(B[i + j * ld], u, vprev[j]); },
-                [&](int j, D x) {
-                  B[i + j * ld] = x;
-                  if (j == 0) x0 = x;
-                });
-        }
-        if (row_ok && i >= 1 && lane_in_row == 0) part.add(real_part(x0), imag_part(x0));
+      // 2. Right application of the previous reflector, row by row.
+      const int i = group, j = group + 1;
+      const bool row_ok = i < m, col_ok = j < mc;
+      if (k > 0) {
+        D u = make_scalar<D>(0);
+        if (row_ok)
+          u = common::chase_walk_sum<kTpr>(lane_in_row, mc, u, [&](D acc, int q) {
+            return mul_add(B[i + q * ld], vprev[q], acc);
+          });
+        u = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(u)), tau_prev);
+        if (row_ok)
+          common::chase_walk_update<kTpr>(
+              lane_in_row, mc, [&](int q) { return sub_mul_conj(B[i + q * ld], u, vprev[q]); },
+              [&](int q, D x) { B[i + q * ld] = x; });
       }
+      __syncthreads();
+
+      // 3. S_j and y' from x = B(:, 0); one reduction; H's scalars and row 0 by thread 0.
+      D sj = make_scalar<D>(0);
+      if (col_ok)
+        sj = common::chase_walk_sum<kTpr>(1 + lane_in_row, m, sj, [&](D acc, int q) {
+          return mul_add(conj(B[q]), B[q + j * ld], acc);
+        });
+      sj = group_broadcast<kTpr>(common::lane_group_sum<kTpr>(sj));
+      D ypi = make_scalar<D>(0);
+      if (row_ok)
+        ypi = common::chase_walk_sum<kTpr>(1 + lane_in_row, m, ypi, [&](D acc, int q) {
+          return mul_add(Dm[i + q * ld], B[q], acc);
+        });
+      ypi = common::lane_group_sum<kTpr>(ypi);
+      Sums part = Sums::zero();
+      if (row_ok && lane_in_row == 0) {
+        yp[i] = ypi;
+        if (i == 0) {
+          part.y0 = ypi;
+        } else {
+          const D x = B[i];
+          part.xx.add(real_part(x), imag_part(x));
+          part.p = mul(conj(x), Dm[i]);
+          part.q = real_part(mul(conj(x), ypi));
+        }
+      }
+      const Sums total = Reduce(reduce).Sum(part);
       const bool generate = m > 1 || (k == 0 && !std::is_same_v<D, R>);
-      const SumSq total = ReduceSq(reduce.sq).Sum(part);
       if (tid == 0) {
+        D tau0 = make_scalar<D>(0), scale0 = make_scalar<D>(1), beta0 = B[0];
         if (generate) {
           R beta, tr, tm, sr, si;
-          detail::reflector_scalars<R>(real_part(B[0]), imag_part(B[0]), total.norm(), beta, tr, tm,
-                                       sr, si);
-          s_tau = make_scalar<D>(tr, tm);
-          s_scale = make_scalar<D>(sr, si);
-          s_beta = make_scalar<D>(beta);
-        } else {
-          s_tau = make_scalar<D>(0);
-          s_scale = make_scalar<D>(1);
-          s_beta = B[0];
+          detail::reflector_scalars<R>(real_part(B[0]), imag_part(B[0]), total.xx.norm(), beta, tr,
+                                       tm, sr, si);
+          tau0 = make_scalar<D>(tr, tm);
+          scale0 = make_scalar<D>(sr, si);
+          beta0 = make_scalar<D>(beta);
         }
+        R half = R(0);
+        store_cg(Wb, beta0);  // B(0, 0): beta, or as it was for the identity
+        if (!common::is_zero(tau0)) {
+          const D y0 = mul_add(scale0, total.y0, Dm[0]);
+          const R vy = real_part(y0) + real_part(mul(conj(scale0), total.p)) +
+                       common::abs_sq(scale0) * total.q;
+          half = R(0.5) * common::abs_sq(tau0) * vy;
+          const R w0 = real_part(mul(tau0, y0)) - half;  // Re w_0, v_0 = 1
+          store_cg(Wd, make_scalar<D>(real_part(Dm[0]) - 2 * w0));
+        }
+        s_tau = tau0;
+        s_scale = scale0;
+        s_half = half;
       }
       __syncthreads();
-      const D tau = s_tau;
+      const D tau = s_tau, scale = s_scale;
       const bool identity = common::is_zero(tau);
-      for (int i = tid; i < m; i += kThreads) {
-        v[i] = i == 0 ? make_scalar<D>(1) : (identity ? make_scalar<D>(0) : mul(B[i], s_scale));
-        if (!identity) B[i] = i == 0 ? s_beta : make_scalar<D>(0);
-      }
-      __syncthreads();
 
-      // 3. Left application to B's other columns, each column stored to the band as soon as
-      //    it is done; y = D v.
-      R vy_part = R(0);
-      if (!identity) {
-        const D ctau = conj(tau);
-        for (int j0c = 1; j0c < mc; j0c += kRowsAtOnce) {
-          const int j = j0c + row0;
-          const bool col_ok = j < mc;
-          D t = make_scalar<D>(0);
-          if (col_ok)
-            t = common::chase_walk_sum<kTpr>(lane_in_row, m, t, [&](D acc, int i) {
-              return mul_add(conj(v[i]), B[i + j * ld], acc);
-            });
-          t = mul(group_broadcast<kTpr>(common::lane_group_sum<kTpr>(t)), ctau);
-          if (col_ok)
-            common::chase_walk_update<kTpr>(
-                lane_in_row, m, [&](int i) { return mul_add(common::neg(v[i]), t, B[i + j * ld]); },
-                [&](int i, D x) { store_cg(Wb + (i - j) + j * ldw, x); });
-        }
-        for (int i0 = 0; i0 < m; i0 += kRowsAtOnce) {
-          const int i = i0 + row0;
-          D t = make_scalar<D>(0);
-          if (i < m)
-            t = common::chase_walk_sum<kTpr>(lane_in_row, m, t, [&](D acc, int j) {
-              return mul_add(Dm[i + j * ld], v[j], acc);
-            });
-          t = common::lane_group_sum<kTpr>(t);
-          if (i < m && lane_in_row == 0) {
-            y[i] = t;
-            vy_part += real_part(mul(conj(v[i]), t));
-          }
-        }
-      } else {
-        // B unchanged past column 0: written back as it was loaded.
-        if (ti < m)
-          for (int j = tj; j < mc; j += kTpr)
-            if (j > 0) store_cg(Wb + (ti - j) + j * ldw, B[ti + j * ld]);
+      // 4. Row 0 of B's other columns, then the row-0 hand-off.
+      D tj_col = make_scalar<D>(0);  // t_j of this group's column (0 for the identity)
+      if (col_ok) {
+        const D b0j = B[j * ld];
+        if (!identity) tj_col = mul(conj(tau), mul_add(conj(scale), sj, b0j));
+        if (lane_in_row == 0)
+          store_cg(Wb - j + j * ldw, sub_mul_conj(b0j, tj_col, make_scalar<D>(1)));
       }
-      // Column 0: (beta, 0, ...), or unchanged for the identity.
-      for (int i = tid; i < m; i += kThreads) store_cg(Wb + i, B[i]);
-      const R vy = ReduceR(reduce.re).Sum(vy_part);
-      if (tid == 0) s_half = R(0.5) * common::abs_sq(tau) * vy;
-      __syncthreads();
+      common::chase_publish(progress + s, static_cast<int>(k + 1));
 
-      // 4. D written back; the reflector out; progress.
-      if (ti < m && !identity) {
+      // 5. The rest of the task: nothing of it is read by the next sweep's task k - 1.
+      const auto v_of = [&](int q) {  // v_q, q >= 1
+        return identity ? make_scalar<D>(0) : mul(scale, B[q]);
+      };
+      if (col_ok)
+        common::chase_walk_update<kTpr>(
+            1 + lane_in_row, m,
+            [&](int q) { return mul_add(common::neg(v_of(q)), tj_col, B[q + j * ld]); },
+            [&](int q, D x) { store_cg(Wb + (q - j) + j * ldw, x); });
+      for (int q = 1 + tid; q < m; q += kThreads)
+        store_cg(Wb + q, identity ? B[q] : make_scalar<D>(0));
+      if (!identity && ti >= 1 && ti < m) {
         const D half = make_scalar<D>(s_half);
-        const D wi = sub_mul_conj(mul(tau, y[ti]), half, conj(v[ti]));
-        const D vi = v[ti];
+        // w_q = tau (D(q, 0) + scale y'_q) - half v_q
+        const auto w_of = [&](int q, D vq) {
+          return sub_mul_conj(mul(tau, mul_add(scale, yp[q], Dm[q])), half, conj(vq));
+        };
+        const D vi = v_of(ti), wi = w_of(ti, vi);
         common::chase_walk_update<kTpr>(
             tj, ti + 1,
-            [&](int j) {
-              const D vj = v[j];
-              const D wj = sub_mul_conj(mul(tau, y[j]), half, conj(vj));
-              D a = sub_mul_conj(sub_mul_conj(Dm[ti + j * ld], vi, wj), wi, vj);
-              return ti == j ? common::real_diag(a) : a;
+            [&](int q) {
+              const D vq = q == 0 ? make_scalar<D>(1) : v_of(q);
+              D a = sub_mul_conj(sub_mul_conj(Dm[ti + q * ld], vi, w_of(q, vq)), wi, vq);
+              return ti == q ? common::real_diag(a) : a;
             },
-            [&](int j, D a) { store_cg(Wd + (ti - j) + j * ldw, a); });
+            [&](int q, D a) { store_cg(Wd + (ti - q) + q * ldw, a); });
       }
-      if (V2 != nullptr) {
-        D* out = V2 + band2tri_v2_offset(n, b, s, k);
-        for (int i = tid; i < m; i += kThreads) out[i] = v[i];
-        if (tid == 0) tau2[s * tau_stride + k] = tau;
+      for (int q = tid; q < m; q += kThreads) {
+        const D vq = q == 0 ? make_scalar<D>(1) : v_of(q);
+        v[q] = vq;
+        if (V2 != nullptr) V2[band2tri_v2_offset(n, b, s, k) + q] = vq;
       }
+      if (V2 != nullptr && tid == 0) tau2[s * tau_stride + k] = tau;
       tau_prev = tau;
-      common::chase_publish(progress + s, static_cast<int>(k + 1));
     }
+    common::chase_publish(progress + s, static_cast<int>(tasks + 1));  // the whole sweep
   }
 }
 
