@@ -1090,6 +1090,42 @@ def sy2sb_fused(paths, out):
     save(fig, out)
 
 
+@topic("chase-latency", "CSV", "the tridiagonal bulge chase's task latency by phase (clock "
+       "trace) and the chase's time per kernel version (<gpu>-chase-latency)")
+def chase_latency(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (12, 4.5))
+    versions = ["before", "before, acquire/release hand-off"]
+    phases = [r["what"].split(":", 1)[1] for r in rows
+              if r["what"].startswith("task_phase:") and r["version"] == versions[0]
+              and not r["what"].endswith(":task")]
+    parts = []
+    for p in phases:
+        parts.append((p, [float(r["value"]) for v in versions for r in rows
+                          if r["version"] == v and r["what"] == "task_phase:" + p]))
+    stacked_bars(ax, range(len(versions)), parts)
+    ax.set_xticks(range(len(versions)))
+    ax.set_xticklabels(["before", "acquire/release\nhand-off"])
+    finish(ax, "a task's phases, thread 0's clock (run 1), d, n = 32768, b = 32", None,
+           "microseconds", legend=7)
+    picks = [("before", "1"), ("before, acquire/release hand-off", "1"),
+             ("loads together + one-thread hand-off", "2"), ("one reduction + row-0 hand-off", "7")]
+    vals = []
+    for v, run in picks:
+        vals.append(next(float(r["value"]) for r in rows
+                         if r["version"] == v and r["run"] == run and r["what"] == "chase"
+                         and r["n"] == "32768" and r["b"] == "32" and r["type"] == "d"
+                         and r["vectors"] == "N"))
+    bx.bar(range(len(vals)), vals, color="C0")
+    for i, y in enumerate(vals):
+        bx.text(i, y, f"{y:.3f}", ha="center", va="bottom", fontsize=8)
+    bx.set_xticks(range(len(vals)))
+    bx.set_xticklabels([v.replace(" + ", "\n+ ").replace(", ", ",\n") for v, _ in picks],
+                       fontsize=7)
+    finish(bx, "band_to_tridiag, d, n = 32768, b = 32, H200", None, "seconds")
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
