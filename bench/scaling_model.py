@@ -5,7 +5,8 @@
 # and the one-GPU profile's split of the reductions. It fits the distributed
 # GEMV/SYMV/HEMV's one free number per GPU count (e_P, the shares' loss), checks both
 # against the 2- and 4-GPU runs, and projects them to 8 GPUs (NVLink) and 16 to 512 GPUs
-# (InfiniBand-class links).
+# (InfiniBand-class links); the two-stage reduction's serial chain and divided products
+# from its one-GPU profile and one 2-GPU run (section 5), projected to 64 GPUs.
 #   python3 bench/scaling_model.py bench/results    (prints the tables; writes
 #       scaling-model.png, h200x4-reductions.png and <all-reduce CSV>.png)
 #   python3 bench/scaling_model.py bench/results ALLREDUCE_CSV
@@ -298,6 +299,93 @@ for P in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
     print(f"| {P} | {ts * 1e3:.3f} ({symv_proj(1) / ts:.1f}x) | {h32:.2f} ({hetrd_one(32768) / h32:.1f}x) | "
           f"{h64:.1f} ({hetrd_one(65536) / h64:.1f}x) |")
 symv1 = symv_proj(1)
+
+# ---- 5. the two-stage reduction: t_P = S_P + W (1 + e) / P + chase ---------------------
+# S: stage one's serial chain. Each panel's QR and catch-up run on its owner, then the
+# panel's broadcast and the all-reduce of Y = A22 V, which every device waits for. One
+# GPU: the profiled panel + comm phases. On P > 1 GPUs each of the n / b panels adds
+# d0 + 2 c_P: the broadcast and the all-reduce of a mean (n / 2) x b block at section 3's
+# per_column cost, and d0, the rest of a panel's hand-off (host agreement, waiting),
+# fitted to one GPU against 2 ranks x 1 in one run (h200x2-sy2sb-blocks.csv, grouped
+# products, n = 32768). W: the products A22 V and the update, which divide over the GPUs;
+# e: their loss on 2 GPUs from the same pair of rows, kept for every P (optimistic). The
+# chase runs on one GPU, the same on every rank. The profiled phases are scaled to the
+# unprofiled stage-one time (the profiled call waits for the devices between phases).
+# Checked on the other size of that run (16384); projected from today's one-GPU profile
+# (h200-chase-latency.csv); 65536 extrapolated: per-panel time linear in n (16384 and
+# 32768 rows), W as n^3, the chase as n.
+TS_BAND = 32
+
+def ts_rows(fname):
+    path = os.path.join(res, fname)
+    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
+
+def ts_parts(serial, par, chase, total):
+    """(S, W, chase), the stage-one phases scaled to the unprofiled stage one."""
+    scale = (total - chase) / (serial + par)
+    return serial * scale, par * scale, chase
+
+def ts_model(parts, n, P, d0, e):
+    S, W, chase = parts
+    if P == 1:
+        return S + W + chase
+    extra = (n / TS_BAND) * (d0 + 2 * per_column(P, n // 2 * TS_BAND * 8))
+    return S + extra + W * (1 + e) / P + chase
+
+x2b = [r for r in ts_rows("h200x2-sy2sb-blocks.csv") if r["form"] in ("grouped", "one device")]
+def x2b_parts(n, ranks, gpus):
+    for r in x2b:
+        if int(r["n"]) == n and int(r["ranks"]) == ranks and int(r["gpus"]) == gpus:
+            return (ts_parts(float(r["qr_s"]) + float(r["comm_s"]),
+                             float(r["hemm_s"]) + float(r["update_s"]), float(r["chase_s"]),
+                             float(r["two_stage_s"])), float(r["two_stage_s"]))
+    return None, None
+
+one32, t_one32 = x2b_parts(32768, 1, 1)
+two32, t_two32 = x2b_parts(32768, 2, 2)
+now = [r for r in ts_rows("h200-chase-latency.csv") if r["version"].startswith("one reduction")]
+def now_value(what, n):
+    got = [float(r["value"]) for r in now if r["what"] == what and int(r["n"]) == n]
+    return got[-1] if got else None
+
+if one32 and two32:
+    # fit: W (1 + e) / 2 = W_2 and S + (n / b)(d0 + 2 c_2) = S_2, from the scaled phases
+    e_ts = 2 * two32[1] / one32[1] - 1
+    d0_ts = (two32[0] - one32[0]) / (32768 / TS_BAND) - 2 * per_column(2, 32768 // 2 * TS_BAND * 8)
+    print("\n## the two-stage reduction on P GPUs: fit, check and projection (d, band 32)")
+    print(f"fit (h200x2-sy2sb-blocks.csv, n = 32768, one GPU against 2 ranks x 1): e = "
+          f"{100 * e_ts:.1f} %, d0 = {d0_ts * 1e6:.0f} us per panel (the two collectives: "
+          f"{2 * per_column(2, 32768 // 2 * TS_BAND * 8) * 1e6:.0f} us)")
+    one16, t_one16 = x2b_parts(16384, 1, 1)
+    two16, t_two16 = x2b_parts(16384, 2, 2)
+    if one16 and two16:
+        m16 = ts_model(one16, 16384, 2, d0_ts, e_ts)
+        print(f"check, n = 16384 on 2 ranks x 1: model {m16:.3f} s, measured {t_two16:.3f} s "
+              f"({100 * (m16 / t_two16 - 1):+.1f} %)")
+    cur = {}
+    for n in (16384, 32768):
+        ph = {k: now_value("hetrd_phase:" + k, n) for k in ("panels", "hemm", "comm", "update", "chase")}
+        total = now_value("hetrd_two_stage", n)
+        if None not in ph.values() and total:
+            cur[n] = (ts_parts(ph["panels"] + ph["comm"], ph["hemm"] + ph["update"],
+                               ph["chase"], total), total)
+    if 16384 in cur and 32768 in cur:
+        (S16, W16, c16), _ = cur[16384]
+        (S32, W32, c32), t32 = cur[32768]
+        per16, per32 = S16 / (16384 / TS_BAND), S32 / (32768 / TS_BAND)
+        per64 = per32 + (per32 - per16) * (65536 - 32768) / (32768 - 16384)
+        parts64 = (per64 * 65536 / TS_BAND, W32 * 8, c32 * 2)
+        print(f"one GPU today (h200-chase-latency.csv): n = 32768 S = {S32:.3f} s, W = {W32:.3f} s, "
+              f"chase {c32:.3f} s (total {t32:.3f} s); n = 65536 extrapolated: S = {parts64[0]:.2f} s, "
+              f"W = {parts64[1]:.2f} s, chase {parts64[2]:.2f} s")
+        print("| GPUs | n = 32768 (s) | its serial part (S + panels' hand-offs + chase) | "
+              "n = 65536 (s) | its serial part |")
+        print("|---|---|---|---|---|")
+        for P in (1, 2, 4, 8, 16, 64):
+            t1, t2 = ts_model(cur[32768][0], 32768, P, d0_ts, e_ts), ts_model(parts64, 65536, P, d0_ts, e_ts)
+            s1 = t1 - (W32 * (1 + e_ts) / P if P > 1 else W32)
+            s2 = t2 - (parts64[1] * (1 + e_ts) / P if P > 1 else parts64[1])
+            print(f"| {P} | {t1:.2f} ({t32 / t1:.1f}x) | {s1:.2f} | {t2:.1f} | {s2:.2f} |")
 
 if ar_fits:
     column_bytes = 32768 // 2 * 8
