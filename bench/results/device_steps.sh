@@ -1,11 +1,15 @@
 # Shared steps of the device scripts (sourced, not run): the environment of every device
-# call and the `build` and `ctest` steps, in build-dev under the repository root ($R).
+# call and the `build` and `ctest` steps, in build-dev under the repository root ($R); $T is
+# the tester there, extra_of picks a step's optional word of options.
 #   device_build TARGET...  configure build-dev (Release, sm_90), build the targets with all
 #                           cores; logs to $OUT; exits on a failed build
 #   device_ctest REGEX      ctest -R REGEX --output-on-failure (overall limit $TO, default
 #                           500 s), log to $OUT/ctest-<REGEX>.log, its summary printed
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
+T=$B/testers/mgblas-tester
+# extra_of ARGS...: the first argument when it is a word of options (starts with '-')
+extra_of() { if [ $# -gt 0 ] && [[ $1 == -* ]]; then echo "$1"; fi; }
 device_build() {
   local t0=$SECONDS rc
   cmake -S "$R" -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${hc[@]}" > "$OUT/configure.log" 2>&1 || { tail -30 "$OUT/configure.log"; exit 1; }

@@ -16,8 +16,6 @@
 #                    Xgesvdp; $OUT/svd.csv
 # e.g. bash bench/results/h200-chase-latency.sh build ctest '^test_cuda_band_to' chase 8192,32768 32 d
 source "$(dirname "$0")/device_steps.sh"
-T=$B/testers/mgblas-tester
-extra_of() { if [ $# -gt 0 ] && [[ $1 == -* ]]; then echo "$1"; fi; }
 while [ $# -gt 0 ]; do
   case $1 in
     build)

@@ -21,7 +21,7 @@
 # e.g. bash bench/results/h200-sy2sb-fused.sh build ctest sy2sb_blocks compare 16384,32768
 # shellcheck source=bench/results/device_steps.sh
 source "$(dirname "$0")/device_steps.sh"
-D=$(dirname "$0"); T=$B/testers/mgblas-tester
+D=$(dirname "$0")
 while [ $# -gt 0 ]; do
   case $1 in
     build)

@@ -21,8 +21,6 @@
 # e.g. bash bench/results/h200-sy2sb-update.sh build ctest 2stage_gpu sweep 8192,16384 32,256,512
 # shellcheck source=bench/results/device_steps.sh
 source "$(dirname "$0")/device_steps.sh"
-T=$B/testers/mgblas-tester
-extra_of() { if [ $# -gt 0 ] && [[ $1 == -* ]]; then echo "$1"; fi; }
 while [ $# -gt 0 ]; do
   case $1 in
     build)
