@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "core/config.hpp"
+#include "core/detail/env.hpp"
 #include "dist/nccl_comm.hpp"
 #include "kernels/columns.hpp"
 #include "layouts/block_cyclic.hpp"
@@ -17,14 +18,7 @@ namespace mgblas {
 namespace {
 
 int chunks_from_env() {
-  const char* v = std::getenv("MGBLAS_PIPELINE_CHUNKS");
-  if (!v || !*v) return 1;
-  char* end = nullptr;
-  const long c = std::strtol(v, &end, 10);
-  if (*end != '\0' || c < 1 || c > 1024)
-    MGBLAS_THROW(BadArgument, "environment MGBLAS_PIPELINE_CHUNKS = '", v,
-                 "': must be an integer in [1, 1024]");
-  return static_cast<int>(c);
+  return static_cast<int>(detail::env_integer("MGBLAS_PIPELINE_CHUNKS", 1, 1024, 1));
 }
 
 }  // namespace

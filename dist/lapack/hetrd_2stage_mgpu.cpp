@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/detail/env.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/device_threads.hpp"
@@ -495,28 +496,13 @@ namespace detail {
 // n = 8192 and 0.900 s against 1.064 s at 16384 (the chase 0.35 s against 0.66 s).
 int64_t two_stage_band(int64_t nb, int64_t requested) { return panel_width(nb, requested, 32); }
 
-// A column count from the environment variable `name` (an integer in [lo, 65536]) where
-// it is set, else `fallback`; BadArgument naming the variable and its value otherwise.
-namespace {
-int64_t env_columns(const char* name, int64_t lo, int64_t fallback) {
-  const char* v = std::getenv(name);
-  if (v == nullptr || *v == '\0') return fallback;
-  char* end = nullptr;
-  const int64_t cols = std::strtoll(v, &end, 10);
-  if (*end != '\0' || cols < lo || cols > 65536)
-    MGBLAS_THROW(BadArgument, "environment ", name, " = '", v, "': must be an integer in [", lo,
-                 ", 65536]");
-  return cols;
-}
-}  // namespace
-
 // One H200, d, band 32, nb 256 (2026-11-29, bench/results/h200-sy2sb-update.md):
 // hetrd_2stage_mgpu at n = 8192 / 16384 / 32768 took 0.297 / 0.902 / 3.74 s panel by panel,
 // 0.278 / 0.774 / 2.83 s with 256 pending columns, 0.280 / 0.780 / 2.81 s with 512; 1024
 // and 2048 were no faster. The host engine flushes every 3 panels, so that the tests
 // cross many flushes.
 int64_t two_stage_update_width(const Device& dev, int64_t band) {
-  const int64_t cols = env_columns("MGBLAS_SY2SB_UPDATE", 1, dev.is_gpu() ? 256 : 3 * band);
+  const int64_t cols = env_integer("MGBLAS_SY2SB_UPDATE", 1, 65536, dev.is_gpu() ? 256 : 3 * band);
   return std::max<int64_t>(1, cols / band) * band;
 }
 
@@ -526,7 +512,7 @@ int64_t two_stage_update_width(const Device& dev, int64_t band) {
 // 32768 with 16384: cuBLAS's dsymm with 32 columns is faster on 8192 squares than the
 // halving around it. Host devices keep rank2k's block.
 int64_t two_stage_hemm_block(const Device& dev) {
-  return env_columns("MGBLAS_SY2SB_HEMM_BLOCK", 64,
+  return env_integer("MGBLAS_SY2SB_HEMM_BLOCK", 64, 65536,
                      dev.is_gpu() ? 8192 : rank2k_diagonal_block(dev));
 }
 
