@@ -151,7 +151,8 @@ def nccl_cost(gpus, pl, nbytes):
 def red_model(t1, f, n, c, P):
     return f * t1 / P + (1 - f) * t1 + n * c
 
-def x4_rows(fname):
+def result_rows(fname):
+    """The rows of RESULTS/fname, [] where there is no such file."""
     path = os.path.join(res, fname)
     return list(csv.DictReader(open(path))) if os.path.exists(path) else []
 
@@ -160,7 +161,7 @@ def profiled_f(name, n):
     for nm, fname, first, _ in RED:
         if nm != name:
             continue
-        rs = [r for r in x4_rows(fname) if int(r["n"]) == n]
+        rs = [r for r in result_rows(fname) if int(r["n"]) == n]
         for r in rs:
             if r["gpus"] == "1" and float(r["phase_panel_s"]) > 0:
                 par = float(r[first]) + float(r["phase_update_s"])
@@ -192,7 +193,7 @@ if os.path.exists(path2):
         red_cases.append((name, n, P, pl, f, t1, float(r["time_s"]), red_model(t1, f, n, c, P),
                           float(r["cusolver_1gpu_s"]), c))
 for name, fname, first, payload in RED:
-    rs = x4_rows(fname)
+    rs = result_rows(fname)
     for n in sorted({int(r["n"]) for r in rs}):
         at = [r for r in rs if int(r["n"]) == n]
         ones = [r for r in at if r["gpus"] == "1"]
@@ -259,7 +260,7 @@ def per_column(P, B):
         c += 2 * (P / 8 - 1) * 5e-6 + 2 * B / (8 * 50e9)
     return c
 
-hetrd_rows = x4_rows("h200x4-hetrd.csv")
+hetrd_rows = result_rows("h200x4-hetrd.csv")
 
 def hetrd_one(n):
     ones = {int(r["n"]): float(warm_last([x for x in hetrd_rows if x["gpus"] == "1"
@@ -316,10 +317,6 @@ symv1 = symv_proj(1)
 # 32768 rows), W as n^3, the chase as n.
 TS_BAND = 32
 
-def ts_rows(fname):
-    path = os.path.join(res, fname)
-    return list(csv.DictReader(open(path))) if os.path.exists(path) else []
-
 def ts_parts(serial, par, chase, total):
     """(S, W, chase), the stage-one phases scaled to the unprofiled stage one."""
     scale = (total - chase) / (serial + par)
@@ -332,7 +329,7 @@ def ts_model(parts, n, P, d0, e):
     extra = (n / TS_BAND) * (d0 + 2 * per_column(P, n // 2 * TS_BAND * 8))
     return S + extra + W * (1 + e) / P + chase
 
-x2b = [r for r in ts_rows("h200x2-sy2sb-blocks.csv") if r["form"] in ("grouped", "one device")]
+x2b = [r for r in result_rows("h200x2-sy2sb-blocks.csv") if r["form"] in ("grouped", "one device")]
 def x2b_parts(n, ranks, gpus):
     for r in x2b:
         if int(r["n"]) == n and int(r["ranks"]) == ranks and int(r["gpus"]) == gpus:
@@ -343,7 +340,7 @@ def x2b_parts(n, ranks, gpus):
 
 one32, t_one32 = x2b_parts(32768, 1, 1)
 two32, t_two32 = x2b_parts(32768, 2, 2)
-now = [r for r in ts_rows("h200-chase-latency.csv") if r["version"].startswith("one reduction")]
+now = [r for r in result_rows("h200-chase-latency.csv") if r["version"].startswith("one reduction")]
 def now_value(what, n):
     got = [float(r["value"]) for r in now if r["what"] == what and int(r["n"]) == n]
     return got[-1] if got else None
