@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The block kernels of stage one's product A22 V over several devices
-// (kernels/sy2sb_kernels.hpp), both engines on fresh random data against a reference in
-// double (complex double) arithmetic: hemm_diagonal_blocks on diagonal squares laid out
-// as a device's blocks are (nb x nb, P rows and nb columns apart), its other triangle
-// and the imaginary part of its diagonal NaN or random, which it must not read;
-// add_blocks with beta 0 (NaN in B, never read) and beta random. Entries between the
-// blocks must come back untouched.
+// Stage one's per-device kernels (kernels/sy2sb_kernels.hpp), both engines on fresh random
+// data against a reference in double (complex double) arithmetic:
+// - hemm_diagonal_blocks on diagonal squares laid out as a device's blocks are (nb x nb,
+//   P rows and nb columns apart), its other triangle and the imaginary part of its
+//   diagonal NaN or random, which it must not read;
+// - add_blocks with beta 0 (NaN in B, never read) and beta random; entries between the
+//   blocks must come back untouched;
+// - geqrf, the panel QR (the CUDA engine's one-kernel form, panel_qr.cuh, and its cuSOLVER
+//   fallback past 64 columns or a slab too tall for shared memory): Q R = A, each
+//   reflector unitary, R and tau those of the host engine (LAPACK), on random, zero, tiny
+//   and partly zero panels; the rows between m and lda untouched.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <tuple>
 #include <vector>
 
+#include "kernels/detail/safe_reflector.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"
 
@@ -144,6 +150,120 @@ TYPED_TEST(Sy2sbBlocks_Cuda, AddBlocksMatchesReference) {
         EXPECT_LE(worst, 4 * eps<T>());  // one multiply-add: a fused one may round once less
       }
     }
+}
+
+// Q R for geqrf's output (R on and above the diagonal, the reflectors below it, tau), in
+// double (complex double): H(0) ... H(k-1) applied to R, H(j) = I - tau_j v_j v_j^H.
+template <Scalar T>
+std::vector<Wide> q_times_r(int64_t m, int64_t n, const std::vector<T>& F, int64_t lda,
+                            const T* tau) {
+  const auto at = [&](int64_t r, int64_t c) {
+    const T f = F[static_cast<std::size_t>(r + c * lda)];
+    return Wide(std::real(f), std::imag(f));
+  };
+  const auto x = [m](int64_t r, int64_t c) { return static_cast<std::size_t>(r + c * m); };
+  const int64_t k = std::min(m, n);
+  std::vector<Wide> X(static_cast<std::size_t>(m * n));
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t r = 0; r <= std::min(c, m - 1); ++r) X[x(r, c)] = at(r, c);
+  for (int64_t j = k - 1; j >= 0; --j) {
+    const Wide t(std::real(tau[j]), std::imag(tau[j]));
+    for (int64_t c = 0; c < n; ++c) {
+      Wide s = X[x(j, c)];  // v^H X(:, c), v_j = 1
+      for (int64_t r = j + 1; r < m; ++r) s += std::conj(at(r, j)) * X[x(r, c)];
+      s *= t;
+      X[x(j, c)] -= s;
+      for (int64_t r = j + 1; r < m; ++r) X[x(r, c)] -= at(r, j) * s;
+    }
+  }
+  return X;
+}
+
+enum class Panel { Random, Zero, Tiny, ZeroColumns };
+
+TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfFactorsAndMatchesLapack) {
+  using T = TypeParam;
+  using R = real_type_t<T>;
+  auto rng = make_rng();
+  struct Case {
+    int64_t m, n;
+    Panel kind;
+  };
+  // 1 x 1 to 70000 x 32 (z there: past shared memory, cuSOLVER), m < n, 20, 33 and 64
+  // columns (the 32- and 64-column kernels), 65 (cuSOLVER).
+  const std::vector<Case> cases = {
+      {1, 1, Panel::Random},      {5, 3, Panel::Random},         {3, 5, Panel::Random},
+      {40, 32, Panel::Random},    {300, 20, Panel::Random},      {777, 33, Panel::Random},
+      {1000, 64, Panel::Random},  {4100, 32, Panel::Random},     {20000, 32, Panel::Random},
+      {70000, 32, Panel::Random}, {3000, 65, Panel::Random},     {500, 32, Panel::Zero},
+      {2000, 32, Panel::Tiny},    {2000, 32, Panel::ZeroColumns}};
+  for (const auto& [m, n, kind] : cases) {
+    SCOPED_TRACE(
+        detail::concat("m=", m, " n=", n, " kind=", static_cast<int>(kind), " ", seed_text()));
+    const int64_t lda = m + 3, k = std::min(m, n);
+    // Tiny: entries whose squares underflow (below the three-sum norm's small threshold).
+    const R scale = kind == Panel::Tiny ? kernels::detail::NormConstants<R>::tsml / R(1024) : R(1);
+    std::vector<T> A(static_cast<std::size_t>(lda * n), nan_value<T>());  // NaN: the pad rows
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t r = 0; r < m; ++r) {
+        const bool zero = kind == Panel::Zero || (kind == Panel::ZeroColumns && c % 7 == 2);
+        A[static_cast<std::size_t>(r + c * lda)] = zero ? T(0) : random_value<T>(rng) * scale;
+      }
+    std::vector<T> out = A;  // the factored A, then tau
+    out.resize(A.size() + static_cast<std::size_t>(k), nan_value<T>());
+    std::vector<T> want;  // the host engine's (LAPACK's) result, first in the loop
+    for (const Device* dev : {&host(), &gpu()}) {
+      SCOPED_TRACE(dev->name());
+      const std::vector<T> got = on<T>(*dev, A, out, [&](const T*, T* f) {
+        kernels::geqrf<T>(*dev, m, n, f, lda, f + A.size());
+      });
+      dev->synchronize();
+      const T* tau = got.data() + A.size();
+      // Q R = A relative to ||A|| (exactly for a zero panel); the pad rows untouched.
+      const std::vector<Wide> X = q_times_r<T>(m, n, got, lda, tau);
+      double diff = 0, normA = 0;
+      bool pad_kept = true;
+      for (int64_t c = 0; c < n; ++c) {
+        for (int64_t r = 0; r < m; ++r) {
+          const T a = A[static_cast<std::size_t>(r + c * lda)] / scale;
+          diff += std::norm(X[static_cast<std::size_t>(r + c * m)] / double(scale) -
+                            Wide(std::real(a), std::imag(a)));
+          normA += std::norm(a);
+        }
+        for (int64_t r = m; r < lda; ++r)
+          pad_kept = pad_kept && std::isnan(std::real(got[static_cast<std::size_t>(r + c * lda)]));
+      }
+      const double denom = std::sqrt(normA) * static_cast<double>(m) * eps<T>();
+      EXPECT_LE(denom > 0 ? std::sqrt(diff) / denom : std::sqrt(diff), 30.0);
+      EXPECT_TRUE(pad_kept);
+      // Each H(j) unitary: tau + conj(tau) = |tau|^2 ||v||^2.
+      double worst = 0;
+      for (int64_t j = 0; j < k; ++j) {
+        double vv = 1;
+        for (int64_t r = j + 1; r < m; ++r)
+          vv += std::norm(got[static_cast<std::size_t>(r + j * lda)]);
+        const Wide t(std::real(tau[j]), std::imag(tau[j]));
+        worst = std::max(worst, std::abs(2 * t.real() - std::norm(t) * vv));
+      }
+      EXPECT_LE(worst, 30.0 * static_cast<double>(m) * eps<T>());
+      if (want.empty()) {
+        want = got;
+        continue;
+      }
+      // R and tau as LAPACK's: the same reflectors and signs, up to rounding.
+      double dr = 0, dt = 0;
+      for (int64_t c = 0; c < n; ++c)
+        for (int64_t r = 0; r <= std::min(c, m - 1); ++r) {
+          const std::size_t at = static_cast<std::size_t>(r + c * lda);
+          dr += std::norm(got[at] / scale - want[at] / scale);
+        }
+      for (int64_t j = 0; j < k; ++j)
+        dt = std::max<double>(dt, std::abs(tau[j] - want[A.size() + static_cast<std::size_t>(j)]));
+      const double tol = 30.0 * static_cast<double>(m) * eps<T>();
+      EXPECT_LE(normA > 0 ? std::sqrt(dr / normA) : std::sqrt(dr), tol);
+      EXPECT_LE(dt, tol);
+    }
+  }
 }
 
 }  // namespace

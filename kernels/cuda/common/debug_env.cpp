@@ -19,6 +19,16 @@ std::optional<int> latrd_step_blocks_override() {
 
 bool latrd_no_coop_override() { return std::getenv("MGBLAS_LATRD_NO_COOP") != nullptr; }
 
+bool panel_qr_cusolver_override() { return std::getenv("MGBLAS_PANEL_QR_CUSOLVER") != nullptr; }
+
+std::optional<int64_t> panel_qr_slab_override() {
+  const char* v = std::getenv("MGBLAS_PANEL_QR_SLAB");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  const long long rows = std::atoll(v);
+  MGBLAS_CHECK_ARG(rows >= 1 && rows <= 65536, "MGBLAS_PANEL_QR_SLAB", rows, "in [1, 65536]");
+  return rows;
+}
+
 std::optional<int> stebz_points_override() {
   const char* v = std::getenv("MGBLAS_STEBZ_POINTS");
   if (v == nullptr || *v == '\0') return std::nullopt;

@@ -19,6 +19,15 @@ std::optional<int> latrd_step_blocks_override();
 /// instead of the cooperative one, for comparison.
 bool latrd_no_coop_override();
 
+/// MGBLAS_PANEL_QR_CUSOLVER: set (any value): the engine's geqrf runs on cuSOLVER even
+/// where its one-kernel panel QR (kernels/cuda/sy2sb/panel_qr.cuh) fits, for comparison.
+bool panel_qr_cusolver_override();
+
+/// MGBLAS_PANEL_QR_SLAB: the fewest rows a block of the one-kernel panel QR takes (its
+/// grid is then at most m / this many blocks, and one per SM), for comparisons; nullopt
+/// where unset or empty, BadArgument unless in [1, 65536].
+std::optional<int64_t> panel_qr_slab_override();
+
 /// MGBLAS_STEBZ_POINTS: points per eigenvalue of the bisection (1, 2, 4, 8, 16 or 32;
 /// BadArgument otherwise); nullopt where unset or empty.
 std::optional<int> stebz_points_override();

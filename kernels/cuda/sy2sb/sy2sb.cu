@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): a panel's QR on
-// cuSOLVER (its 64-bit Xgeqrf), the band's copy, the diagonal blocks' products and the
-// blocks' copies as one kernel each.
+// CUDA engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): a panel's QR in one
+// cooperative kernel where it fits (panel_qr.cuh), else on cuSOLVER (its 64-bit Xgeqrf),
+// the band's copy, the diagonal blocks' products and the blocks' copies as one kernel each.
 #include <cusolverDn.h>
 
 #include <algorithm>
@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "core/detail/cuda_check.hpp"
+#include "kernels/cuda/common/debug_env.hpp"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/launchers.hpp"
+#include "kernels/cuda/sy2sb/panel_qr.cuh"
 #include "kernels/sy2sb_kernels.hpp"
 
 #define MGBLAS_CHECK_CUSOLVER(expr)                                                         \
@@ -64,6 +66,10 @@ void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, i
            T* tau) {
   if (m == 0 || n == 0) return;
   dev.make_current();
+  if (!common::panel_qr_cusolver_override() &&
+      panel_qr(stream, m, n, common::device_ptr(A), lda, common::device_ptr(tau),
+               common::panel_qr_slab_override().value_or(kQrSlab)))
+    return;
   // Serialised per GPU: the handle is bound to this call's stream until it returns.
   Solver& s = solver_of(dev.gpu_ordinal());
   MGBLAS_CHECK_CUSOLVER(cusolverDnSetStream(s.handle, stream));
