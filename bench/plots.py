@@ -1126,6 +1126,46 @@ def chase_latency(paths, out):
     save(fig, out)
 
 
+@topic("panel-qr", "CSV", "stage one's panel QR, one cooperative kernel against cuSOLVER's geqrf: "
+       "hetrd_2stage_mgpu's phases per panel QR and n (run 4), and the eigenvalues-only time "
+       "per n (run 3) (<gpu>-panel-qr)")
+def panel_qr(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (12, 4.5))
+    modes = ["cusolver geqrf", "kernel slab 64", "kernel slab 128"]
+    sizes = ["8192", "16384"]
+
+    def get(run, mode, what, n):
+        return next(float(r["value_s"]) for r in rows if r["run"] == run and
+                    r["panel_qr"] == mode and r["what"] == what and r["n"] == n)
+
+    cases = [(n, m) for n in sizes for m in modes]
+    phases = [("panel (QR, catch-up, W)", "panel_phase_profiled"), ("A22 V", "hemm_phase_profiled"),
+              ("update", "update_phase_profiled"), ("chase", "chase_profiled")]
+    stacked_bars(ax, range(len(cases)), [(label, [get("4", m, key, n) for n, m in cases])
+                                         for label, key in phases])
+    totals = [get("4", m, "hetrd_two_stage", n) for n, m in cases]
+    ax.plot(range(len(cases)), totals, "k*", label="unprofiled call (median of 3)")
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels([f"{n}\n{m.replace('kernel ', '')}" for n, m in cases], fontsize=7)
+    finish(ax, "hetrd_2stage_mgpu, d, band 32, H200 (run 4)", None, "seconds (profiled call)",
+           legend=7)
+    ns = ["4096", "8192", "16384"]
+    width = 0.38
+    for i, mode in enumerate(["cusolver geqrf", "kernel slab 64"]):
+        vals = [next(float(r["ratio"]) for r in rows if r["run"] == "3" and r["panel_qr"] == mode
+                     and r["what"] == "eigenvalues_only" and r["n"] == n) for n in ns]
+        xs = [j + (i - 0.5) * width for j in range(len(ns))]
+        bx.bar(xs, vals, width, label=mode)
+        for x, v in zip(xs, vals):
+            bx.text(x, v, f"{v:.2f}", ha="center", va="bottom", fontsize=7)
+    bx.set_xticks(range(len(ns)))
+    bx.set_xticklabels(ns)
+    finish(bx, "eigenvalues only (two-stage hetrd + bisection), d (run 3)", "n",
+           "speedup over cusolverDnXsyevd (no vectors)", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
