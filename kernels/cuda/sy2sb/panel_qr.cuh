@@ -53,8 +53,8 @@ inline constexpr int kChunk = 8;        // the partials a thread loads at once
 // 16384 with 64, 0.1974 / 0.5584 s with 128 (cuSOLVER's geqrf: 0.2091 / 0.5984 s).
 inline constexpr int64_t kQrSlab = 128;
 
-// Thread t plays column k = t % kCols of the rows i = t / kCols (mod kGroups) of the
-// block's slab; the slab lives in shared memory row by row (pitch kCols + 1, odd, so that
+// Thread t plays column k = t % kCols of the slab's rows i with i mod kGroups = t / kCols
+// (g); the slab lives in shared memory row by row (pitch kCols + 1, odd, so that
 // the loads and stores of a column, lanes along its rows, are free of bank conflicts).
 template <typename D, int kCols>
 __global__ void __launch_bounds__(kQrThreads)
