@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "core/detail/env.hpp"
 #include "core/error.hpp"
 
 namespace mgblas::kernels::cuda::common {
@@ -22,10 +23,9 @@ bool latrd_no_coop_override() { return std::getenv("MGBLAS_LATRD_NO_COOP") != nu
 bool panel_qr_cusolver_override() { return std::getenv("MGBLAS_PANEL_QR_CUSOLVER") != nullptr; }
 
 std::optional<int64_t> panel_qr_slab_override() {
-  const char* v = std::getenv("MGBLAS_PANEL_QR_SLAB");
-  if (v == nullptr || *v == '\0') return std::nullopt;
-  const long long rows = std::atoll(v);
-  MGBLAS_CHECK_ARG(rows >= 1 && rows <= 65536, "MGBLAS_PANEL_QR_SLAB", rows, "in [1, 65536]");
+  // 0: unset or empty (a set value must be in [1, 65536]).
+  const int64_t rows = ::mgblas::detail::env_integer("MGBLAS_PANEL_QR_SLAB", 1, 65536, 0);
+  if (rows == 0) return std::nullopt;
   return rows;
 }
 
