@@ -22,6 +22,18 @@
   void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A,          \
              int64_t lda, T* tau)
 
+// geqrf and the compact-WY form of its Q in one step, what a panel of stage one needs:
+// A and tau as geqrf; V (m x kq, kq = min(m, n), leading dimension ldv) the reflectors
+// made explicit as larfb_form_v makes them (Forward) and Tm (kq x kq, ldt >= kq) their
+// triangular factor as larft forms it (Forward): Q = H(0) ... H(kq-1) = I - V Tm V^H.
+// n <= kLarftMaxBlock; V must not overlap A. CUDA engine: the one cooperative kernel of
+// geqrf forms V and Tm on the way where it takes the panel (Tm's dot products V^H v_j
+// in the same sums as the column's own, on the threads the column leaves idle), else
+// geqrf, larfb_form_v and larft. Host engine: those three.
+#define MGBLAS_DECLARE_GEQRF_WY_KERNEL(T)                                                  \
+  void geqrf_wy(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A,       \
+                int64_t lda, T* tau, T* V, int64_t ldv, T* Tm, int64_t ldt)
+
 // The device's share of the band of half-width b of the n x n Hermitian (real:
 // symmetric) matrix whose `uplo` triangle its columns `cols` hold (local storage A,
 // leading dimension ld), written in LAPACK's lower band storage AB (leading dimension
@@ -56,6 +68,7 @@
                   int64_t ldb, int64_t strideB)
 
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEQRF_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEQRF_WY_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_PACK_BAND_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_HEMM_DIAGONAL_BLOCKS_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_ADD_BLOCKS_KERNEL)
@@ -66,6 +79,11 @@ namespace mgblas::kernels {
 template <Scalar T>
 void geqrf(const Queue& q, int64_t m, int64_t n, T* A, int64_t lda, T* tau) {
   MGBLAS_DISPATCH(q, geqrf, m, n, A, lda, tau);
+}
+template <Scalar T>
+void geqrf_wy(const Queue& q, int64_t m, int64_t n, T* A, int64_t lda, T* tau, T* V,
+              int64_t ldv, T* Tm, int64_t ldt) {
+  MGBLAS_DISPATCH(q, geqrf_wy, m, n, A, lda, tau, V, ldv, Tm, ldt);
 }
 template <Scalar T>
 void pack_band(const Queue& q, Uplo uplo, int64_t n, int64_t b, const LocalColumns& cols,

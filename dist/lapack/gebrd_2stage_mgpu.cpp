@@ -103,10 +103,7 @@ class Ge2gb {
       if (ol >= 0) {
         const Device& dev = ctx_.device(ol);
         T* P = A_.local(ol) + L_.local_col(k) * ld_ + k;
-        kernels::geqrf<T>(dev, mk, w, P, ld_, tauL(ol));
-        kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, mk, kq, P, ld_, V(ol), mk);
-        kernels::larft<T>(dev, kernels::Direction::Forward, mk, kq, V(ol), mk, tauL(ol), TL(ol),
-                          b_);
+        kernels::geqrf_wy<T>(dev, mk, w, P, ld_, tauL(ol), V(ol), mk, TL(ol), b_);
       }
       clock_.charge(&GebrdProfile::panel);
       coll_.broadcast<T>(panel, mk * kq + b_ * b_ + b_, owner);
@@ -148,7 +145,7 @@ class Ge2gb {
         T* G = s.G.data();
         dev.make_current();
         gemm<T>(dev, Op::C, Op::N, nr, b_, b_, T(1), rows[dd], b_, s.eye.data(), b_, T(0), G, nr);
-        kernels::geqrf<T>(dev, nr, b_, G, nr, s.tauR.data());
+        kernels::geqrf_wy<T>(dev, nr, b_, G, nr, s.tauR.data(), s.VR.data(), nr, s.TR.data(), b_);
         copy_vector(dev, kr, static_cast<const T*>(s.tauR.data()), s.taup.data() + k, true);
         const LocalColumns J = trailing(dd, k + b_);
         const int64_t cols = J.count();
@@ -162,9 +159,6 @@ class Ge2gb {
                 b_);
         gather_columns<T>(Queue(dev), chunks(J, b_), s.Gh.data(), (k + b_) * b_, s.pack.data());
         copy_matrix(dev, b_, cols, static_cast<const T*>(s.pack.data()), b_, Ak, ld_, true);
-        kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, nr, kr, G, nr, s.VR.data(), nr);
-        kernels::larft<T>(dev, kernels::Direction::Forward, nr, kr, s.VR.data(), nr,
-                          s.tauR.data(), s.TR.data(), b_);
         // V_R^H (kr x nr) into Gh, the device's columns of it into Zs's rows kq..kq+kr.
         gemm<T>(dev, Op::N, Op::C, kr, nr, kr, T(1), s.eye.data(), b_, s.VR.data(), nr, T(0),
                 s.Gh.data(), kr);

@@ -301,14 +301,11 @@ class He2hb {
         if (upper) {  // factored on a reversed copy, stored back reversed
           T* Pr = space_[ol].stack.data();
           kernels::latrd_reverse<T>(dev, m, w, P, ld_, Pr, m);
-          kernels::geqrf<T>(dev, m, w, Pr, m, tk(ol));
-          kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, m, kq, Pr, m, V(ol), m);
+          kernels::geqrf_wy<T>(dev, m, w, Pr, m, tk(ol), V(ol), m, Tm(ol), b_);
           kernels::latrd_reverse<T>(dev, m, w, Pr, m, P, ld_);
         } else {
-          kernels::geqrf<T>(dev, m, w, P, ld_, tk(ol));
-          kernels::larfb_form_v<T>(dev, kernels::Direction::Forward, m, kq, P, ld_, V(ol), m);
+          kernels::geqrf_wy<T>(dev, m, w, P, ld_, tk(ol), V(ol), m, Tm(ol), b_);
         }
-        kernels::larft<T>(dev, kernels::Direction::Forward, m, kq, V(ol), m, tk(ol), Tm(ol), b_);
       }
       clock_.charge(&HetrdProfile::panel);
       coll_.broadcast<T>(panel, count, owner);

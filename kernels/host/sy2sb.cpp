@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // Host engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): LAPACKE ?geqrf for
-// a panel's QR, plain loops for the band's copy and the blocks' copies, the engine's hemm
-// per diagonal block.
+// a panel's QR (and this engine's larfb_form_v and larft for its WY form), plain loops for
+// the band's copy and the blocks' copies, the engine's hemm per diagonal block.
 #include <algorithm>
 #include <vector>
 
 #include "kernels/gemm_kernels.hpp"
 #include "kernels/host/detail/cblas.hpp"
+#include "kernels/larfb_kernels.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 
 namespace mgblas::kernels::host {
@@ -63,6 +64,13 @@ void add_blocks_host(int64_t count, int64_t rows, int64_t cols, const T* A, int6
 
 #define MGBLAS_HOST_SY2SB_(T)                                                                \
   MGBLAS_DECLARE_GEQRF_KERNEL(T) { geqrf_host<T>(m, n, A, lda, tau); }                       \
+  MGBLAS_DECLARE_GEQRF_WY_KERNEL(T) {                                                         \
+    geqrf_host<T>(m, n, A, lda, tau);                                                         \
+    const int64_t kq = std::min(m, n);                                                        \
+    if (kq == 0) return;                                                                      \
+    larfb_form_v(dev, stream, Direction::Forward, m, kq, A, lda, V, ldv);                     \
+    larft(dev, stream, Direction::Forward, m, kq, V, ldv, tau, Tm, ldt);                      \
+  }                                                                                           \
   MGBLAS_DECLARE_PACK_BAND_KERNEL(T) { pack_band_host<T>(uplo, n, b, cols, A, ld, AB, ldab); } \
   MGBLAS_DECLARE_HEMM_DIAGONAL_BLOCKS_KERNEL(T) {                                             \
     for (int64_t i = 0; i < count; ++i)                                                       \

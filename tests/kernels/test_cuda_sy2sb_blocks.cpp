@@ -9,7 +9,9 @@
 // - geqrf, the panel QR (the CUDA engine's one-kernel form, panel_qr.cuh, and its cuSOLVER
 //   fallback past 64 columns or a slab too tall for shared memory): Q R = A, each
 //   reflector unitary, R and tau those of the host engine (LAPACK), on random, zero, tiny
-//   and partly zero panels; the rows between m and lda untouched.
+//   and partly zero panels; the rows between m and lda untouched;
+// - geqrf_wy, the panel QR with its compact-WY form: A and tau those of geqrf, V explicit,
+//   (I - V Tm V^H) R = A, the pads of V and Tm untouched.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -262,6 +264,103 @@ TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfFactorsAndMatchesLapack) {
       const double tol = 30.0 * static_cast<double>(m) * eps<T>();
       EXPECT_LE(normA > 0 ? std::sqrt(dr / normA) : std::sqrt(dr), tol);
       EXPECT_LE(dt, tol);
+    }
+  }
+}
+
+TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfWyFormsItsCompactWyFactor) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  // The one-kernel form (20 to 64 columns, m < n) and the fallback (65 columns, and z's
+  // 70000 rows past shared memory), zero and partly zero panels.
+  const std::vector<std::tuple<int64_t, int64_t, Panel>> cases = {
+      {1, 1, Panel::Random},      {5, 3, Panel::Random},         {3, 5, Panel::Random},
+      {40, 32, Panel::Random},    {777, 33, Panel::Random},      {1000, 64, Panel::Random},
+      {20000, 32, Panel::Random}, {70000, 32, Panel::Random},    {3000, 65, Panel::Random},
+      {500, 32, Panel::Zero},     {2000, 32, Panel::ZeroColumns}};
+  for (const auto& [m, n, kind] : cases) {
+    SCOPED_TRACE(
+        detail::concat("m=", m, " n=", n, " kind=", static_cast<int>(kind), " ", seed_text()));
+    const int64_t lda = m + 3, k = std::min(m, n), ldv = m + 1, ldt = k + 2;
+    std::vector<T> A(static_cast<std::size_t>(lda * n), nan_value<T>());
+    for (int64_t c = 0; c < n; ++c)
+      for (int64_t r = 0; r < m; ++r) {
+        const bool zero = kind == Panel::Zero || (kind == Panel::ZeroColumns && c % 7 == 2);
+        A[static_cast<std::size_t>(r + c * lda)] = zero ? T(0) : random_value<T>(rng);
+      }
+    // [A | tau | V | Tm], everything past A NaN: the pads of V and Tm must stay so.
+    const std::size_t at_tau = A.size(), at_v = at_tau + static_cast<std::size_t>(k),
+                      at_t = at_v + static_cast<std::size_t>(ldv * k);
+    std::vector<T> out = A;
+    out.resize(at_t + static_cast<std::size_t>(ldt * k), nan_value<T>());
+    for (const Device* dev : {&host(), &gpu()}) {
+      SCOPED_TRACE(dev->name());
+      const std::vector<T> got = on<T>(*dev, A, out, [&](const T*, T* f) {
+        kernels::geqrf_wy<T>(*dev, m, n, f, lda, f + at_tau, f + at_v, ldv, f + at_t, ldt);
+      });
+      const std::vector<T> plain = on<T>(
+          *dev, A, out, [&](const T*, T* f) { kernels::geqrf<T>(*dev, m, n, f, lda, f + at_tau); });
+      dev->synchronize();
+      // A and tau those of geqrf on the same engine, bit for bit (the extra sums leave a
+      // column's own alone).
+      bool same = true;
+      for (std::size_t i = 0; i < at_v; ++i)
+        same = same && (got[i] == plain[i] ||
+                        (std::isnan(std::real(got[i])) && std::isnan(std::real(plain[i]))));
+      EXPECT_TRUE(same);
+      // V explicit, exactly; its pad rows and Tm's untouched, Tm's lower triangle zero.
+      const auto a = [&](int64_t r, int64_t c) {
+        return got[static_cast<std::size_t>(r + c * lda)];
+      };
+      const auto v = [&](int64_t r, int64_t c) {
+        return got[at_v + static_cast<std::size_t>(r + c * ldv)];
+      };
+      const auto tm = [&](int64_t r, int64_t c) {
+        return got[at_t + static_cast<std::size_t>(r + c * ldt)];
+      };
+      bool v_ok = true, pads_ok = true, lower_zero = true;
+      for (int64_t c = 0; c < k; ++c) {
+        for (int64_t r = 0; r < m; ++r)
+          v_ok = v_ok && v(r, c) == (r > c ? a(r, c) : r == c ? T(1) : T(0));
+        pads_ok = pads_ok && std::isnan(std::real(v(m, c)));
+        for (int64_t r = k; r < ldt; ++r) pads_ok = pads_ok && std::isnan(std::real(tm(r, c)));
+        for (int64_t r = c + 1; r < k; ++r) lower_zero = lower_zero && tm(r, c) == T(0);
+      }
+      EXPECT_TRUE(v_ok);
+      EXPECT_TRUE(pads_ok);
+      EXPECT_TRUE(lower_zero);
+      // (I - V Tm V^H) R = A relative to ||A|| m eps, in double (complex double).
+      const auto wide = [](T x) { return Wide(std::real(x), std::imag(x)); };
+      std::vector<Wide> X(static_cast<std::size_t>(m * n)), Y(static_cast<std::size_t>(k * n));
+      for (int64_t c = 0; c < n; ++c)
+        for (int64_t r = 0; r <= std::min(c, m - 1); ++r)
+          X[static_cast<std::size_t>(r + c * m)] = wide(a(r, c));
+      for (int64_t c = 0; c < n; ++c) {
+        for (int64_t j = 0; j < k; ++j) {  // Y = V^H X
+          Wide s = 0;
+          for (int64_t r = j; r < m; ++r)
+            s += std::conj(wide(v(r, j))) * X[static_cast<std::size_t>(r + c * m)];
+          Y[static_cast<std::size_t>(j + c * k)] = s;
+        }
+        std::vector<Wide> z(static_cast<std::size_t>(k));  // Tm Y(:, c)
+        for (int64_t i = 0; i < k; ++i)
+          for (int64_t j = i; j < k; ++j)
+            z[static_cast<std::size_t>(i)] +=
+                wide(tm(i, j)) * Y[static_cast<std::size_t>(j + c * k)];
+        for (int64_t j = 0; j < k; ++j)
+          for (int64_t r = j; r < m; ++r)
+            X[static_cast<std::size_t>(r + c * m)] -=
+                wide(v(r, j)) * z[static_cast<std::size_t>(j)];
+      }
+      double diff = 0, normA = 0;
+      for (int64_t c = 0; c < n; ++c)
+        for (int64_t r = 0; r < m; ++r) {
+          const Wide x = wide(A[static_cast<std::size_t>(r + c * lda)]);
+          diff += std::norm(X[static_cast<std::size_t>(r + c * m)] - x);
+          normA += std::norm(x);
+        }
+      const double denom = std::sqrt(normA) * static_cast<double>(m) * eps<T>();
+      EXPECT_LE(denom > 0 ? std::sqrt(diff) / denom : std::sqrt(diff), 30.0);
     }
   }
 }

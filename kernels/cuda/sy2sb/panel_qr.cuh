@@ -28,6 +28,16 @@
 // column j + 2 before every block has passed column j + 1's barrier.
 // The results are those of LAPACK's ?geqr2 (the same reflectors and signs) up to the
 // order of the sums.
+//
+// With Tm (geqrf_wy) the kernel also forms the compact-WY factor, which larft would form
+// after it with a gemm V^H V and a one-block recurrence, both on the panel chain's
+// critical path. V(:, l)^H v_j for l < j (LAPACK's ?larft, Forward) is a sum over the
+// rows below row j as column j's own sums are: in step 1 the threads of the columns
+// before j, idle otherwise, add conj(x_j) x_l with the same rows, partials and barrier,
+// and block 0 keeps y_l = conj(v_lj) + conj(sc_l) sc_j (x_l^H x_j) in Tm's upper
+// triangle. After the last column block 0 runs the recurrence T(t, c) = -tau_c
+// sum_{l=t}^{c-1} T(t, l) y(l, c) in shared memory, one thread per row of T (a row needs
+// only its own earlier entries), and writes V explicit beside A.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -58,7 +68,8 @@ inline constexpr int64_t kQrSlab = 128;
 // the loads and stores of a column, lanes along its rows, are free of bank conflicts).
 template <typename D, int kCols>
 __global__ void __launch_bounds__(kQrThreads)
-    panel_qr_kernel(int64_t m, int n, D* A, int64_t lda, D* tau, int64_t slab, D* dots,
+    panel_qr_kernel(int64_t m, int n, D* A, int64_t lda, D* tau, D* V, int64_t ldv, D* Tm,
+                    int64_t ldt, int64_t slab, D* dots,
                     common::SumSq<common::device_real_t<D>>* squares, D* top,
                     common::device_real_t<D>* peaks) {
   using R = common::device_real_t<D>;
@@ -70,11 +81,13 @@ __global__ void __launch_bounds__(kQrThreads)
   __shared__ Sq part_sq[kGroups];
   __shared__ D mult[kCols];   // conj(tau) v^H a_k of the column being applied
   __shared__ D scale[kCols];  // 1 / (alpha - beta) of each column's reflector
+  __shared__ D taus[kCols];   // block 0: each column's tau (Tm's diagonal)
   using PeakReduce = cub::BlockReduce<R, kQrThreads>;
   __shared__ typename PeakReduce::TempStorage peak_tmp;
   __shared__ int shift;  // e: the panel's largest entry in [2^e, 2^(e+1))
   const auto larger = [](R a, R b) { return a < b ? b : a; };
   const D zero = common::make_scalar<D>(0);
+  const bool wy = Tm != nullptr;
   const int t = threadIdx.x, k = t % kCols, g = t / kCols;
   const int64_t r0 = blockIdx.x * slab;
   const int rows = static_cast<int>(std::min<int64_t>(slab, m - r0));
@@ -109,13 +122,16 @@ __global__ void __launch_bounds__(kQrThreads)
   for (int j = 0; j < kq; ++j) {
     const int64_t buf = j & 1;
     const int i0 = first ? j + 1 : 0;  // the block's first row below row j
+    // The columns whose sums with x this column needs: the later ones, and with Tm the
+    // earlier ones (x^H x_l, for V^H v_j).
+    const auto summed = [&](int c) { return c < n && (c > j || (wy && c < j)); };
     // 1. This block's partial sums.
     D dot = zero;
     Sq sq = Sq::zero();
     if (k == j) {
 #pragma unroll 4
       for (int i = i0 + g; i < rows; i += kGroups) common::add_squares(sq, S[i * kPitch + j]);
-    } else if (k > j && k < n) {
+    } else if (summed(k)) {
 #pragma unroll 4
       for (int i = i0 + g; i < rows; i += kGroups)
         dot = common::mul_add(common::conj(S[i * kPitch + j]), S[i * kPitch + k], dot);
@@ -139,7 +155,7 @@ __global__ void __launch_bounds__(kQrThreads)
     // out kChunk at a time before their adds (one L2 round trip per chunk, not per block),
     // row j's with them.
     const D alpha = __ldcg(top + buf * kCols + j);
-    const D a_jk = t < kCols && t > j && t < n ? __ldcg(top + buf * kCols + t) : zero;
+    const D a_jk = t < kCols && summed(t) ? __ldcg(top + buf * kCols + t) : zero;
     dot = zero;
     sq = Sq::zero();
     const D* dots_k = dots + buf * gridDim.x * kCols + k;
@@ -150,7 +166,7 @@ __global__ void __launch_bounds__(kQrThreads)
 #pragma unroll
       for (int u = 0; u < kChunk; ++u) {
         const int64_t b = b0 + int64_t{u} * kGroups;
-        d[u] = k > j && k < n && b < gridDim.x ? __ldcg(dots_k + b * kCols) : zero;
+        d[u] = summed(k) && b < gridDim.x ? __ldcg(dots_k + b * kCols) : zero;
         q[u] = k == j && b < gridDim.x ? common::load_cg(squares_b + b) : Sq::zero();
       }
 #pragma unroll
@@ -172,11 +188,18 @@ __global__ void __launch_bounds__(kQrThreads)
         const D w = common::mul_add(common::conj(sc), total, a_jk);
         mult[t] = common::mul(common::make_scalar<D>(tau_re, -tau_im), w);
       }
+      if (wy && first && t < j) {  // y_t = V(:, t)^H v_j, row j of v_t and the rows below
+        D total = zero;
+        for (int h = 0; h < kGroups; ++h) total = common::add(total, part[h][t]);
+        const D st = scale[t];
+        Tm[t + j * ldt] = common::mul_add(common::mul(common::conj(st), sc), common::conj(total),
+                                          common::conj(common::mul(a_jk, st)));
+      }
       if (t == j) {
         scale[j] = sc;
         if (first) {
           S[j * kPitch + j] = common::make_scalar<D>(beta);
-          tau[j] = common::make_scalar<D>(tau_re, tau_im);
+          tau[j] = taus[j] = common::make_scalar<D>(tau_re, tau_im);
         }
       }
     }
@@ -196,24 +219,50 @@ __global__ void __launch_bounds__(kQrThreads)
   }
   for (int64_t q = t; q < int64_t{rows} * n; q += kQrThreads) {
     const int i = static_cast<int>(q % rows), c = static_cast<int>(q / rows);
+    const int64_t r = r0 + i;
     D a = S[i * kPitch + c];
-    if (c < kq && r0 + i > c) {
+    if (c < kq && r > c) {
       a = common::mul(a, scale[c]);  // v
     } else if (e != 0) {             // R
       a = common::make_scalar<D>(detail::refl_ldexp(common::real_part(a), e),
                                  detail::refl_ldexp(common::imag_part(a), e));
     }
-    A[r0 + i + c * lda] = a;
+    A[r + c * lda] = a;
+    if (wy && c < kq) V[r + c * ldv] = r > c ? a : common::make_scalar<D>(r == c ? 1 : 0);
+  }
+  if (!wy || !first) return;
+  // Tm's recurrence in block 0's slab, now free: S's first kq rows hold y(l, c) above
+  // the diagonal and T(t, c) (t < c) transposed below it, at S[c][t].
+  __syncthreads();
+  for (int q = t; q < kq * kq; q += kQrThreads) {
+    const int l = q % kq, c = q / kq;
+    if (l < c) S[l * kPitch + c] = __ldcg(Tm + l + c * ldt);
+  }
+  __syncthreads();
+  if (t < kq) {
+    const D tau_t = taus[t];
+    for (int c = t + 1; c < kq; ++c) {
+      D acc = common::mul(tau_t, S[t * kPitch + c]);
+      for (int l = t + 1; l < c; ++l)
+        acc = common::mul_add(S[l * kPitch + t], S[l * kPitch + c], acc);
+      S[c * kPitch + t] = common::mul(common::neg(taus[c]), acc);
+    }
+  }
+  __syncthreads();
+  for (int q = t; q < kq * kq; q += kQrThreads) {
+    const int r = q % kq, c = q / kq;
+    Tm[r + c * ldt] = r < c ? S[c * kPitch + r] : r == c ? taus[c] : zero;
   }
 }
 
 // The launch of panel_qr_kernel on `stream` (the current device) when the panel fits:
 // n <= 64 columns, a slab of rows per co-resident block in shared memory, cooperative
 // launch supported. Returns false, having done nothing, otherwise. Slabs take at least
-// min_slab rows.
+// min_slab rows. With Tm (not null) also V and Tm as geqrf_wy forms them.
 template <typename D>
 bool panel_qr(cudaStream_t stream, int64_t m, int64_t n, D* A, int64_t lda, D* tau,
-              int64_t min_slab = kQrSlab) {
+              int64_t min_slab = kQrSlab, D* V = nullptr, int64_t ldv = 0, D* Tm = nullptr,
+              int64_t ldt = 0) {
   using R = common::device_real_t<D>;
   using Sq = common::SumSq<R>;
   if (n > kQrMaxCols || m <= 0 || n <= 0) return false;
@@ -256,7 +305,8 @@ bool panel_qr(cudaStream_t stream, int64_t m, int64_t n, D* A, int64_t lda, D* t
     R* peaks = reinterpret_cast<R*>(static_cast<unsigned char*>(work) + dot_bytes + sq_bytes +
                                     top_bytes);
     int ni = static_cast<int>(n);
-    void* params[] = {&m, &ni, &A, &lda, &tau, &slab, &dots, &squares, &top, &peaks};
+    void* params[] = {&m,  &ni,  &A,    &lda,  &tau,     &V,   &ldv,
+                      &Tm, &ldt, &slab, &dots, &squares, &top, &peaks};
     MGBLAS_CHECK_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel),
                                                   dim3(static_cast<unsigned>(blocks)),
                                                   dim3(kQrThreads), params, smem, stream));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// CUDA engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): a panel's QR in one
-// cooperative kernel where it fits (panel_qr.cuh), else on cuSOLVER (its 64-bit Xgeqrf),
-// the band's copy, the diagonal blocks' products and the blocks' copies as one kernel each.
+// CUDA engine of the dense-to-band steps (kernels/sy2sb_kernels.hpp): a panel's QR, with
+// or without its WY form, in one cooperative kernel where it fits (panel_qr.cuh), else on
+// cuSOLVER (its 64-bit Xgeqrf) and the larfb engine's form_v and larft; the band's copy,
+// the diagonal blocks' products and the blocks' copies as one kernel each.
 #include <cusolverDn.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/launchers.hpp"
 #include "kernels/cuda/sy2sb/panel_qr.cuh"
+#include "kernels/larfb_kernels.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 
 #define MGBLAS_CHECK_CUSOLVER(expr)                                                         \
@@ -89,6 +91,22 @@ void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, i
                                          work, device_bytes, host_work.data(), host_bytes,
                                          info));
   MGBLAS_CHECK_CUDA(cudaFreeAsync(work, stream));
+}
+
+template <Scalar T>
+void geqrf_wy(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, int64_t lda,
+              T* tau, T* V, int64_t ldv, T* Tm, int64_t ldt) {
+  if (m == 0 || n == 0) return;
+  dev.make_current();
+  if (!common::panel_qr_cusolver_override() &&
+      panel_qr(stream, m, n, common::device_ptr(A), lda, common::device_ptr(tau),
+               common::panel_qr_slab_override().value_or(kQrSlab), common::device_ptr(V), ldv,
+               common::device_ptr(Tm), ldt))
+    return;
+  geqrf<T>(dev, stream, m, n, A, lda, tau);
+  const int64_t kq = std::min(m, n);
+  cuda::larfb_form_v(dev, stream, Direction::Forward, m, kq, A, lda, V, ldv);
+  cuda::larft(dev, stream, Direction::Forward, m, kq, V, ldv, tau, Tm, ldt);
 }
 
 constexpr int kBandThreads = 128;
@@ -185,6 +203,9 @@ __global__ void __launch_bounds__(kAddThreads)
 
 #define MGBLAS_CUDA_SY2SB_(T)                                                                 \
   MGBLAS_DECLARE_GEQRF_KERNEL(T) { sy2sb::geqrf<T>(dev, stream, m, n, A, lda, tau); }         \
+  MGBLAS_DECLARE_GEQRF_WY_KERNEL(T) {                                                         \
+    sy2sb::geqrf_wy<T>(dev, stream, m, n, A, lda, tau, V, ldv, Tm, ldt);                      \
+  }                                                                                           \
   MGBLAS_DECLARE_PACK_BAND_KERNEL(T) {                                                        \
     if (cols.count() == 0) return;                                                            \
     dev.make_current();                                                                       \
