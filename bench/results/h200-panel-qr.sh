@@ -22,8 +22,8 @@
 #                    $SKIP (default 0): each kernel's count, total and mean, largest totals
 #                    first (bench/ncu_kernel_times.py)
 #   heevd SIZES [cusolver|slabN]
-#                    mgblas-tester heevd, all vectors, two stages (or $STAGES, e.g. one,two),
-#                    against Xsyevd; $OUT/heevd-*.csv
+#                    mgblas-tester heevd, all vectors (or $VECTORS: none), two stages (or
+#                    $STAGES, e.g. one,two,auto), against Xsyevd; $OUT/heevd-*-{all,none}.csv
 # e.g. bash bench/results/h200-panel-qr.sh build ctest '^test_cuda_sy2sb_blocks$' hetrd 8192 hetrd 8192 cusolver
 source "$(dirname "$0")/device_steps.sh"
 # qr_of ARGS...: the step's optional word, "cusolver" or "slabN" (N rows), else "kernel"
@@ -72,8 +72,9 @@ while [ $# -gt 0 ]; do
     heevd)
       sizes=$2; shift 2; qr=$(qr_of "$@"); [ "$qr" != kernel ] && shift
       echo "# panel QR: $qr"
-      with_qr "$qr" timeout 400 "$T" heevd -n "$sizes" --type d --nb 256 --vectors all --stages "${STAGES:-two}" \
-        --repeat 1 --warmup 1 --csv "$OUT/heevd-$qr.csv" | grep -v "^# \(command\|time\)" ;;
+      with_qr "$qr" timeout 400 "$T" heevd -n "$sizes" --type d --nb 256 --vectors "${VECTORS:-all}" \
+        --stages "${STAGES:-two}" \
+        --repeat 1 --warmup 1 --csv "$OUT/heevd-$qr-${VECTORS:-all}.csv" | grep -v "^# \(command\|time\)" ;;
     *) echo "unknown step $1"; exit 2 ;;
   esac
 done

@@ -64,8 +64,9 @@ struct HeevdOptions {
   HetrdOptions reduction;       ///< passed to hetrd_mgpu (its profile pointer too)
   UnmtrOptions back_transform;  ///< passed to unmtr_mgpu
   /// One- or two-stage reduction (hetrd_2stage_mgpu, with `reduction`'s band), Auto by
-  /// detail::two_stage_pays (on GPUs from n = 8192 without vectors; with them in double
-  /// from n = 16384 P, P the GPUs in all). With vectors the two-stage path keeps both
+  /// detail::two_stage_pays (on GPUs without vectors from n = 4096 on one GPU, 8192 on
+  /// more; with them in double from n = 8192 on one GPU, 16384 P on P >= 2 GPUs in all).
+  /// With vectors the two-stage path keeps both
   /// stages' Q and applies Q2 (band_to_tridiag_apply_q on every device's columns of Z),
   /// then Q1.
   Stages stages = Stages::Auto;

@@ -520,23 +520,26 @@ bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   const Context& ctx = A.context();
   if (!ctx.device(0).is_gpu()) return false;
   const int64_t n = A.layout().n();
+  const int P = A.layout().num_devices();
   // With vectors Q2's application decides, and only double has the tensor-core kernel
   // (kernels/cuda/sb2st/apply_q_mma.cuh). heevd_mgpu, d, all vectors, two stages against
   // one:
-  // - one H200 (bench/results/h200-heevd.md, 2026-11-29): 0.478 s against 0.457 at
-  //   n = 8192, 2.08 against 2.45 at 16384, 12.9 against 17.1 at 32768;
+  // - one H200, with stage one's panel and its WY form in one kernel
+  //   (bench/results/h200-panel-wy.md, 2026-11-30): 0.387 s against 0.479 s at n = 8192,
+  //   1.70 against 2.45 at 16384 (before it, h200-heevd.md: 0.478 against 0.457 at 8192);
   // - 1 rank x 2 H200s (h200-sy2sb-blocks.md, 2026-11-29): 2.01 against 1.76 at 16384,
   //   8.09 against 10.14 at 32768;
   // - 4 ranks x 1 H200 (h200x4-twostage.md, before Q2 ran on a rank's GPUs at once and
   //   before the grouped products): 7.25 against 6.60 at 32768.
   // The one-stage reduction gains more from each GPU than stage one's panels and the
-  // chase (which every rank runs whole), so the crossing moves up with the GPUs: n >=
-  // 16384 P fits all six points.
-  if (vectors)
-    return std::is_same_v<T, double> && n >= 16384 * int64_t{A.layout().num_devices()};
-  // One H200, d, band 32 against hetrd_mgpu (bench/results/h200-twostage.md): 1.26x at
-  // n = 8192, 2.12x at 16384; at 4096 the chase's latency loses (band 64: 0.53x).
-  return n >= 8192;
+  // chase (which every rank runs whole), so the crossing moves up with the GPUs: from
+  // 8192 on one GPU and 16384 P on P >= 2 (not remeasured since the panel kernel).
+  if (vectors) return std::is_same_v<T, double> && n >= (P == 1 ? 8192 : 16384 * int64_t{P});
+  // Eigenvalues only, one H200, d, band 32 against hetrd_mgpu (h200-panel-wy.md): the
+  // reduction 0.085 s against 0.101 s at n = 4096, 2.00x at 8192, 3.51x at 16384. Before
+  // the panel kernel 4096 lost (h200-twostage.md), and on several GPUs it has not been
+  // measured: from 8192 there.
+  return n >= (P == 1 ? 4096 : 8192);
 }
 
 template <Scalar T>
