@@ -1166,6 +1166,42 @@ def panel_qr(paths, out):
     save(fig, out)
 
 
+@topic("panel-wy", "CSV PANEL_QR_CSV", "the panel QR with its WY form in the same kernel: "
+       "hetrd_2stage_mgpu per n before (<gpu>-panel-qr's run 4, slab 128) and after (run 1), "
+       "and heevd_mgpu's one-, two-stage and automatic paths with all vectors (run 3) "
+       "(<gpu>-panel-wy)")
+def panel_wy(paths, out):
+    rows, before = read(paths[0]), read(paths[1])
+    fig, (ax, bx) = figure(2, (11, 4.5))
+
+    def labelled(axis, series, width, fmt):
+        """grouped_bars with each bar's value above it."""
+        grouped_bars(axis, series, width)
+        for k, (heights, _) in enumerate(series):
+            for i, v in enumerate(heights):
+                axis.text(i + (k - (len(series) - 1) / 2) * width, v, fmt.format(v),
+                          ha="center", va="bottom", fontsize=7)
+
+    sizes = ["8192", "16384"]
+    old = [next(float(r["value_s"]) for r in before if r["run"] == "4" and
+                r["panel_qr"] == "kernel slab 128" and r["what"] == "hetrd_two_stage" and
+                r["n"] == n) for n in sizes]
+    new = [next(float(r["value_s"]) for r in rows if r["run"] == "1" and
+                r["what"] == "hetrd_two_stage" and r["n"] == n) for n in sizes]
+    labelled(ax, [(old, "panel QR kernel, larft after it"),
+                  (new, "geqrf_wy: V and T in the kernel")], 0.38, "{:.4f}")
+    ax.plot([1 - 0.38, 1 + 0.38], [0.55, 0.55], "k--", lw=1, label="issue 33's target at 16384")
+    ax.set_xticks(range(len(sizes)), sizes)
+    finish(ax, "hetrd_2stage_mgpu, d, band 32, H200 (median of 3)", "n", "seconds", legend=7)
+    ns = ["4096", "8192"]
+    labelled(bx, [([next(float(r["value_s"]) for r in rows if r["run"] == "3" and
+                         r["stages"] == st and r["what"] == "heevd_all_vectors" and r["n"] == n)
+                    for n in ns], f"stages {st}") for st in ["one", "two", "auto"]], 0.27, "{:.3f}")
+    bx.set_xticks(range(len(ns)), ns)
+    finish(bx, "heevd_mgpu, d, all vectors, H200 (run 3)", "n", "seconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
