@@ -66,9 +66,8 @@ struct HeevdOptions {
   /// One- or two-stage reduction (hetrd_2stage_mgpu, with `reduction`'s band), Auto by
   /// detail::two_stage_pays (on GPUs without vectors from n = 4096 on one GPU, 8192 on
   /// more; with them in double from n = 8192 on one GPU, 16384 P on P >= 2 GPUs in all).
-  /// With vectors the two-stage path keeps both
-  /// stages' Q and applies Q2 (band_to_tridiag_apply_q on every device's columns of Z),
-  /// then Q1.
+  /// With vectors the two-stage path keeps both stages' Q and applies Q2
+  /// (band_to_tridiag_apply_q on every device's columns of Z), then Q1.
   Stages stages = Stages::Auto;
   HeevdProfile* profile = nullptr;
 };
