@@ -271,7 +271,7 @@ TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfFactorsAndMatchesLapack) {
 TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfWyFormsItsCompactWyFactor) {
   using T = TypeParam;
   auto rng = make_rng();
-  // The one-kernel form (20 to 64 columns, m < n) and the fallback (65 columns, and z's
+  // The one-kernel form (up to 64 columns, m < n) and the fallback (65 columns, and z's
   // 70000 rows past shared memory), zero and partly zero panels.
   const std::vector<std::tuple<int64_t, int64_t, Panel>> cases = {
       {1, 1, Panel::Random},      {5, 3, Panel::Random},         {3, 5, Panel::Random},
