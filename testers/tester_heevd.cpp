@@ -4,24 +4,27 @@
 // over the devices of every rank against cusolverDnXsyevd on rank 0's first GPU, on the
 // same matrix in the same run.
 //
-//   mpirun -np R mgblas-tester heevd -n 4096,8192 --type d,z [--vectors all,0.1] [--uplo L,U]
+//   mpirun -np R mgblas-tester heevd -n 4096,8192 --type d,z [--vectors all,0.1,none] [--uplo L,U]
 //          [--stages auto,one,two] [--band 0] [--nb 256] [--panel 0] [--repeat 3]
 //          [--warmup 1] [--check-max-n 2048] [--no-ref] [--backend auto|cuda|host] [--csv FILE]
 //
 // The matrix: entry (i, j) of A is a function of (seed, i + j n) only (tester_dist_fill),
 // as in mgblas-tester hetrd; only the `uplo` triangle is read, the diagonal's imaginary
 // parts are taken as zero. --vectors: all, or a fraction f in (0, 1]: the k = ceil(f n)
-// smallest eigenpairs (EigenRange::smallest(k)); cuSOLVER always computes all n.
+// smallest eigenpairs (EigenRange::smallest(k)); cuSOLVER always computes all n. none: all
+// eigenvalues and no vectors (Z null, as the eigenvalues-only solvers call it).
 // --stages: HeevdOptions::stages (auto, one, two), --band the two-stage band (0: auto);
 // cuSOLVER runs once per type, n and triangle, its figures repeated on the other rows.
 // Columns: m, the eigenpairs computed; mgblas(s) the median over --repeat (= --niter)
 // calls after --warmup untimed ones (A refilled, untimed, before each; the devices
 // synchronised at the end; max over ranks); reduce, tridiag, backtr: HeevdProfile's phases
 // of the same calls (medians, max over ranks); cusolV(s), cusolN(s): cusolverDnXsyevd with
-// jobz V and N (the 64-bit API, CUDA events, the same warm-up and count); V/mgblas =
-// cusolV / mgblas. With --check and n <= --check-max-n, on rank 0 in double precision from
-// the gathered A (collected before the calls) and Z (DistMatrix::collect):
-//   resid = ||A Z - Z diag(w)||_1 / (n ||A||_1 eps),  orth = ||I - Z^H Z||_1 / (n eps);
+// jobz V and N (the 64-bit API, CUDA events, the same warm-up and count); x_cusol =
+// cusolV / mgblas (cusolN / mgblas for --vectors none). With --check and n <=
+// --check-max-n, on rank 0 in double precision from the gathered A (collected before the
+// calls) and Z (DistMatrix::collect):
+//   resid = ||A Z - Z diag(w)||_1 / (n ||A||_1 eps),  orth = ||I - Z^H Z||_1 / (n eps)
+//   (with vectors);
 // eig = max_i |w_i - w_ref,i| / (n ||A||_2 eps), ||A||_2 = max |w_ref|, w_ref from cuSOLVER
 // (jobz N) when it ran, else (--check) LAPACK ?syevd / ?heevd in double on the gathered A.
 // ok: resid, orth <= 3 tol and eig <= 10 tol (--tol, 10: 30 and 100), of those measured,
@@ -36,6 +39,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <utility>
 #include <string>
 #include <type_traits>
@@ -62,10 +66,11 @@ struct Options : LapackOptions {
   std::string backend = "auto";
 };
 
-// The fraction of a --vectors value: 1 for "all", else the number (0 < f <= 1); NaN when
-// it is neither.
+// The fraction of a --vectors value: 1 for "all", 0 for "none", else the number
+// (0 < f <= 1); NaN when it is none of these.
 double vectors_fraction(const std::string& spec) {
   if (spec == "all") return 1.0;
+  if (spec == "none") return 0.0;
   try {
     std::size_t used = 0;
     const double f = std::stod(spec, &used);
@@ -75,9 +80,10 @@ double vectors_fraction(const std::string& spec) {
   }
 }
 
-// Eigenpairs asked for by --vectors `spec` of an n x n matrix: k = ceil(f n), at least 1.
+// Eigenvalues asked for by --vectors `spec` of an n x n matrix: k = ceil(f n), at least 1;
+// n for all and none.
 int64_t vectors_count(const std::string& spec, int64_t n) {
-  if (spec == "all") return n;
+  if (spec == "all" || spec == "none") return n;
   const auto k = static_cast<int64_t>(std::ceil(vectors_fraction(spec) * static_cast<double>(n)));
   return std::clamp<int64_t>(k, std::min<int64_t>(n, 1), n);
 }
@@ -155,20 +161,20 @@ class Report : public RanksReport {
   Report(bool root, const std::string& csv)
       : RanksReport(root, csv,
                     "type,n,nb,uplo,vectors,ranks,devices,m,t_mgblas,reduction,tridiagonal,"
-                    "back_transform,t_cusolver_V,t_cusolver_N,ratio_V,residual,orthogonality,"
+                    "back_transform,t_cusolver_V,t_cusolver_N,ratio,residual,orthogonality,"
                     "eig_error,w_ref,status,stages",
                     /*append=*/true) {}
   void header() const {
     if (!root_) return;
     std::printf("%-4s %7s %5s %4s %7s %6s %5s %4s %7s %10s %9s %9s %9s %10s %10s %8s %9s %9s %9s %s\n",
                 "type", "n", "nb", "uplo", "vectors", "stages", "ranks", "devs", "m", "mgblas(s)",
-                "reduce(s)", "tridiag", "backtr", "cusolV(s)", "cusolN(s)", "V/mgblas", "resid",
+                "reduce(s)", "tridiag", "backtr", "cusolV(s)", "cusolN(s)", "x_cusol", "resid",
                 "orth", "eig", "status");
     std::fflush(stdout);
   }
   void add(const Row& r) {
     if (!count(r.status)) return;
-    const double ratio = r.cusolver_v / r.secs;
+    const double ratio = (r.vectors == "none" ? r.cusolver_n : r.cusolver_v) / r.secs;
     std::printf("%-4c %7lld %5lld %4s %7s %6s %5d %4d %7lld %10s %9s %9s %9s %10s %10s %8s %9s %9s %9s %s\n",
                 r.type, static_cast<long long>(r.n), static_cast<long long>(r.nb), r.uplo.c_str(),
                 r.vectors.c_str(), r.stages.c_str(), r.ranks, r.devices, static_cast<long long>(r.m),
@@ -201,6 +207,7 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t n,
   const uint64_t seed = o.seed * 1000003 + static_cast<uint64_t>(n);
   const int P = ctx->global_num_devices();
   const int64_t k = vectors_count(vec, n);
+  const bool vectors = vec != "none";
   const EigenRange range = k == n ? EigenRange::all() : EigenRange::smallest(k);
   const bool check = o.check && n <= o.check_max_n;
   Row row{precision_letter<T>(), n, std::min(o.nb, std::max<int64_t>(n, 1)), uplo_name, vec,
@@ -211,7 +218,8 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t n,
   std::vector<T> A0, Zh;  // rank 0, with the check: A before the calls, Z after the last
   {
     DistMatrix<T> A(ctx, BlockCyclic1D(n, n, row.nb, P));
-    DistMatrix<T> Z(ctx, BlockCyclic1D(n, k, std::min(o.nb, std::max<int64_t>(k, 1)), P));
+    std::optional<DistMatrix<T>> Z;
+    if (vectors) Z.emplace(ctx, BlockCyclic1D(n, k, std::min(o.nb, std::max<int64_t>(k, 1)), P));
     if (check) {
       A0.resize(root ? static_cast<std::size_t>(n * n) : 0);
       fill_dist(A, seed);
@@ -229,7 +237,7 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t n,
       prof = {};
       ctx->comm().barrier();
       const auto t0 = std::chrono::steady_clock::now();
-      row.m = heevd_mgpu<T>(uplo, A, w.data(), &Z, range, opts);
+      row.m = heevd_mgpu<T>(uplo, A, w.data(), vectors ? &*Z : nullptr, range, opts);
       ctx->synchronize();
       const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       if (r < o.warmup) continue;
@@ -246,9 +254,9 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t n,
     row.reduction = most[1];
     row.tridiagonal = most[2];
     row.back_transform = most[3];
-    if (check) {
+    if (check && vectors) {
       Zh.resize(root ? static_cast<std::size_t>(n * std::max<int64_t>(k, 1)) : 0);
-      Z.collect(root ? Zh.data() : nullptr, std::max<int64_t>(1, n), 0);
+      Z->collect(root ? Zh.data() : nullptr, std::max<int64_t>(1, n), 0);
     }
   }
 
@@ -283,14 +291,16 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t n,
       std::vector<W> F(A0.begin(), A0.end());
       F = testing::lapack::full_from(uplo, n, F);
       for (int64_t i = 0; i < n; ++i) F[i + i * n] = std::real(F[i + i * n]);
-      const EigenErrors err = check_eigenpairs<T>(n, std::min(row.m, k), F, Zh, w);
-      row.resid = err.residual;
-      row.orth = err.orthogonal;
+      if (vectors) {
+        const EigenErrors err = check_eigenpairs<T>(n, std::min(row.m, k), F, Zh, w);
+        row.resid = err.residual;
+        row.orth = err.orthogonal;
+        ok = ok && row.resid <= 3 * o.tol && row.orth <= 3 * o.tol;
+      }
       if (w_ref.empty()) {
         if (testing::lapack::eigenvalues<W>(n, F, w_ref) != 0) w_ref.assign(n, kNaN);
         row.w_ref = "lapack";
       }
-      ok = ok && row.resid <= 3 * o.tol && row.orth <= 3 * o.tol;
     }
     if (!w_ref.empty()) {
       row.eig = eigenvalue_error<T>(n, row.m, w, w_ref);
@@ -315,11 +325,12 @@ int run(int argc, char** argv, int world_rank) {
                      " (appended; the header line into a new file)");
   app.add_option("--repeat", o.niter, "the same as --niter: timed calls (median)");
   app.add_option("--vectors", o.vectors,
-                 "all, or a fraction f in (0, 1]: the ceil(f n) smallest eigenpairs; comma list")
+                 "all, a fraction f in (0, 1] (the ceil(f n) smallest eigenpairs), or none "
+                 "(eigenvalues only); comma list")
       ->delimiter(',')
       ->capture_default_str()
       ->check([](const std::string& s) {
-        return std::isnan(vectors_fraction(s)) ? "'" + s + "': all or a number in (0, 1]"
+        return std::isnan(vectors_fraction(s)) ? "'" + s + "': all, none or a number in (0, 1]"
                                                : std::string();
       });
   app.add_option("--uplo", o.uplos, "triangles: L, U")

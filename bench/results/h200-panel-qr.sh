@@ -22,7 +22,7 @@
 #                    $SKIP (default 0): each kernel's count, total and mean, largest totals
 #                    first (bench/ncu_kernel_times.py)
 #   heevd SIZES [cusolver|slabN]
-#                    mgblas-tester heevd, all vectors (or $VECTORS: none), two stages (or
+#                    mgblas-tester heevd, all vectors (or $VECTORS: none, 0.1), two stages (or
 #                    $STAGES, e.g. one,two,auto), against Xsyevd; $OUT/heevd-*-{all,none}.csv
 # e.g. bash bench/results/h200-panel-qr.sh build ctest '^test_cuda_sy2sb_blocks$' hetrd 8192 hetrd 8192 cusolver
 source "$(dirname "$0")/device_steps.sh"
