@@ -163,7 +163,8 @@ TYPED_TEST(BandToTridiag_Cuda, ApplyQSameAsHost) {
 
 // The kernel choices of docs/environment.md against the host engine: the warp kernel
 // (MGBLAS_SB2ST_APPLY_Q=generic), the tensor-core blocks (mma: double only, bands <= 32;
-// the other precisions skip it), the alternative shapes where this build has them (groups
+// the other precisions skip it; at band 32 with the tile held in registers, mma-ring with
+// it in shared memory), the alternative shapes where this build has them (groups
 // of 1, 2 and 4 reflectors, 2 to 16 lanes), and
 // one window per chunk of packed steps (MGBLAS_SB2ST_APPLY_Q_PACK_BYTES=1), at n = 777
 // and 2131 (prime).
@@ -175,8 +176,8 @@ TYPED_TEST(BandToTridiag_Cuda, ApplyQKernelChoices) {
     const ChaseResult<T> r = run_chase<T>(gpu(), a, true);
     for (Op op : {Op::N, Op::C})
       compare_apply_q<T>(a, r, op, 37, 1, rng,
-                         {"generic", "mma", "64x2", "64x4", "64x4x2", "64x8", "32x4", "32x8",
-                          "16x16"});
+                         {"generic", "mma", "mma-ring", "64x2", "64x4", "64x4x2", "64x8", "32x4",
+                          "32x8", "16x16"});
     const ScopedEnv chunks("MGBLAS_SB2ST_APPLY_Q_PACK_BYTES", "1");
     SCOPED_TRACE("MGBLAS_SB2ST_APPLY_Q_PACK_BYTES=1");
     for (Op op : {Op::N, Op::C}) compare_apply_q<T>(a, r, op, 70, 0, rng);
@@ -184,7 +185,7 @@ TYPED_TEST(BandToTridiag_Cuda, ApplyQKernelChoices) {
   const Band<T> a = make_band<T>(BandSpectrum::Random, 2131, 32, rng);
   const ChaseResult<T> r = run_chase<T>(gpu(), a, true);
   for (Op op : {Op::N, Op::C})
-    compare_apply_q<T>(a, r, op, 65, 3, rng, {nullptr, "generic", "mma", "64x4x4"});
+    compare_apply_q<T>(a, r, op, 65, 3, rng, {nullptr, "generic", "mma", "mma-ring", "64x4x4"});
 }
 
 }  // namespace

@@ -45,8 +45,9 @@ std::optional<ApplyQChoice> sb2st_apply_q_override() {
   if (v == nullptr || *v == '\0') return std::nullopt;
   const std::string s(v);
   ApplyQChoice c;
-  if (s == "generic" || s == "mma") {
+  if (s == "generic" || s == "mma" || s == "mma-ring") {
     (s == "generic" ? c.generic : c.mma) = true;
+    c.ring = s == "mma-ring";
     return c;
   }
   int* const parts[] = {&c.sweeps, &c.lanes, &c.group};
@@ -61,7 +62,7 @@ std::optional<ApplyQChoice> sb2st_apply_q_override() {
   }
   ok = ok && count >= 2 && at > s.size() && c.sweeps > 0 && c.lanes > 0;
   MGBLAS_CHECK_ARG(ok, "MGBLAS_SB2ST_APPLY_Q", s,
-                   "\"generic\", \"mma\" or <sweeps>x<lanes>[x<group>], e.g. 64x4 or 64x4x4");
+                   "\"generic\", \"mma\", \"mma-ring\" or <sweeps>x<lanes>[x<group>], e.g. 64x4");
   return c;
 }
 

@@ -38,13 +38,15 @@ bool stedc_trace();
 
 /// MGBLAS_SB2ST_APPLY_Q: the kernel of the CUDA engine's Q2 application
 /// (kernels/cuda/sb2st/apply_q.cuh), for comparisons: "generic" (one warp per column,
-/// every band), "mma" (blocks on FP64 tensor cores, apply_q_mma.cuh: double, bands <= 32)
-/// or "<sweeps>x<lanes>[x<group>]" (the built register shape of those numbers with the
-/// smallest band serving the call's; BadArgument at the call where none does). nullopt
-/// where unset or empty; BadArgument for any other value.
+/// every band), "mma" (blocks on FP64 tensor cores, apply_q_mma.cuh: double, bands <= 32),
+/// "mma-ring" (the same with the tile in shared memory also at band 32) or
+/// "<sweeps>x<lanes>[x<group>]" (the built register shape of those numbers with the smallest band
+/// serving the call's; BadArgument at the call where none does). nullopt where unset or empty;
+/// BadArgument for any other value.
 struct ApplyQChoice {
   bool generic = false;
   bool mma = false;
+  bool ring = false;                     ///< mma-ring
   int sweeps = 0, lanes = 0, group = 0;  ///< group 0: any
 };
 std::optional<ApplyQChoice> sb2st_apply_q_override();

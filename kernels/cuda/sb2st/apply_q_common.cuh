@@ -28,7 +28,8 @@ struct Windows {
 };
 
 /// dst[0 .. bytes) = src[0 .. bytes) by the block's threads in 16-byte pieces, asynchronously
-/// where the architecture has cp.async (wait_copies() before reading dst), else now.
+/// where the architecture has cp.async (wait_copies() before reading dst), else now. Each
+/// thread commits one group, an empty one where bytes = 0.
 __device__ __forceinline__ void copy_async(void* dst, const void* src, int bytes) {
   for (int x = threadIdx.x * 16; x < bytes; x += blockDim.x * 16) {
     char* d = static_cast<char*>(dst) + x;
@@ -44,9 +45,27 @@ __device__ __forceinline__ void copy_async(void* dst, const void* src, int bytes
   asm volatile("cp.async.commit_group;\n" ::);
 #endif
 }
+/// Waits for this thread's copies but the `kPending` groups it committed last (0: all).
+template <int kPending = 0>
 __device__ __forceinline__ void wait_copies() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group 0;\n" ::);
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
+}
+
+/// *dst = *src (8 bytes, shared from global) by this thread, asynchronously where the
+/// architecture has cp.async; commit_copies() closes a group of them.
+__device__ __forceinline__ void copy8_async(double* dst, const double* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(a), "l"(src));
+#else
+  *dst = *src;
+#endif
+}
+__device__ __forceinline__ void commit_copies() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
 #endif
 }
 

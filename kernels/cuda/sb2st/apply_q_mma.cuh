@@ -10,11 +10,10 @@
 // (m16n8k4); the price is the zeros of the blocks. V is (kBand + L) x L with kBand
 // entries per column, and Y = V T (op C: V T^H) is about as large: with the 16 x 4 tiles
 // of zeros skipped (both are banded), a step costs about 1.6x the nominal 4 kBand L flops
-// per column at kBand = L = 32. Measured (H200, 2026-11-29, bench/results/
-// h200-band2tri-apply-q.md): 0.72-0.75 s for n = m = 16384 (11.8-12.2 TFLOP/s nominal,
-// 22-23% of DGEMM's rate) against 1.31 s one reflector at a time; Nsight Compute puts the
-// shared-memory pipe (L1/TEX 70%) and short-scoreboard waits first, the tensor pipe at
-// 33%, with 8 warps per SM (shared memory: two packed steps of 32 KB and 12 KB per warp).
+// per column at kBand = L = 32. Measured on an H200 at n = m = 16384 (nominal flops): the
+// ring kernel 0.72-0.75 s (11.8-12.2 TFLOP/s, 22-24% of DGEMM's rate; 2026-11-29,
+// bench/results/h200-band2tri-apply-q.md), against 1.31 s one reflector at a time; the
+// held tile 0.544 s (16.2 TFLOP/s, 32.5%; 2026-11-30, h200-apply-q-held.md).
 //
 // The pieces:
 // - pack_blocks: one thread block per step (window i, step k) writes V and -Y in the
@@ -27,6 +26,12 @@
 //   C_tile += (-Y) W with 16 x 8 x 4 DMMAs, writes the kBand rows the window is done with
 //   back to C and takes the next kBand rows, whose loads it issued before the
 //   arithmetic. The block's warps share the packed step (cp.async, double-buffered).
+//   Nsight Compute put its shared-memory pipe (L1/TEX 70%) and short-scoreboard waits
+//   first, the tensor pipe at 33%, with 8 warps per SM.
+// - apply_blocks_held (be = 32, the automatic band's usual value): the same steps with the
+//   warp's 64 x 16 tile held in registers as the mmas' accumulator (below), so shared
+//   memory carries only V, -Y and the rows that enter and leave. The ring kernel serves the
+//   other bands (and MGBLAS_SB2ST_APPLY_Q=mma-ring).
 // Memory: the packed steps of a chunk, at most MGBLAS_SB2ST_APPLY_Q_PACK_BYTES (256 MiB);
 // the call waits for its stream before it frees them.
 #pragma once
@@ -82,23 +87,57 @@ __device__ __forceinline__ int tile_slot(int64_t row, int c) {
 /// it as the two m8n8k4 tiles it is made of.
 __device__ __forceinline__ void mma_16x8x4(double (&d)[4], double2 a, double b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile(
-      "mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+  // Not volatile: the instruction has no effect beyond d, so the compiler may interleave
+  // independent tiles.
+  asm("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
       "{%0, %1, %2, %3};\n"
       : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
       : "d"(a.x), "d"(a.y), "d"(b));
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-               : "+d"(d[0]), "+d"(d[1])
-               : "d"(a.x), "d"(b));
-  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-               : "+d"(d[2]), "+d"(d[3])
-               : "d"(a.y), "d"(b));
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+      : "+d"(d[0]), "+d"(d[1])
+      : "d"(a.x), "d"(b));
+  asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+      : "+d"(d[2]), "+d"(d[3])
+      : "d"(a.y), "d"(b));
 #else
   (void)d, (void)a, (void)b;
   __trap();  // apply_q.cuh launches these kernels on compute capability >= 8.0 only
 #endif
 }
+
+// ---- The held tile's fragments (apply_blocks_held, be = 32) ---------------------------
+//
+// There the warp computes the transposed products, W^T = C_tile^T V (16 x 32) and
+// C_tile^T += W^T (-Y)^T, with C_tile^T as the accumulator of 16 x 8 x 4 mmas: lane
+// (g, t) = (lane / 4, lane % 4) holds rows 8 j + 2 t and 8 j + 2 t + 1 of the tile's 8-row
+// group j, columns g and g + 8 (c[j] = {C(8j+2t, g), C(8j+2t+1, g), C(8j+2t, g+8),
+// C(8j+2t+1, g+8)}). Taking the 4 rows of a k-step as 8 j + 2 t + e (e = 0, 1), that is
+// also the A operand of C^T V: {c[j][e], c[j][2 + e]}; and W^T's accumulator is the A
+// operand of W^T (-Y)^T with the reflectors of a k-step taken as 8 nt + 2 t + e. So the
+// tile never leaves the registers within a window; V and -Y are the B operands, packed
+// in that order, zero tiles left out:
+//   V:  k-step (group j, e) x reflectors 8 nt .. 8 nt + 7, j = nt + s, s < 5 (V's column l
+//       lives in rows l .. l + 31): [v_frag(s, e, nt) 32 + lane] = V(8 j + 2 t + e, 8 nt + g)
+//   -Y: k-step (nt, e) x rows 8 j .. 8 j + 7 (op N: Y = V T, column l in rows 0 .. l + 31;
+//       op C: Y = V T^H, rows l .. 63): [y_frag(op, nt, e, j) 32 + lane] =
+//       -Y(8 j + g, 8 nt + 2 t + e)
+namespace held {
+inline constexpr int kBand = 32, kSweeps = 32, kGroups = 8;  // kGroups: 8-row groups
+inline constexpr int kVFrags = 40, kFrags = kVFrags + 52;
+inline constexpr int kStepElems = kFrags * 32;
+inline constexpr int kStageLd = kMmaCols + 1;  // a staged row, padded: no bank conflicts
+__host__ __device__ constexpr int v_frag(int s, int e, int nt) { return (2 * s + e) * 4 + nt; }
+__host__ __device__ constexpr int y_first(bool adjoint, int nt) { return adjoint ? nt : 0; }
+__host__ __device__ constexpr int y_count(bool adjoint, int nt) {
+  return adjoint ? kGroups - nt : 5 + nt;
+}
+__host__ __device__ constexpr int y_frag(bool adjoint, int nt, int e, int j) {
+  const int before = adjoint ? 16 * nt - nt * (nt - 1) : 10 * nt + nt * (nt - 1);
+  return kVFrags + before + e * y_count(adjoint, nt) + j - y_first(adjoint, nt);
+}
+static_assert(y_frag(false, 3, 1, 7) == kFrags - 1 && y_frag(true, 3, 1, 7) == kFrags - 1);
+}  // namespace held
 
 // ---- pack_blocks ----------------------------------------------------------------------
 //
@@ -108,7 +147,8 @@ __device__ __forceinline__ void mma_16x8x4(double (&d)[4], double2 a, double b) 
 //       (A = V^H of W = V^H C, 16 reflectors x 4 rows)
 //   -Y: [kR kL + ((q kL / 4 + u) 32 + lane) 2 + e] = -Y(16 q + 8 e + lane / 4, 4 u + lane % 4)
 //       (A of C += (-Y) W, 16 rows x 4 reflectors)
-template <int kBand, int kSweeps, bool kAdjoint>
+// kHeld: the order of the held tile's B fragments instead (above).
+template <int kBand, int kSweeps, bool kAdjoint, bool kHeld>
 __global__ void __launch_bounds__(kMmaPackThreads)
     pack_blocks(Windows win, int64_t first, const double* V2, const double* tau2,
                 int64_t tau_stride, double* pack) {
@@ -159,6 +199,33 @@ __global__ void __launch_bounds__(kMmaPackThreads)
     }
   }
   __syncthreads();
+  // Y(r, j) = sum_l V(r, l) M(l, j), M = T (op N) or T^T (op C).
+  const auto y = [&](int r, int j) {
+    double sum = 0;
+    if (kAdjoint)
+      for (int l = j; l < kL; ++l) sum += v[r][l] * t[j][l];
+    else
+      for (int l = 0; l <= j; ++l) sum += v[r][l] * t[l][j];
+    return sum;
+  };
+  if constexpr (kHeld) {
+    static_assert(kBand == held::kBand && kSweeps == held::kSweeps);
+    double* const out = pack + (s_base + kk) * held::kStepElems;
+    // V's fragments, then all (nt, e, j) of -Y's, the zero tiles skipped.
+    for (int x = tid; x < (held::kVFrags + 4 * 2 * held::kGroups) * 32; x += blockDim.x) {
+      const int f = x / 32, lane = x % 32, g = lane / 4, tq = lane % 4;
+      if (f < held::kVFrags) {
+        const int s = f / 8, e = f / 4 % 2, nt = f % 4;
+        out[x] = v[8 * (nt + s) + 2 * tq + e][8 * nt + g];
+        continue;
+      }
+      const int nt = (f - held::kVFrags) / 16, e = (f - held::kVFrags) / 8 % 2,
+                j = (f - held::kVFrags) % 8, j0 = held::y_first(kAdjoint, nt);
+      if (j < j0 || j >= j0 + held::y_count(kAdjoint, nt)) continue;
+      out[held::y_frag(kAdjoint, nt, e, j) * 32 + lane] = -y(8 * j + g, 8 * nt + 2 * tq + e);
+    }
+    return;
+  }
   double* const out = pack + (s_base + kk) * kShape.step_elems();
   for (int x = tid; x < kR * kL; x += blockDim.x) {
     const int e = x % 2, lane = (x / 2) % 32, frag = x / 64;
@@ -166,15 +233,9 @@ __global__ void __launch_bounds__(kMmaPackThreads)
       const int f = frag / (kR / 4), u = frag % (kR / 4);
       out[x] = v[4 * u + lane % 4][16 * f + 8 * e + lane / 4];
     }
-    {  // -Y's: Y(r, j) = sum_l V(r, l) M(l, j), M = T (op N) or T^T (op C)
+    {  // -Y's
       const int q = frag / (kL / 4), u = frag % (kL / 4);
-      const int r = 16 * q + 8 * e + lane / 4, j = 4 * u + lane % 4;
-      double sum = 0;
-      if (kAdjoint)
-        for (int l = j; l < kL; ++l) sum += v[r][l] * t[j][l];
-      else
-        for (int l = 0; l <= j; ++l) sum += v[r][l] * t[l][j];
-      out[kR * kL + x] = -sum;
+      out[kR * kL + x] = -y(16 * q + 8 * e + lane / 4, 4 * u + lane % 4);
     }
   }
 }
@@ -340,10 +401,176 @@ __global__ void __launch_bounds__(kMmaWarps * 32)
   }
 }
 
+// ---- apply_blocks_held ----------------------------------------------------------------
+//
+// The ring kernel above moves every element of C through shared memory four times a step
+// (the B operands of W = V^H C, the update's read and write, the ring's new rows), and
+// Nsight Compute puts that pipe first. Here, for be = 32, a warp holds its 64 x 16 tile in
+// registers for a whole window (the layout above), so shared memory carries only the
+// packed V and -Y (one 8-byte B operand per mma) and the rows that enter and leave. The
+// tile moves 32 rows a step (down; op C up): its two 32-row halves swap roles, so the
+// tile's row group j is in register group (j + 4 (step & 1)) mod 8 (kSw = step & 1, a
+// template argument: register arrays need indices known at compile time). The finished
+// half leaves and the next rows enter through the warp's staging buffer (32 rows x 16
+// columns), which cp.async fills a step ahead.
+
+/// One step: W^T = C_tile^T V, C_tile^T += W^T (-Y)^T, vf the packed step.
+template <bool kAdjoint, int kSw>
+__device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const double* vf,
+                                            int lane) {
+  double w[4][4] = {};
+#pragma unroll
+  for (int s = 0; s < 5; ++s)
+#pragma unroll
+    for (int e = 0; e < 2; ++e)
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        const int r = (nt + s + 4 * kSw) % held::kGroups;
+        mma_16x8x4(w[nt], make_double2(c[r][e], c[r][2 + e]),
+                   vf[held::v_frag(s, e, nt) * 32 + lane]);
+      }
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int e = 0; e < 2; ++e)
+#pragma unroll
+      for (int x = 0; x < held::y_count(kAdjoint, nt); ++x) {
+        const int j = held::y_first(kAdjoint, nt) + x, r = (j + 4 * kSw) % held::kGroups;
+        mma_16x8x4(c[r], make_double2(w[nt][e], w[nt][2 + e]),
+                   vf[held::y_frag(kAdjoint, nt, e, j) * 32 + lane]);
+      }
+}
+
+/// The finished half (op N the tile's upper, op C its lower) to the staging buffer, the
+/// next rows from it, slot for slot: each lane trades its own 16 elements.
+template <bool kAdjoint, int kSw>
+__device__ __forceinline__ void held_swap(double (&c)[held::kGroups][4], double* stage, int g,
+                                          int tq) {
+  constexpr int h = kAdjoint ? 4 - 4 * kSw : 4 * kSw;
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+      double& slot = stage[(8 * j + 2 * tq + x % 2) * held::kStageLd + g + 8 * (x / 2)];
+      const double in = slot;
+      slot = c[h + j][x];
+      c[h + j][x] = in;
+    }
+}
+
+/// The tile (rows row0 .. row0 + 63 of the warp's columns) from C (kLoad, step 0's
+/// register groups) or to C (kSw's): rows >= n and columns >= ncols are zeros, not stored.
+template <bool kLoad, int kSw>
+__device__ __forceinline__ void held_tile(double (&c)[held::kGroups][4], double* C, int64_t ldc,
+                                          int64_t row0, int64_t n, int ncols, int g, int tq) {
+#pragma unroll
+  for (int j = 0; j < held::kGroups; ++j)
+#pragma unroll
+    for (int x = 0; x < 4; ++x) {
+      const int64_t row = row0 + 8 * j + 2 * tq + x % 2;
+      const int col = g + 8 * (x / 2);
+      const bool in = row < n && col < ncols;
+      double& r = c[(j + 4 * kSw) % held::kGroups][x];
+      if (kLoad)
+        r = in ? C[col * ldc + row] : 0.0;
+      else if (in)
+        C[col * ldc + row] = r;
+    }
+}
+
+// Op N: three blocks per SM, 168 registers a thread at most (shared memory: 64.5 KB a
+// block); op C needs about 190 without spilling, so two.
+template <bool kAdjoint>
+__global__ void __launch_bounds__(kMmaWarps * 32, kAdjoint ? 2 : 3)
+    apply_blocks_held(Windows win, int64_t first, int64_t count, int64_t chunk_steps,
+                      const double* pack, int64_t m, double* C, int64_t ldc) {
+  constexpr int kElems = held::kStepElems, kBand = held::kBand;
+  constexpr int kBytes = kElems * static_cast<int>(sizeof(double));
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  double* const buf0 = reinterpret_cast<double*>(smem_raw);
+  const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int g = lane / 4, tq = lane % 4;
+  double* const stage = buf0 + 2 * kElems + warp * 32 * held::kStageLd;
+  const int64_t col0 = (int64_t{blockIdx.x} * kMmaWarps + warp) * kMmaCols;
+  const int ncols = static_cast<int>(std::clamp<int64_t>(m - col0, 0, kMmaCols));
+  double* const Cw = C + std::min(col0, m) * ldc;  // the warp's first column
+  const int64_t n = win.n;
+  // The staging buffer's row `lane`: rows lo + lane of C, from C (asynchronously, one
+  // group; an empty one if !any) or to C.
+  const auto stage_in = [&](int64_t lo, bool any) {
+    const int64_t row = lo + lane;
+    if (any)
+#pragma unroll
+      for (int x = 0; x < kMmaCols; ++x) {
+        double* const d = stage + lane * held::kStageLd + x;
+        if (row < n && x < ncols)
+          copy8_async(d, Cw + x * ldc + row);
+        else
+          *d = 0.0;
+      }
+    commit_copies();
+  };
+  const auto stage_out = [&](int64_t lo) {
+    const int64_t row = lo + lane;
+    if (row < n)
+#pragma unroll
+      for (int x = 0; x < kMmaCols; ++x)
+        if (x < ncols) Cw[x * ldc + row] = stage[lane * held::kStageLd + x];
+  };
+
+  // cp.async groups, per thread and in order: the packed step t + 1 (committed at step
+  // t's start), the staged rows of step t + 2 (at its end); so each wait leaves the
+  // newest group pending.
+  copy_async(buf0, pack, kBytes);
+  double c[held::kGroups][4];
+  int64_t t = 0;
+  for (int64_t i = first; i < first + count; ++i) {
+    const int64_t s0 = win.first_sweep(i), steps = win.steps(i);
+    const auto tile_row = [&](int64_t kk) {
+      return s0 + 1 + (kAdjoint ? steps - 1 - kk : kk) * kBand;
+    };
+    // The rows step kk (>= 1) takes in: op N the tile's lower half, op C its upper half.
+    const auto new_rows = [&](int64_t kk) { return tile_row(kk) + (kAdjoint ? 0 : kBand); };
+    held_tile<true, 0>(c, Cw, ldc, tile_row(0), n, ncols, g, tq);
+    stage_in(new_rows(1), steps > 1);
+    for (int64_t kk = 0; kk < steps; ++kk, ++t) {
+      wait_copies<1>();
+      __syncthreads();  // step t in buf[t & 1]; everyone is done with step t - 1
+      copy_async(buf0 + ((t + 1) & 1) * kElems, pack + (t + 1) * kElems,
+                 t + 1 < chunk_steps ? kBytes : 0);
+      const double* const vf = buf0 + (t & 1) * kElems;
+      const bool odd = kk & 1;
+      if (odd)
+        held_update<kAdjoint, 1>(c, vf, lane);
+      else
+        held_update<kAdjoint, 0>(c, vf, lane);
+      if (kk + 1 < steps) {
+        wait_copies<1>();
+        __syncwarp();  // the staged rows of step kk + 1, copied by every lane
+        if (odd)
+          held_swap<kAdjoint, 1>(c, stage, g, tq);
+        else
+          held_swap<kAdjoint, 0>(c, stage, g, tq);
+        __syncwarp();
+        stage_out(tile_row(kk) + (kAdjoint ? kBand : 0));
+        __syncwarp();
+        stage_in(new_rows(kk + 2), kk + 2 < steps);
+      } else {
+        if (odd)
+          held_tile<false, 1>(c, Cw, ldc, tile_row(kk), n, ncols, g, tq);
+        else
+          held_tile<false, 0>(c, Cw, ldc, tile_row(kk), n, ncols, g, tq);
+        __syncwarp();  // the next window may load rows that other lanes stored
+      }
+    }
+  }
+}
+
 // ---- launcher ------------------------------------------------------------------------
 
 /// Whether run_blocks_mma serves the call: double, compute capability >= 8.0, be <= the
-/// shape's band.
+/// shape's band. It runs apply_blocks_held where be = 32 (unless `ring`), else the ring
+/// kernel.
 inline bool mma_serves(const Device& dev, int64_t be) {
   int major = 0;
   MGBLAS_CHECK_CUDA(
@@ -352,27 +579,30 @@ inline bool mma_serves(const Device& dev, int64_t be) {
 }
 
 template <bool kAdjoint>
-void run_blocks_mma(const Device& dev, cudaStream_t stream, int64_t n, int64_t be,
-                    const double* V2, const double* tau2, int64_t m, double* C, int64_t ldc,
-                    int64_t pack_bytes) {
+void run_blocks_mma(const Device& dev, cudaStream_t stream, int64_t n, int64_t be, const double* V2,
+                    const double* tau2, int64_t m, double* C, int64_t ldc, int64_t pack_bytes,
+                    bool ring) {
   constexpr MmaShape s = kMmaShape;
-  constexpr int64_t kElems = s.step_elems();
+  static_assert(s.band == held::kBand && s.sweeps == held::kSweeps);
+  const bool held = !ring && be == s.band;
+  const int64_t elems = held ? held::kStepElems : s.step_elems();
   const Windows win{n, be, s.sweeps, common::ceil_div(n - 1, s.sweeps), kAdjoint};
-  const int64_t buffer_steps =
-      chunk_capacity(win, kElems * int64_t{sizeof(double)}, pack_bytes);
-  DeviceBuffer<double> pack(dev, static_cast<std::size_t>(buffer_steps * kElems));
+  const int64_t buffer_steps = chunk_capacity(win, elems * int64_t{sizeof(double)}, pack_bytes);
+  DeviceBuffer<double> pack(dev, static_cast<std::size_t>(buffer_steps * elems));
 
-  const auto kernel = be % 16 == 0 ? apply_blocks<s.band, s.sweeps, kAdjoint, true>
-                                    : apply_blocks<s.band, s.sweeps, kAdjoint, false>;
-  const int smem = static_cast<int>(
-      (2 * kElems + kMmaWarps * (s.ring_rows() + s.sweeps) * kMmaCols) * sizeof(double));
+  const auto kernel = held           ? apply_blocks_held<kAdjoint>
+                      : be % 16 == 0 ? apply_blocks<s.band, s.sweeps, kAdjoint, true>
+                                     : apply_blocks<s.band, s.sweeps, kAdjoint, false>;
+  const auto pack_kernel = held ? pack_blocks<s.band, s.sweeps, kAdjoint, true>
+                                : pack_blocks<s.band, s.sweeps, kAdjoint, false>;
+  const int64_t per_warp = held ? 32 * held::kStageLd : (s.ring_rows() + s.sweeps) * kMmaCols;
+  const int smem = static_cast<int>((2 * elems + kMmaWarps * per_warp) * sizeof(double));
   MGBLAS_CHECK_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   const int64_t grid = common::ceil_div(m, int64_t{kMmaWarps} * kMmaCols);
   for_each_chunk(win, buffer_steps, [&](int64_t first, int64_t count, int64_t steps, int64_t most) {
-    pack_blocks<s.band, s.sweeps, kAdjoint>
-        <<<dim3(static_cast<unsigned>(most), static_cast<unsigned>(count)), kMmaPackThreads,
-           0, stream>>>(win, first, V2, tau2, band2tri_tau2_stride(n, be), pack.data());
+    pack_kernel<<<dim3(static_cast<unsigned>(most), static_cast<unsigned>(count)), kMmaPackThreads,
+                  0, stream>>>(win, first, V2, tau2, band2tri_tau2_stride(n, be), pack.data());
     MGBLAS_CHECK_LAUNCH(stream);
     kernel<<<static_cast<unsigned>(grid), kMmaWarps * 32, smem, stream>>>(
         win, first, count, steps, pack.data(), m, C, ldc);
