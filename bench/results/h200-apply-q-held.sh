@@ -12,6 +12,9 @@
 #                    (MGBLAS_SB2ST_APPLY_Q unset: the held tile; mma-ring) and cuBLAS's DGEMM
 #                    of the same n in the same run, 2 timed calls after 1 warm-up;
 #                    $OUT/apply-q.csv
+#   profile N        Nsight Compute (clocks untouched) on the first launch of the held
+#                    kernel in one Q2 C at n = m = N: speed of light, occupancy, warp stalls,
+#                    pipes, memory; $OUT/profile-N.txt
 #   heevd SIZES      mgblas-tester heevd, all vectors (or $VECTORS), two stages (or $STAGES),
 #                    against Xsyevd; $OUT/heevd-${VECTORS:-all}.csv
 #   svd SIZES        mgblas-tester svd, two stages, all vectors (or $VECTORS), against
@@ -41,6 +44,13 @@ while [ $# -gt 0 ]; do
       sizes=$2; shift 2
       timeout 300 "$T" band2tri --apply-q -n "$sizes" -b 32 --type d --apply-q-shapes default,mma-ring \
         --lapack-max-n 0 --niter 2 --warmup 1 --csv "$OUT/apply-q.csv" | grep -v "^# \(command\|time\)" ;;
+    profile)
+      n=$2; shift 2
+      timeout 300 ncu --clock-control none --section SpeedOfLight --section Occupancy \
+        --section WarpStateStats --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis \
+        --section LaunchStats -k regex:apply_blocks_held -c 1 "$T" band2tri --apply-q -n "$n" -b 32 \
+        --type d --lapack-max-n 0 --niter 1 --warmup 0 > "$OUT/profile-$n.txt" 2>&1
+      echo "profile rc $?"; grep -E "^ +[A-Z].* [0-9.,]+$|Stall|stall" "$OUT/profile-$n.txt" | grep -v "^ *-" | head -90 ;;
     heevd)
       sizes=$2; shift 2
       timeout 400 "$T" heevd -n "$sizes" --type d --nb 256 --vectors "${VECTORS:-all}" --stages "${STAGES:-two}" \

@@ -11,8 +11,8 @@
 // case L <= b; any L works reflector by reflector.)
 //
 // Two kernels. Double, where the band is <= 32 on compute capability >= 8.0, takes the
-// blocks I - V T V^H on FP64 tensor cores (apply_q_mma.cuh: 0.544 s at n = m = 16384 on
-// an H200 with band 32, 32% of DGEMM's rate, against 1.31 s here). Everything else takes the
+// blocks I - V T V^H on FP64 tensor cores (apply_q_mma.cuh: 0.507 s at n = m = 16384 on
+// an H200 with band 32, 35% of DGEMM's rate, against 1.31 s here). Everything else takes the
 // kernels below, which apply the reflectors one at a time (rank-1 updates): they do the
 // nominal flops only (blocks cost about 1.6x them: V is banded, plus T), C streams through
 // DRAM once per window (L / 4 flop/byte in double), and columns are independent, so a

@@ -13,7 +13,7 @@
 // per column at kBand = L = 32. Measured on an H200 at n = m = 16384 (nominal flops): the
 // ring kernel 0.72-0.75 s (11.8-12.2 TFLOP/s, 22-24% of DGEMM's rate; 2026-11-29,
 // bench/results/h200-band2tri-apply-q.md), against 1.31 s one reflector at a time; the
-// held tile 0.544 s (16.2 TFLOP/s, 32.5%; 2026-11-30, h200-apply-q-held.md).
+// held tile 0.507 s (17.3 TFLOP/s, 34.7%; 2026-11-30, h200-apply-q-held.md).
 //
 // The pieces:
 // - pack_blocks: one thread block per step (window i, step k) writes V and -Y in the
@@ -418,7 +418,9 @@ __global__ void __launch_bounds__(kMmaWarps * 32)
 template <bool kAdjoint, int kSw>
 __device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const double* vf,
                                             int lane) {
-  double w[4][4] = {};
+  // Two partial sums of W^T (k-steps e = 0 and 1): eight independent chains of mmas, so
+  // that two warps a scheduler cover the DMMA's latency.
+  double w[4][4] = {}, w1[4][4] = {};
 #pragma unroll
   for (int s = 0; s < 5; ++s)
 #pragma unroll
@@ -426,9 +428,13 @@ __device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         const int r = (nt + s + 4 * kSw) % held::kGroups;
-        mma_16x8x4(w[nt], make_double2(c[r][e], c[r][2 + e]),
+        mma_16x8x4(e == 0 ? w[nt] : w1[nt], make_double2(c[r][e], c[r][2 + e]),
                    vf[held::v_frag(s, e, nt) * 32 + lane]);
       }
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int x = 0; x < 4; ++x) w[nt][x] += w1[nt][x];
 #pragma unroll
   for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
@@ -478,10 +484,9 @@ __device__ __forceinline__ void held_tile(double (&c)[held::kGroups][4], double*
     }
 }
 
-// Op N: three blocks per SM, 168 registers a thread at most (shared memory: 64.5 KB a
-// block); op C needs about 190 without spilling, so two.
+// Two blocks per SM (about 190 registers a thread; shared memory: 64.5 KB a block).
 template <bool kAdjoint>
-__global__ void __launch_bounds__(kMmaWarps * 32, kAdjoint ? 2 : 3)
+__global__ void __launch_bounds__(kMmaWarps * 32, 2)
     apply_blocks_held(Windows win, int64_t first, int64_t count, int64_t chunk_steps,
                       const double* pack, int64_t m, double* C, int64_t ldc) {
   constexpr int kElems = held::kStepElems, kBand = held::kBand;
