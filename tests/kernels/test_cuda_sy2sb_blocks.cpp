@@ -183,6 +183,20 @@ std::vector<Wide> q_times_r(int64_t m, int64_t n, const std::vector<T>& F, int64
 
 enum class Panel { Random, Zero, Tiny, ZeroColumns };
 
+// An m x n panel of `kind` (random entries times `scale`; ZeroColumns: every seventh column
+// zero), leading dimension lda, its pad rows NaN.
+template <Scalar T>
+std::vector<T> make_panel(int64_t m, int64_t n, int64_t lda, Panel kind, std::mt19937_64& rng,
+                          real_type_t<T> scale = 1) {
+  std::vector<T> A(static_cast<std::size_t>(lda * n), nan_value<T>());
+  for (int64_t c = 0; c < n; ++c)
+    for (int64_t r = 0; r < m; ++r) {
+      const bool zero = kind == Panel::Zero || (kind == Panel::ZeroColumns && c % 7 == 2);
+      A[static_cast<std::size_t>(r + c * lda)] = zero ? T(0) : random_value<T>(rng) * scale;
+    }
+  return A;
+}
+
 TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfFactorsAndMatchesLapack) {
   using T = TypeParam;
   using R = real_type_t<T>;
@@ -205,12 +219,7 @@ TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfFactorsAndMatchesLapack) {
     const int64_t lda = m + 3, k = std::min(m, n);
     // Tiny: entries whose squares underflow (below the three-sum norm's small threshold).
     const R scale = kind == Panel::Tiny ? kernels::detail::NormConstants<R>::tsml / R(1024) : R(1);
-    std::vector<T> A(static_cast<std::size_t>(lda * n), nan_value<T>());  // NaN: the pad rows
-    for (int64_t c = 0; c < n; ++c)
-      for (int64_t r = 0; r < m; ++r) {
-        const bool zero = kind == Panel::Zero || (kind == Panel::ZeroColumns && c % 7 == 2);
-        A[static_cast<std::size_t>(r + c * lda)] = zero ? T(0) : random_value<T>(rng) * scale;
-      }
+    const std::vector<T> A = make_panel<T>(m, n, lda, kind, rng, scale);
     std::vector<T> out = A;  // the factored A, then tau
     out.resize(A.size() + static_cast<std::size_t>(k), nan_value<T>());
     std::vector<T> want;  // the host engine's (LAPACK's) result, first in the loop
@@ -282,12 +291,7 @@ TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfWyFormsItsCompactWyFactor) {
     SCOPED_TRACE(
         detail::concat("m=", m, " n=", n, " kind=", static_cast<int>(kind), " ", seed_text()));
     const int64_t lda = m + 3, k = std::min(m, n), ldv = m + 1, ldt = k + 2;
-    std::vector<T> A(static_cast<std::size_t>(lda * n), nan_value<T>());
-    for (int64_t c = 0; c < n; ++c)
-      for (int64_t r = 0; r < m; ++r) {
-        const bool zero = kind == Panel::Zero || (kind == Panel::ZeroColumns && c % 7 == 2);
-        A[static_cast<std::size_t>(r + c * lda)] = zero ? T(0) : random_value<T>(rng);
-      }
+    const std::vector<T> A = make_panel<T>(m, n, lda, kind, rng);
     // [A | tau | V | Tm], everything past A NaN: the pads of V and Tm must stay so.
     const std::size_t at_tau = A.size(), at_v = at_tau + static_cast<std::size_t>(k),
                       at_t = at_v + static_cast<std::size_t>(ldv * k);

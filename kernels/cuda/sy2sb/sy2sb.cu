@@ -63,15 +63,23 @@ constexpr cudaDataType data_type() {
   else return CUDA_C_64F;
 }
 
+// The panel's QR (and, with V and Tm, its WY form) by the one-kernel panel QR unless
+// MGBLAS_PANEL_QR_CUSOLVER is set; false where that kernel does not serve the panel.
+template <Scalar T>
+bool try_panel_qr(cudaStream_t stream, int64_t m, int64_t n, T* A, int64_t lda, T* tau,
+                  T* V = nullptr, int64_t ldv = 0, T* Tm = nullptr, int64_t ldt = 0) {
+  return !common::panel_qr_cusolver_override() &&
+         panel_qr(stream, m, n, common::device_ptr(A), lda, common::device_ptr(tau),
+                  common::panel_qr_slab_override().value_or(kQrSlab), common::device_ptr(V), ldv,
+                  common::device_ptr(Tm), ldt);
+}
+
 template <Scalar T>
 void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, int64_t lda,
            T* tau) {
   if (m == 0 || n == 0) return;
   dev.make_current();
-  if (!common::panel_qr_cusolver_override() &&
-      panel_qr(stream, m, n, common::device_ptr(A), lda, common::device_ptr(tau),
-               common::panel_qr_slab_override().value_or(kQrSlab)))
-    return;
+  if (try_panel_qr(stream, m, n, A, lda, tau)) return;
   // Serialised per GPU: the handle is bound to this call's stream until it returns.
   Solver& s = solver_of(dev.gpu_ordinal());
   MGBLAS_CHECK_CUSOLVER(cusolverDnSetStream(s.handle, stream));
@@ -98,11 +106,7 @@ void geqrf_wy(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A
               T* tau, T* V, int64_t ldv, T* Tm, int64_t ldt) {
   if (m == 0 || n == 0) return;
   dev.make_current();
-  if (!common::panel_qr_cusolver_override() &&
-      panel_qr(stream, m, n, common::device_ptr(A), lda, common::device_ptr(tau),
-               common::panel_qr_slab_override().value_or(kQrSlab), common::device_ptr(V), ldv,
-               common::device_ptr(Tm), ldt))
-    return;
+  if (try_panel_qr(stream, m, n, A, lda, tau, V, ldv, Tm, ldt)) return;
   geqrf<T>(dev, stream, m, n, A, lda, tau);
   const int64_t kq = std::min(m, n);
   cuda::larfb_form_v(dev, stream, Direction::Forward, m, kq, A, lda, V, ldv);
