@@ -19,12 +19,14 @@
 // checks ||A - Q T Q^H|| and ||I - Q^H Q|| on rank 0 (tests/lapack/tridiag_check.hpp).
 // --band B: also the two-stage reduction (hetrd_2stage_mgpu, band half-width B) on the
 // same matrix, median time and a profiled call's phases (stage one with its TFLOP/s at
-// (4/3) n^3, the chase), and with --eig its eigenvalues, on '#' lines.
+// (4/3) n^3, the chase), and with --eig its eigenvalues, on '#' lines. --csv FILE: one row
+// per case with all of these (a header line first into a new or empty file).
 #include <cusolverDn.h>
 #include <mpi.h>
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "core/context.hpp"
@@ -273,12 +275,27 @@ int run_type(const std::shared_ptr<Context>& ctx, const Options& o,
                     "(profiled call, devices synchronised per phase)\n",
                     prof.symv, prof.panel, prof.comm, prof.update, prof.total);
       if (!o.csv.empty()) {
+        // The header into a new or empty file; the two-stage columns are 0 without --band,
+        // the eigenvalue ones without --eig.
+        std::error_code ec;
+        const bool fresh = std::filesystem::file_size(o.csv, ec) == 0 || ec;
         if (FILE* f = std::fopen(o.csv.c_str(), "a")) {
-          std::fprintf(f, "%c,%lld,%lld,%s,%d,%d,%.6f,%.6f,%.6f,%.3e,%.3e,%.4f,%.4f,%.4f,%.4f\n",
+          if (fresh)
+            std::fprintf(f,
+                         "type,n,nb,uplo,gpus,ranks,time_s,cusolver_s,symv_floor_s,residual,"
+                         "orthogonality,phase_symv_s,phase_panel_s,phase_comm_s,"
+                         "phase_update_s,band,two_stage_s,stage_one_s,chase_s,eig_s,"
+                         "eig_cusolver_s,two_stage_eig_s\n");
+          std::fprintf(f,
+                       "%c,%lld,%lld,%s,%d,%d,%.6f,%.6f,%.6f,%.3e,%.3e,%.4f,%.4f,%.4f,%.4f,"
+                       "%lld,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
                        precision_letter<T>(), static_cast<long long>(n),
                        static_cast<long long>(A.layout().nb()), o.uplo.c_str(),
-                       ctx->global_num_devices(), ctx->nranks(), secs, ref, floor_s, resid,
-                       orth, prof.symv, prof.panel, prof.comm, prof.update);
+                       ctx->global_num_devices(), ctx->nranks(), secs, ref, floor_s, resid, orth,
+                       prof.symv, prof.panel, prof.comm, prof.update,
+                       static_cast<long long>(o.band), two_s,
+                       two_prof.panel + two_prof.symv + two_prof.comm + two_prof.update,
+                       two_prof.chase, eig_s, eig_ref, two_eig_s);
           std::fclose(f);
         }
       }
