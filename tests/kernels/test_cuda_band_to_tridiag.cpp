@@ -76,31 +76,6 @@ TYPED_TEST(BandToTridiag_Cuda, ApplyQBadArguments) {
   check_apply_q_bad_arguments<TypeParam>(gpu());
 }
 
-/// Sets an environment variable for the life of the object (unset where value is null).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
-    if (value != nullptr)
-      setenv(name, value, 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      setenv(name_, old_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
 /// The same C0 (n x m, leading dimension n + pad, NaN padding) through op(Q2) on the host
 /// engine once, then through the GPU engine once per kernel choice of `choices` (values of
 /// MGBLAS_SB2ST_APPLY_Q, nullptr: unset; a choice this build lacks is skipped), with the

@@ -94,14 +94,10 @@ TYPED_TEST(Stebz_Cuda, ClusteredAndGraded) {
 // a value outside the list is refused before any launch.
 TYPED_TEST(Stebz_Cuda, EveryPointCount) {
   using R = real_type_t<TypeParam>;
-  struct Points {
-    explicit Points(const char* v) { ::setenv("MGBLAS_STEBZ_POINTS", v, 1); }
-    ~Points() { ::unsetenv("MGBLAS_STEBZ_POINTS"); }
-  };
   auto rng = make_rng();
   for (const char* points : {"1", "2", "4", "8", "16", "32"}) {
     SCOPED_TRACE(detail::concat("MGBLAS_STEBZ_POINTS=", points));
-    const Points env(points);
+    const ScopedEnv env("MGBLAS_STEBZ_POINTS", points);
     for (Spectrum kind : {Spectrum::Random, Spectrum::Clustered, Spectrum::Graded}) {
       const int64_t n = kind == Spectrum::Random ? 1000 : 200;
       const auto t = make_tridiagonal<R>(kind, n, rng);
@@ -109,11 +105,40 @@ TYPED_TEST(Stebz_Cuda, EveryPointCount) {
       compare_engines<TypeParam>(t, kind, n / 3, 2 * n / 3 + 1);
     }
   }
-  const Points bad("3");
+  const ScopedEnv bad("MGBLAS_STEBZ_POINTS", "3");
   const auto t = make_tridiagonal<R>(Spectrum::Random, 10, rng);
   const DeviceBuffer<R> dd = upload(t.d), de = upload(t.e);
   DeviceBuffer<R> dw = upload(std::vector<R>(10, R(0)));
   EXPECT_THROW(tridiag_eigenvalues<TypeParam>(gpu(), 10, dd.data(), de.data(), 0, 10, dw.data()),
+               BadArgument);
+}
+
+// The spectrum slicing before the multisection, forced on and off (MGBLAS_STEBZ_SLICE) on
+// every kind of spectrum, all indices and subranges at the edges and in the middle, with 1
+// and 32 points per eigenvalue (the fewest and the most slicing points); n = 3000 under
+// the automatic rule (sliced: count >= 2048); a value other than 0 or 1 refused.
+TYPED_TEST(Stebz_Cuda, SlicedAndWhole) {
+  using R = real_type_t<TypeParam>;
+  auto rng = make_rng();
+  for (const char* slice : {"0", "1"})
+    for (const char* points : {"1", "32"}) {
+      SCOPED_TRACE(detail::concat("MGBLAS_STEBZ_SLICE=", slice, " MGBLAS_STEBZ_POINTS=", points));
+      const ScopedEnv env("MGBLAS_STEBZ_SLICE", slice), env_points("MGBLAS_STEBZ_POINTS", points);
+      for (Spectrum kind :
+           {Spectrum::Random, Spectrum::Wilkinson, Spectrum::Clustered, Spectrum::Graded}) {
+        const int64_t n = 600;
+        const auto t = make_tridiagonal<R>(kind, n, rng);
+        for (auto [il, iu] :
+             {std::pair<int64_t, int64_t>{0, n}, {0, 1}, {n - 1, n}, {n / 3, n / 2}})
+          compare_engines<TypeParam>(t, kind, il, iu);
+      }
+    }
+  const auto t = make_tridiagonal<R>(Spectrum::Random, 3000, rng);
+  compare_engines<TypeParam>(t, Spectrum::Random, 0, 3000);
+  const ScopedEnv bad("MGBLAS_STEBZ_SLICE", "yes");
+  const DeviceBuffer<R> dd = upload(t.d), de = upload(t.e);
+  DeviceBuffer<R> dw = upload(std::vector<R>(10, R(0)));
+  EXPECT_THROW(tridiag_eigenvalues<TypeParam>(gpu(), 3000, dd.data(), de.data(), 0, 10, dw.data()),
                BadArgument);
 }
 

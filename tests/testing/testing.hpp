@@ -37,6 +37,31 @@ inline std::mt19937_64 make_rng() {
   return std::mt19937_64(seed);
 }
 
+/// Sets an environment variable for the life of the object (unset where value is null).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old, had_ = true;
+    if (value != nullptr)
+      setenv(name, value, 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
 /// Uniform on [-1, 1] (each part for complex).
 template <Scalar T>
 T random_value(std::mt19937_64& rng) {

@@ -32,6 +32,11 @@ std::optional<int64_t> panel_qr_slab_override();
 /// BadArgument otherwise); nullopt where unset or empty.
 std::optional<int> stebz_points_override();
 
+/// MGBLAS_STEBZ_SLICE: whether the GPU bisection slices the spectrum first ("1") or not
+/// ("0"; BadArgument otherwise); nullopt where unset or empty (kernels/cuda/stebz/stebz.cu
+/// decides by the number of eigenvalues).
+std::optional<bool> stebz_slice_override();
+
 /// MGBLAS_STEDC_TRACE: set (any value): the divide and conquer waits for the GPU after
 /// each step of each level and prints the steps' times to stderr, for measurements.
 bool stedc_trace();
