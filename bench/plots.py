@@ -1202,6 +1202,42 @@ def panel_wy(paths, out):
     save(fig, out)
 
 
+@topic("apply-q-held", "CSV PANEL_WY_CSV", "Q2 C on FP64 tensor cores with the C tile held in "
+       "registers against the shared-memory ring, as a share of DGEMM's rate; heevd_mgpu with "
+       "all vectors at 16384 per phase before (<gpu>-panel-wy's run 2) and after (run 7) "
+       "(<gpu>-apply-q-held)")
+def apply_q_held(paths, out):
+    rows, before = read(paths[0]), read(paths[1])
+    fig, (ax, bx) = figure(2, (11, 4.5))
+    sizes = ["8192", "16384", "32768"]
+
+    def ratio(what, runs, n):
+        return next(float(r["ratio"]) for r in rows
+                    if r["what"] == what and r["run"] in runs and r["n"] == n)
+    grouped_bars(ax, [([ratio("apply_q2_ring", ("5", "7"), n) for n in sizes],
+                       "ring: tile in shared memory"),
+                      ([ratio("apply_q2_held", ("1", "2"), n) for n in sizes],
+                       "held in registers (611a473)"),
+                      ([ratio("apply_q2_held", ("5", "7"), n) for n in sizes],
+                       "held, W in two sums (7d06996)")], 0.27)
+    ax.axhline(0.25, color="k", ls="--", lw=1, label="issue 34's target: 25% of DGEMM")
+    ax.set_xticks(range(len(sizes)), sizes)
+    finish(ax, "Q2 C (n = m, band 32, d, H200): rate / DGEMM's", "n", "share of DGEMM's rate",
+           legend=7)
+    old = next(float(r["value_s"]) for r in before if r["run"] == "2" and r["n"] == "16384" and
+               r["what"] == "heevd_all_vectors" and r["stages"] == "two")
+    phases = [("reduction", 0.555), ("tridiagonal", 0.184), ("back_transform", 0.964)]
+    new = {w: next(float(r["value_s"]) for r in rows if r["run"] == "7" and
+                   r["what"] == f"heevd_all_{w}") for w, _ in phases}
+    stacked_bars(bx, [0, 1], [(w, [v, new[w]]) for w, v in phases])
+    bx.axhline(1.07, color="k", ls="--", lw=1, label="issue 34's target (1.07 s)")
+    bx.set_xticks([0, 1], [f"before ({old:.2f} s)",
+                           f"after ({sum(new.values()):.2f} s)"])
+    finish(bx, "heevd_mgpu, d, n = 16384, all vectors, two stages, H200", None, "seconds",
+           legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
