@@ -84,9 +84,9 @@ void tridiag_eigenvectors(const Queue& q, int64_t n, const real_type_t<T>* d,
 /// (real; zero imaginary parts for a complex T). The vectors step of an SVD after gebrd.
 /// On a GPU, the Golub-Kahan form: the 2n x 2n tridiagonal with zero diagonal and
 /// off-diagonal (d0, e0, d1, e1, ...), whose eigenvalues are +-s_j, through the divide and
-/// conquer of tridiag_eigenvectors (the window only), the eigenvectors' halves
-/// re-orthogonalized by Householder QR where the window holds singular values below
-/// ||B|| / 10 (kernels/detail/bdsvd_tgk.hpp says why that keeps the residual); on a host
+/// conquer of tridiag_eigenvectors (the window only), the halves' columns of singular
+/// values below ||B|| / 10 re-orthogonalized (projected off the others, Householder QR;
+/// kernels/detail/bdsvd_tgk.hpp says why that keeps the residual); on a host
 /// device, LAPACK ?bdsdc (MGBLAS_BDSVD=tgk: the GPU's algorithm on the host). Residual
 /// ||B V - U S|| and orthogonality O(n eps ||B||) and O(n eps), singular values within
 /// O(n eps ||B||).

@@ -13,15 +13,22 @@
 // of about eps ||B|| / (s_i + s_j), which add u_j to u_i and -v_j to v_i, so the halves
 // lose orthogonality by that much between small singular values, and near s_i = 0 a
 // computed eigenvector can be almost pure u or pure v (a zero half). Where the window
-// holds a singular value below kTgkWeak ||B||, each half is replaced by the Q of its
-// Householder QR taken in descending order of s (signs fixed by R's diagonal): the
-// correction of column i is its overlap with the columns j < i (s_j >= s_i), so it moves
-// the residual B v_i - s_i u_i by about s_i eps ||B|| / (s_i + s_j) <= eps ||B||, and
-// Householder's Q stays orthonormal where a half is (near) zero. There Q's column is
-// orthogonal to all previous columns, i.e. in the span of the singular vectors of the
-// smallest singular values when the previous columns are all the larger ones: a window
-// that starts past 0 and reaches a singular value below sqrt(eps) ||B|| is therefore
-// computed from column 0 (the extra columns discarded).
+// holds a singular value below kTgkWeak ||B||, the weak columns of each half (s below
+// that) are replaced by the Q of a Householder QR taken in descending order of s (signs
+// fixed by R's diagonal): the correction of column i is its overlap with the columns
+// j < i (s_j >= s_i), so it moves the residual B v_i - s_i u_i by about
+// s_i eps ||B|| / (s_i + s_j) <= eps ||B||, and Householder's Q stays orthonormal where a
+// half is (near) zero. There Q's column is orthogonal to all previous columns, i.e. in
+// the span of the singular vectors of the smallest singular values when the previous
+// columns are all the larger ones: a window that starts past 0 and reaches a singular
+// value below sqrt(eps) ||B|| is therefore computed from column 0 (the extra columns
+// discarded).
+//
+// The strong columns (s >= kTgkWeak ||B||) are kept as they are: their overlaps are at
+// most eps ||B|| / s_j, about 10 eps. Only the weak ones are made orthogonal to them, by
+// projection, QR, projection again (a column the QR made up where a half was zero points
+// anywhere) and a second QR (tgk_orthonormalize_weak): for a random B, where a few
+// percent of s are weak, two thin QRs and four thin products instead of a full QR.
 //
 // No splitting of B at small entries: the divide and conquer deflates them itself, and
 // the exact zeros (an odd TGK block's zero eigenvalue: a pure-u or pure-v vector) are
@@ -32,6 +39,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "core/memory.hpp"
@@ -87,6 +95,8 @@ namespace mgblas::kernels::detail {
 inline constexpr double kTgkWeak = 0.1;
 /// Block size of the explicit Q (<= kLarftMaxBlock).
 inline constexpr int64_t kTgkQBlock = 64;
+/// Rounds of projection and QR after the first (tgk_orthonormalize_weak).
+inline constexpr int kTgkRounds = 3;
 
 /// Eigenvalues il..iu-1 (ascending) of the TGK matrix of order m with off-diagonal off,
 /// into w (host).
@@ -104,10 +114,10 @@ void tgk_eigenvalues(const Device& dev, cudaStream_t stream, int64_t m, const st
 
 /// C = Q D for the Householder QR A = Q R of the n x k matrix A (leading dimension n,
 /// destroyed), D = sign(diag(R)) (+1 for a zero): Q formed backwards from [D; 0] by
-/// blocks of reflectors in compact WY form (LAPACK's ?orgqr).
+/// blocks of reflectors in compact WY form (LAPACK's ?orgqr). Returns |diag(R)|.
 template <class Ops, typename R>
-void tgk_orthonormalize(const Device& dev, cudaStream_t stream, int64_t n, int64_t k, R* A,
-                        R* C) {
+std::vector<R> tgk_orthonormalize(const Device& dev, cudaStream_t stream, int64_t n, int64_t k,
+                                  R* A, R* C) {
   const int64_t nb = std::min(kTgkQBlock, k);
   const auto un = static_cast<std::size_t>(n), uk = static_cast<std::size_t>(k),
              unb = static_cast<std::size_t>(nb);
@@ -117,7 +127,11 @@ void tgk_orthonormalize(const Device& dev, cudaStream_t stream, int64_t n, int64
   Ops::wait(dev, stream);
   std::vector<R> sign(uk);
   copy_2d(dev, sign.data(), sizeof(R), A, (un + 1) * sizeof(R), sizeof(R), uk);
-  for (R& v : sign) v = v < R(0) ? R(-1) : R(1);
+  std::vector<R> rdiag(uk);
+  for (std::size_t j = 0; j < uk; ++j) {
+    rdiag[j] = std::abs(sign[j]);
+    sign[j] = sign[j] < R(0) ? R(-1) : R(1);
+  }
   memset_bytes(dev, C, 0, un * uk * sizeof(R));
   copy_2d(dev, C, (un + 1) * sizeof(R), sign.data(), sizeof(R), sizeof(R), uk);
   for (int64_t b0 = ((k - 1) / nb) * nb; b0 >= 0; b0 -= nb) {
@@ -136,6 +150,66 @@ void tgk_orthonormalize(const Device& dev, cudaStream_t stream, int64_t n, int64
               R(1), Cb, n);
   }
   Ops::wait(dev, stream);  // before the work buffers are freed
+  return rdiag;
+}
+
+/// A2 -= Q1 (Q1^T A2) for the n x k1 Q1 with orthonormal columns and the n x k2 A2 (both
+/// leading dimension n); W holds k1 x k2.
+template <class Ops, typename R>
+void tgk_project_out(const Device& dev, cudaStream_t stream, int64_t n, int64_t k1, int64_t k2,
+                     const R* Q1, R* A2, R* W) {
+  Ops::gemm(dev, stream, Op::T, Op::N, k1, k2, n, R(1), Q1, n, A2, n, R(0), W, k1);
+  Ops::gemm(dev, stream, Op::N, Op::N, n, k2, k1, R(-1), Q1, n, W, k1, R(1), A2, n);
+}
+
+/// C = the n x k matrix A (leading dimension n, destroyed) with its columns k1.. made
+/// orthonormal and orthogonal to its first k1 columns, which are (close to) orthonormal
+/// already and copied as they are; all columns by tgk_orthonormalize when k1 = 0.
+///
+/// The weak columns A2 are projected off the strong ones C1 and orthonormalized by a
+/// Householder QR, which is all a random B needs. Where the QR shrank a column (|R_jj| <
+/// 1/2), normalizing may have enlarged what was left of C1 in it, so the block is
+/// projected and orthonormalized again until no column shrinks (a second round leaves
+/// R close to I). A column with nothing left (|R_jj| <= sqrt(eps): a half that was zero,
+/// or lay in span(C1)) was made up by the QR, orthogonal to the previous weak columns but
+/// not to C1; it is replaced by a random vector (fixed seed) before the next round, which
+/// has a part outside span(C1) with probability one and is projected twice.
+template <class Ops, typename R>
+void tgk_orthonormalize_weak(const Device& dev, cudaStream_t stream, int64_t n, int64_t k,
+                             int64_t k1, R* A, R* C) {
+  if (k1 == 0) {
+    tgk_orthonormalize<Ops>(dev, stream, n, k, A, C);
+    return;
+  }
+  const int64_t k2 = k - k1;
+  Ops::wait(dev, stream);  // copy_matrix is not ordered on the stream: C may still be read
+  copy_matrix(dev, n, k1, A, n, C, n);
+  if (k2 == 0) return;
+  R *A2 = A + k1 * n, *C2 = C + k1 * n;
+  DeviceBuffer<R> W(dev, static_cast<std::size_t>(k1) * static_cast<std::size_t>(k2));
+  tgk_project_out<Ops>(dev, stream, n, k1, k2, C, A2, W.data());
+  std::vector<R> rdiag = tgk_orthonormalize<Ops>(dev, stream, n, k2, A2, C2);
+  const R nothing_left = std::sqrt(std::numeric_limits<R>::epsilon());
+  std::mt19937_64 rng(20261130);
+  std::normal_distribution<double> gauss;
+  std::vector<R> column(static_cast<std::size_t>(n));
+  for (int round = 0; round < kTgkRounds; ++round) {
+    bool made_up = false, shrank = false;
+    for (int64_t j = 0; j < k2; ++j) {
+      const R r = rdiag[static_cast<std::size_t>(j)];
+      shrank = shrank || !(r >= R(0.5));
+      if (r > nothing_left) continue;
+      made_up = true;
+      for (R& v : column) v = static_cast<R>(gauss(rng) / std::sqrt(double(n)));
+      copy_vector(dev, n, column.data(), C2 + j * n);
+    }
+    if (!shrank) return;
+    for (int pass = 0; pass < (made_up ? 2 : 1); ++pass)
+      tgk_project_out<Ops>(dev, stream, n, k1, k2, C, C2, W.data());
+    Ops::wait(dev, stream);  // copy_matrix is not ordered on the stream
+    copy_matrix(dev, n, k2, C2, n, A2, n);
+    rdiag = tgk_orthonormalize<Ops>(dev, stream, n, k2, A2, C2);
+  }
 }
 
 /// The bidiagonal SVD of kernels/bdsvd_kernels.hpp (arguments validated, n >= 1) on the
@@ -183,11 +257,16 @@ void bidiag_svd_tgk(const Device& dev, cudaStream_t stream, Uplo uplo, int64_t n
   R* Uh = uplo == Uplo::Upper ? Y.data() : X.data();
   R* Vh = uplo == Uplo::Upper ? X.data() : Y.data();
   const int64_t cnt = iu - il, off0 = (il - lo) * n;
-  if (bmax == R(0) || static_cast<double>(s[iu - 1]) < kTgkWeak * static_cast<double>(bmax)) {
+  const auto weak = [&](int64_t j) {
+    return bmax == R(0) || static_cast<double>(s[j]) < kTgkWeak * static_cast<double>(bmax);
+  };
+  if (weak(iu - 1)) {
+    int64_t k1 = 0;  // the strong columns, kept (s descending)
+    while (k1 < k && !weak(lo + k1)) ++k1;
     DeviceBuffer<R> C(dev, nk);
-    tgk_orthonormalize<Ops>(dev, stream, n, k, Uh, C.data());
+    tgk_orthonormalize_weak<Ops>(dev, stream, n, k, k1, Uh, C.data());
     Ops::template store<T>(dev, stream, n, cnt, C.data() + off0, n, U, ldu);
-    tgk_orthonormalize<Ops>(dev, stream, n, k, Vh, C.data());
+    tgk_orthonormalize_weak<Ops>(dev, stream, n, k, k1, Vh, C.data());
     Ops::template store<T>(dev, stream, n, cnt, C.data() + off0, n, V, ldv);
   } else {
     Ops::template store<T>(dev, stream, n, cnt, Uh + off0, n, U, ldu);

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The device commands behind h200-svd-tgk.md (the SVD with vectors: the Golub-Kahan
+# vectors' partial re-orthogonalization, kernels/detail/bdsvd_tgk.hpp); one H200, each
+# call <= 10 min. Steps, run in order:
+#   build            configure build-dev (Release, sm_90; a fresh one with MGBLAS_INSTANCES=ci)
+#                    and build the tester and the SVD's GPU tests
+#   ctest REGEX      ctest -R REGEX in build-dev (device_steps.sh)
+#   svd SIZES        mgblas-tester svd, two stages, all vectors (or $VECTORS), against
+#                    Xgesvdp (--no-ref when NOREF=1); $OUT/svd-${VECTORS:-all}.csv
+# e.g. bash bench/results/h200-svd-tgk.sh build ctest 'bidiag_svd|gesvd_gpu' svd 8192,16384
+source "$(dirname "$0")/device_steps.sh"
+while [ $# -gt 0 ]; do
+  case $1 in
+    build)
+      shift; [ -f "$B/CMakeCache.txt" ] || hc+=(-DMGBLAS_INSTANCES=ci)
+      device_build mgblas-tester test_cuda_bidiag_svd test_gesvd_gpu test_cuda_band_to_bidiag ;;
+    ctest)
+      device_ctest "$2"; shift 2 ;;
+    svd)
+      sizes=$2; shift 2; ref=--ref; [ "${NOREF:-0}" = 1 ] && ref=--no-ref
+      timeout "${TO:-400}" "$T" svd -n "$sizes" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
+        --gesvd-max-n 0 $ref --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" |
+        grep -v "^# \(command\|time\)" ;;
+    *) echo "unknown step $1"; exit 2 ;;
+  esac
+done
