@@ -159,10 +159,29 @@ MGBLAS_MERGE_HD_ inline R from_bits(typename FloatBits<R>::U u) {
 /// (or, for `product`, the product) of f(j), j = 0 .. k-1. The host and the tests loop on
 /// one thread (SerialReduce); the CUDA engine splits the indices over a warp's lanes and
 /// combines them with CUB, every lane receiving the result.
+/// Four sums taken in one pass (`sum4`): the secular equation's values and slopes.
+template <typename R>
+struct Sum4 {
+  R a = R(0), b = R(0), c = R(0), d = R(0);
+  MGBLAS_MERGE_HD_ Sum4& operator+=(const Sum4& o) {
+    a += o.a;
+    b += o.b;
+    c += o.c;
+    d += o.d;
+    return *this;
+  }
+};
+
 struct SerialReduce {
   template <typename F>
   MGBLAS_MERGE_HD_ auto sum(int64_t k, F f) const -> decltype(f(int64_t{0})) {
     decltype(f(int64_t{0})) s(0);
+    for (int64_t j = 0; j < k; ++j) s += f(j);
+    return s;
+  }
+  template <typename F>
+  MGBLAS_MERGE_HD_ auto sum4(int64_t k, F f) const -> decltype(f(int64_t{0})) {
+    decltype(f(int64_t{0})) s{};
     for (int64_t j = 0; j < k; ++j) s += f(j);
     return s;
   }
@@ -182,47 +201,113 @@ MGBLAS_MERGE_HD_ inline R secular_value(int64_t k, const R* d, const R* z, R rho
   return R(1) + rho * reduce.sum(k, [&](int64_t j) { return z[j] * z[j] / ((d[j] - origin) - tau); });
 }
 
-/// Root j of the secular equation: *origin and *tau with lambda_j = d[*origin] + *tau.
+/// Root j of the secular equation: *origin and *tau with lambda_j = d[*origin] + *tau;
+/// *evaluations (when given) receives how many sums over the k poles it took.
+///
 /// f increases from -inf to +inf between two poles. The midpoint's sign picks the nearer
-/// pole; then the offset's magnitude is bisected over its bit pattern (positive floats
-/// order as their bits), which ends in at most 32 (float) or 64 (double) evaluations at
-/// two neighbouring floating-point numbers, whatever the scale of the offset.
+/// pole o; the offset t = |tau| is then bracketed by two floating-point numbers lo < hi,
+/// f(lo) < 0 <= f(hi) in the direction away from o (positive floats order as their
+/// bits). Each step evaluates f and its slope in one pass and tries the root of Bunch,
+/// Nielsen and Sorensen's model, which keeps the two nearest poles' terms and replaces
+/// each side's other terms by a constant plus a pole term of the same value and slope (as
+/// in ?laed4). It converges quadratically, so a root takes a handful of passes where
+/// bisecting the bits took 32 (float) or 64 (double). It stops where |f| is below the
+/// error of its evaluation, or where lo and hi are neighbours. A model root outside the
+/// bracket is moved one float inside it; for a model stuck there, one that is not finite,
+/// or after kSecularModelSteps steps, the step bisects the bits, so it always ends.
+inline constexpr int kSecularModelSteps = 16;
+
 template <typename R, typename Reduce = SerialReduce>
 MGBLAS_MERGE_HD_ inline void secular_root(int64_t k, const R* d, const R* z, R rho, int64_t j,
-                                          int64_t* origin, R* tau, Reduce reduce = {}) {
+                                          int64_t* origin, R* tau, Reduce reduce = {},
+                                          int* evaluations = nullptr) {
   using U = typename FloatBits<R>::U;
+  int count = 0;
   int64_t o = j;
-  R sign = R(1), reach;
-  if (j < k - 1) {
-    const R half = (d[j + 1] - d[j]) / R(2);
-    if (secular_value(k, d, z, rho, j, half, reduce) < R(0)) {
-      o = j + 1;
-      sign = R(-1);
-    }
-    reach = half;
-  } else {
-    reach = rho;  // f(d[k-1] + rho) >= 0 because ||z|| = 1
+  R sign = R(1);
+  // psi, psi' over the poles up to j and phi, phi' over the rest, at lambda = d[o] + x.
+  const auto at = [&](R x) {
+    ++count;
+    return reduce.sum4(k, [&](int64_t i) {
+      const R g = (d[i] - d[o]) - x, w = z[i] * z[i] / g;
+      Sum4<R> v;
+      if (i <= j) {
+        v.a = w;
+        v.b = w / g;
+      } else {
+        v.c = w;
+        v.d = w / g;
+      }
+      return v;
+    });
+  };
+  const R reach = j < k - 1 ? (d[j + 1] - d[j]) / R(2) : rho;  // f(d[k-1] + rho) >= 0
+  Sum4<R> v = at(reach);  // the midpoint between the poles, or d[k-1] + rho
+  if (j < k - 1 && R(1) / rho + v.a + v.c < R(0)) {
+    o = j + 1;
+    sign = R(-1);
   }
-  // h(t) = sign f(d[o] + sign t) goes from -inf (t -> 0) to >= 0 at t = reach.
+  // h(t) = sign (1 / rho + psi + phi) at lambda = d[o] + sign t goes from -inf (t -> 0)
+  // to >= 0 at t = reach; a and b are the poles below and above the root (b only for
+  // j < k - 1), as offsets from d[o] (one of them 0).
+  const R a = d[j] - d[o], b = j < k - 1 ? d[j + 1] - d[o] : R(0);
+  const auto h_of = [&](const Sum4<R>& s) { return sign * (R(1) / rho + s.a + s.c); };
+  // |h| below the error of its evaluation: the root to working precision (?laed4's test;
+  // psi < 0 < phi, so phi - psi sums the terms' magnitudes).
+  const auto at_root = [&](const Sum4<R>& s, R h) {
+    return (h < R(0) ? -h : h) <=
+           R(8) * std::numeric_limits<R>::epsilon() * (R(1) / rho + s.c - s.a);
+  };
   U lo = 0, hi = to_bits(reach);
   if (hi == 0) hi = 1;
-  while (hi - lo > 1) {
-    const U mid = lo + (hi - lo) / 2;
-    const R t = from_bits<R>(mid);
-    if (sign * secular_value(k, d, z, rho, o, sign * t, reduce) < R(0))
+  R t = from_bits<R>(hi), hlo = R(0), hhi = h_of(v), h = hhi;
+  bool nudged = false, found = false;
+  for (int step = 0; hi - lo > 1; ++step) {
+    if (at_root(v, h)) {
+      found = true;
+      break;
+    }
+    // The model's root x: c + Q / (a - x) + S / (b - x) = 0.
+    const R x0 = sign * t, ga = a - x0, gb = b - x0;
+    const R Q = ga * ga * v.b, S = j < k - 1 ? gb * gb * v.d : R(0);
+    const R c = R(1) / rho + (v.a - Q / ga) + (j < k - 1 ? v.c - S / gb : v.c);
+    R x;
+    if (j < k - 1) {  // c x^2 - B x + C = 0 (a b = 0), the root between a and b
+      const R B = c * (a + b) + Q + S, C = Q * b + S * a;
+      const R root = std::sqrt(B * B - R(4) * c * C);
+      const R big = B >= R(0) ? B + root : B - root;
+      const R x1 = big / (R(2) * c), x2 = R(2) * C / big;
+      const R low = a < b ? a : b, high = a < b ? b : a;
+      x = x1 > low && x1 < high ? x1 : x2;
+    } else {
+      x = a + Q / c;
+    }
+    const R tn = sign * x;
+    U mid = lo + (hi - lo) / 2;
+    if (step < kSecularModelSteps && tn > R(0) && tn <= from_bits<R>(hi)) {
+      const U m = to_bits(tn);
+      const bool inside = m > lo && m < hi;
+      if (inside || !nudged) mid = inside ? m : m <= lo ? lo + 1 : hi - 1;
+      nudged = !inside;  // two nudges running: the model is stuck, bisect
+    }
+    t = from_bits<R>(mid);
+    v = at(sign * t);
+    h = h_of(v);
+    if (h < R(0)) {
       lo = mid;
-    else
+      hlo = h;
+    } else {
       hi = mid;
+      hhi = h;
+    }
   }
-  R t = from_bits<R>(hi);
-  if (lo > 0) {
-    const R tl = from_bits<R>(lo);
-    const R fl = secular_value(k, d, z, rho, o, sign * tl, reduce);
-    const R fh = secular_value(k, d, z, rho, o, sign * t, reduce);
-    if ((fl < R(0) ? -fl : fl) < (fh < R(0) ? -fh : fh)) t = tl;
+  if (!found) {  // neighbours: the one with the smaller |h|
+    t = from_bits<R>(hi);
+    if (lo > 0 && (hlo < R(0) ? -hlo : hlo) < (hhi < R(0) ? -hhi : hhi)) t = from_bits<R>(lo);
   }
   *origin = o;
   *tau = sign * t;
+  if (evaluations) *evaluations = count;
 }
 
 /// d[r] - lambda_j for the root (o, tau), without cancellation.

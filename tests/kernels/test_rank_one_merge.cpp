@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <string>
@@ -175,6 +176,64 @@ TYPED_TEST(RankOneMerge, SecularRootLiesBetweenItsPoles) {
     EXPECT_GT(lambda, d[j]);
     if (j + 1 < k) EXPECT_LT(lambda, d[j + 1]);
     EXPECT_TRUE(o == j || o == j + 1);
+  }
+}
+
+// Every root is a zero of f to rounding: f changes sign between it and a neighbouring
+// float, or |f| is within the error of f's evaluation, max(k, 8) eps (1 + rho sum |z_i^2 /
+// (d_i - lambda)|) (the solver sums in another order); and it takes a handful of passes
+// on average (the model's steps).
+TYPED_TEST(RankOneMerge, SecularRootIsBracketedInFewPasses) {
+  using R = TypeParam;
+  auto rng = make_rng();
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (Poles kind : {Poles::Random, Poles::Clustered, Poles::TinyWeights, Poles::Graded}) {
+    SCOPED_TRACE(detail::concat(name(kind), ", ", seed_text()));
+    const int64_t m = 301, n1 = m / 2;
+    std::vector<R> d(static_cast<std::size_t>(m)), z(d.size());
+    for (int64_t i = 0; i < m; ++i) {
+      z[i] = static_cast<R>(u(rng));
+      d[i] = kind == Poles::Clustered ? static_cast<R>(std::floor(8 * u(rng)) / 8 + 1e-6 * u(rng))
+             : kind == Poles::Graded  ? static_cast<R>(u(rng) * std::pow(10.0, -8.0 * i / m))
+                                      : static_cast<R>(u(rng));
+      if (kind == Poles::TinyWeights && i % 3 == 0) z[i] *= std::numeric_limits<R>::epsilon();
+    }
+    std::sort(d.begin(), d.begin() + n1);
+    std::sort(d.begin() + n1, d.end());
+    const kd::MergePlan<R> p = kd::deflate_merge<R>(m, n1, d.data(), z.data(), R(0.75));
+    const auto k = static_cast<int64_t>(p.kept.size());
+    ASSERT_GT(k, 1);
+    const auto f = [&](int64_t o, R tau) {
+      return kd::secular_value(k, p.dk.data(), p.zk.data(), p.rho, o, tau);
+    };
+    int64_t passes = 0;
+    double worst = 0;  // |f| over its evaluation error, where the sign does not change
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t o;
+      R tau;
+      int evals = 0;
+      kd::secular_root<R>(k, p.dk.data(), p.zk.data(), p.rho, j, &o, &tau, kd::SerialReduce{},
+                          &evals);
+      const R up = std::nextafter(tau, std::numeric_limits<R>::infinity());
+      const R down = std::nextafter(tau, -std::numeric_limits<R>::infinity());
+      const bool bracketed =
+          (f(o, tau) < R(0) && f(o, up) >= R(0)) || (f(o, down) < R(0) && f(o, tau) >= R(0));
+      R terms = R(0);
+      for (int64_t i = 0; i < k; ++i)
+        terms += p.zk[i] * p.zk[i] / std::abs(kd::pole_gap(p.dk.data(), i, o, tau));
+      const double noise =
+          std::abs(double(f(o, tau))) / (double(std::max<int64_t>(k, 8)) *
+                                         std::numeric_limits<R>::epsilon() * (1 + p.rho * terms));
+      worst = std::max(worst, bracketed ? 0.0 : noise);
+      EXPECT_TRUE(bracketed || noise <= 1.0) << "root " << j << " of " << k << ": f " << f(o, down)
+                                             << " " << f(o, tau) << " " << f(o, up);
+      EXPECT_LE(evals, 8 * static_cast<int>(sizeof(R)) + kd::kSecularModelSteps + 2);
+      passes += evals;
+    }
+    const double mean = static_cast<double>(passes) / static_cast<double>(k);
+    std::cout << "# " << name(kind) << " k=" << k << ": " << mean << " passes per root, worst |f| "
+              << worst << " of its error bound\n";
+    EXPECT_LE(mean, 8.0) << "passes per root (bisecting the bits took 32 or 64)";
   }
 }
 

@@ -105,6 +105,16 @@ struct WarpReduce {
     return __shfl_sync(0xffffffffu, common::lane_group_sum<32>(s), 0);
   }
   template <typename F>
+  __device__ auto sum4(int64_t k, F f) const -> decltype(f(int64_t{0})) {
+    decltype(f(int64_t{0})) s{};
+    for (int64_t j = threadIdx.x & 31; j < k; j += 32) s += f(j);
+    s.a = __shfl_sync(0xffffffffu, common::lane_group_sum<32>(s.a), 0);
+    s.b = __shfl_sync(0xffffffffu, common::lane_group_sum<32>(s.b), 0);
+    s.c = __shfl_sync(0xffffffffu, common::lane_group_sum<32>(s.c), 0);
+    s.d = __shfl_sync(0xffffffffu, common::lane_group_sum<32>(s.d), 0);
+    return s;
+  }
+  template <typename F>
   __device__ auto product(int64_t k, F f) const -> decltype(f(int64_t{0})) {
     using R = decltype(f(int64_t{0}));
     R p(1);
