@@ -49,6 +49,24 @@ struct MergePlan {
   std::vector<int64_t> dropped;     ///< merge-local basis index of each deflated pair
   std::vector<R> dropped_value;     ///< its eigenvalue
   std::vector<MergeRotation<R>> rotations;  ///< in the order they act on the basis
+
+  void clear() {  // empty, its storage kept for the next merge
+    rho = R(0);
+    kept.clear();
+    dk.clear();
+    zk.clear();
+    dropped.clear();
+    dropped_value.clear();
+    rotations.clear();
+  }
+};
+
+/// deflate_merge's scratch, kept by a caller that deflates many merges (a level of the
+/// divide and conquer has up to n / 2) so that they allocate nothing once it has grown.
+template <typename R>
+struct DeflateScratch {
+  std::vector<R> d, z;
+  std::vector<int64_t> order, merged;
 };
 
 /// Deflation of the merge of two blocks: d[0..n1) and d[n1..m) are each ascending (the
@@ -58,10 +76,15 @@ struct MergePlan {
 /// itself); two poles closer than tol / |c s| are rotated so that one weight vanishes (the
 /// rotations are returned, for the caller to apply to the basis). tol = 8 eps
 /// max(max|d|, max|z|) of the normalised problem, as in ?laed2.
+/// Writes `plan` (cleared first) and uses `scratch`; the overload below returns a new plan.
 template <typename R>
-MergePlan<R> deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, R rho) {
-  MergePlan<R> plan;
-  std::vector<R> d(d_in, d_in + m), z(z_in, z_in + m);
+void deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, R rho, MergePlan<R>& plan,
+                   DeflateScratch<R>& scratch) {
+  plan.clear();
+  std::vector<R>& d = scratch.d;
+  std::vector<R>& z = scratch.z;
+  d.assign(d_in, d_in + m);
+  z.assign(z_in, z_in + m);
   R norm2 = R(0);
   for (R v : z) norm2 += v * v;
   plan.rho = rho * norm2;
@@ -70,10 +93,12 @@ MergePlan<R> deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, 
     for (R& v : z) v *= inv;
   }
   // The two ascending halves merged into one ascending order.
-  std::vector<int64_t> order(static_cast<std::size_t>(m));
+  std::vector<int64_t>& order = scratch.order;
+  order.resize(static_cast<std::size_t>(m));
   for (int64_t i = 0; i < m; ++i) order[static_cast<std::size_t>(i)] = i;
   {
-    std::vector<int64_t> merged(static_cast<std::size_t>(m));
+    std::vector<int64_t>& merged = scratch.merged;
+    merged.resize(static_cast<std::size_t>(m));
     std::merge(order.begin(), order.begin() + n1, order.begin() + n1, order.end(),
                merged.begin(), [&](int64_t a, int64_t b) { return d[a] < d[b]; });
     order.swap(merged);
@@ -95,7 +120,7 @@ MergePlan<R> deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, 
   };
   if (!(plan.rho * zmax > tol)) {  // the coupling is negligible: D is the answer
     for (int64_t i : order) drop(i, d[i]);
-    return plan;
+    return;
   }
   int64_t pending = -1;  // the last undeflated pole, not yet known to stay
   for (int64_t i : order) {
@@ -126,6 +151,13 @@ MergePlan<R> deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, 
     pending = i;
   }
   if (pending >= 0) keep(pending);
+}
+
+template <typename R>
+MergePlan<R> deflate_merge(int64_t m, int64_t n1, const R* d_in, const R* z_in, R rho) {
+  MergePlan<R> plan;
+  DeflateScratch<R> scratch;
+  deflate_merge(m, n1, d_in, z_in, rho, plan, scratch);
   return plan;
 }
 

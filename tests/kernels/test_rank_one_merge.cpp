@@ -179,6 +179,43 @@ TYPED_TEST(RankOneMerge, SecularRootLiesBetweenItsPoles) {
   }
 }
 
+// One plan and scratch reused over merges of changing sizes (as the CUDA engine's levels
+// do) give exactly what a fresh deflation gives.
+TYPED_TEST(RankOneMerge, ReusedPlanAndScratchMatchAFreshDeflation) {
+  using R = TypeParam;
+  auto rng = make_rng();
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  kd::MergePlan<R> reused;
+  kd::DeflateScratch<R> scratch;
+  for (int64_t m : {257, 2, 33, 100, 3, 64}) {
+    const int64_t n1 = m / 2;
+    std::vector<R> d(static_cast<std::size_t>(m)), z(d.size());
+    for (int64_t i = 0; i < m; ++i) {
+      d[i] = static_cast<R>(std::floor(6 * u(rng)) / 6);  // repeated poles: rotations
+      z[i] = static_cast<R>(i % 5 == 0 ? 0.0 : u(rng));   // zero weights: deflation
+    }
+    std::sort(d.begin(), d.begin() + n1);
+    std::sort(d.begin() + n1, d.end());
+    const kd::MergePlan<R> fresh = kd::deflate_merge<R>(m, n1, d.data(), z.data(), R(0.5));
+    kd::deflate_merge<R>(m, n1, d.data(), z.data(), R(0.5), reused, scratch);
+    SCOPED_TRACE(detail::concat("m=", m, ", ", seed_text()));
+    EXPECT_EQ(reused.rho, fresh.rho);
+    EXPECT_EQ(reused.kept, fresh.kept);
+    EXPECT_EQ(reused.dk, fresh.dk);
+    EXPECT_EQ(reused.zk, fresh.zk);
+    EXPECT_EQ(reused.dropped, fresh.dropped);
+    EXPECT_EQ(reused.dropped_value, fresh.dropped_value);
+    ASSERT_EQ(reused.rotations.size(), fresh.rotations.size());
+    for (std::size_t t = 0; t < fresh.rotations.size(); ++t) {
+      EXPECT_EQ(reused.rotations[t].p, fresh.rotations[t].p);
+      EXPECT_EQ(reused.rotations[t].q, fresh.rotations[t].q);
+      EXPECT_EQ(reused.rotations[t].c, fresh.rotations[t].c);
+      EXPECT_EQ(reused.rotations[t].s, fresh.rotations[t].s);
+    }
+    EXPECT_FALSE(fresh.rotations.empty() && m > 30) << "no rotation exercised";
+  }
+}
+
 // Every root is a zero of f to rounding: f changes sign between it and a neighbouring
 // float, or |f| is within the error of f's evaluation, max(k, 8) eps (1 + rho sum |z_i^2 /
 // (d_i - lambda)|) (the solver sums in another order); and it takes a handful of passes

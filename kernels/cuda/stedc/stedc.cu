@@ -351,7 +351,9 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   std::vector<int64_t> rowpos_h(un), colsrc_h(un);
   std::vector<R> dk_h, zk_h;
   std::vector<MergeRotation<R>> rots_h;
-  std::vector<detail::MergePlan<R>> plans;
+  std::vector<detail::MergePlan<R>> plans;  // reused across levels, as is the scratch
+  detail::DeflateScratch<R> scratch;
+  std::vector<std::pair<R, int64_t>> dropped;
 
   StepClock clock;
   if (clock.on)
@@ -395,7 +397,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     download(stream, zbuf.data(), n, zh);
     ms[0] = clock.lap(stream, false);
 
-    plans.clear();
+    if (plans.size() < level.size()) plans.resize(level.size());
     dk_h.clear();
     zk_h.clear();
     kept_node_h.clear();
@@ -403,9 +405,8 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     std::fill(rowpos_h.begin(), rowpos_h.end(), int64_t{-1});
     for (int i = 0; i < nm; ++i) {
       Merge<R>& g = merges[i];
-      plans.push_back(detail::deflate_merge<R>(g.m, g.n1, dcur.data() + g.s, zh.data() + g.s,
-                                               g.rho));
-      const detail::MergePlan<R>& p = plans.back();
+      detail::MergePlan<R>& p = plans[static_cast<std::size_t>(i)];
+      detail::deflate_merge<R>(g.m, g.n1, dcur.data() + g.s, zh.data() + g.s, g.rho, p, scratch);
       g.rho = p.rho;
       g.koff = static_cast<int64_t>(dk_h.size());
       g.k = static_cast<int64_t>(p.kept.size());
@@ -440,7 +441,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
       const detail::MergePlan<R>& p = plans[static_cast<std::size_t>(i)];
       // Roots ascend with j (they interlace the ascending poles); the deflated values are
       // sorted here, then the two lists merged.
-      std::vector<std::pair<R, int64_t>> dropped;
+      dropped.clear();
       for (std::size_t t = 0; t < p.dropped.size(); ++t)
         dropped.emplace_back(p.dropped_value[t], -1 - p.dropped[t]);
       std::sort(dropped.begin(), dropped.end());
