@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Tridiagonal eigenvalues by multisection on the CUDA engine compared with the host
-// engine (LAPACK ?stebz) and with LAPACKE ?sterf, on fresh random, clustered and graded
-// matrices, all indices and subranges, up to n = 10^5. The GPU's w is NaN-poisoned past the written range.
+// Tridiagonal eigenvalues by multisection (or, for most of a large spectrum, the divide
+// and conquer without vectors) on the CUDA engine compared with the host engine (LAPACK
+// ?stebz) and with LAPACKE ?sterf, on fresh random, clustered and graded matrices, all
+// indices and subranges, up to n = 10^5. The GPU's w is NaN-poisoned past the written range.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -139,6 +140,39 @@ TYPED_TEST(Stebz_Cuda, SlicedAndWhole) {
   const DeviceBuffer<R> dd = upload(t.d), de = upload(t.e);
   DeviceBuffer<R> dw = upload(std::vector<R>(10, R(0)));
   EXPECT_THROW(tridiag_eigenvalues<TypeParam>(gpu(), 3000, dd.data(), de.data(), 0, 10, dw.data()),
+               BadArgument);
+}
+
+// The divide and conquer without vectors in place of bisection, forced (MGBLAS_STEBZ_DC=1)
+// on every kind of spectrum for windows of at least half the spectrum (and a narrow one,
+// which still bisects), from n = 2; n = 8192 under the automatic rule (count >= 4096:
+// divide and conquer) and forced to bisect; a value other than 0 or 1 refused.
+TYPED_TEST(Stebz_Cuda, DivideAndConquerAndBisection) {
+  using R = real_type_t<TypeParam>;
+  auto rng = make_rng();
+  {
+    const ScopedEnv env("MGBLAS_STEBZ_DC", "1");
+    for (Spectrum kind :
+         {Spectrum::Random, Spectrum::Wilkinson, Spectrum::Clustered, Spectrum::Graded})
+      for (int64_t n : {2, 3, 17, 600}) {
+        const auto t = make_tridiagonal<R>(kind, n, rng);
+        for (auto [il, iu] :
+             {std::pair<int64_t, int64_t>{0, n}, {n / 2, n}, {0, n - n / 2}, {n / 3, n / 2}})
+          compare_engines<TypeParam>(t, kind, il, iu);
+      }
+  }
+  const int64_t n = 8192;
+  const auto t = make_tridiagonal<R>(Spectrum::Random, n, rng);
+  compare_engines<TypeParam>(t, Spectrum::Random, 0, n);
+  compare_engines<TypeParam>(t, Spectrum::Random, n / 4, n);
+  {
+    const ScopedEnv env("MGBLAS_STEBZ_DC", "0");
+    compare_engines<TypeParam>(t, Spectrum::Random, 0, n);
+  }
+  const ScopedEnv bad("MGBLAS_STEBZ_DC", "yes");
+  const DeviceBuffer<R> dd = upload(t.d), de = upload(t.e);
+  DeviceBuffer<R> dw = upload(std::vector<R>(static_cast<std::size_t>(n), R(0)));
+  EXPECT_THROW(tridiag_eigenvalues<TypeParam>(gpu(), n, dd.data(), de.data(), 0, n, dw.data()),
                BadArgument);
 }
 

@@ -46,6 +46,14 @@ std::optional<bool> stebz_slice_override() {
   return s == "1";
 }
 
+std::optional<bool> stebz_dc_override() {
+  const char* v = std::getenv("MGBLAS_STEBZ_DC");
+  if (v == nullptr || *v == '\0') return std::nullopt;
+  const std::string s(v);
+  MGBLAS_CHECK_ARG(s == "0" || s == "1", "MGBLAS_STEBZ_DC", s, "0 or 1");
+  return s == "1";
+}
+
 bool stedc_trace() { return std::getenv("MGBLAS_STEDC_TRACE") != nullptr; }
 
 std::optional<ApplyQChoice> sb2st_apply_q_override() {

@@ -3,16 +3,19 @@
 // by a group of lanes of one warp, multisection with the Sturm counts of
 // kernels/detail/sturm_bisection.hpp (the host engine's arithmetic; the host bisects).
 // Queued on the stream: the spectrum slicing (below) and one multisection launch; the
-// slicing's counts come from the stream-ordered pool.
+// slicing's counts come from the stream-ordered pool. Most of a large spectrum goes to
+// the divide and conquer without vectors instead (kDcMin), which waits for the stream.
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <vector>
 
 #include "core/detail/cuda_check.hpp"
 #include "core/error.hpp"
 #include "kernels/cuda/common/debug_env.hpp"
 #include "kernels/detail/sturm_bisection.hpp"
 #include "kernels/stebz_kernels.hpp"
+#include "kernels/stedc_kernels.hpp"
 
 namespace mgblas::kernels::cuda {
 namespace {
@@ -34,6 +37,15 @@ constexpr int kPoints = 8;
 // rounds fewer (about 5 of 18 at n = 16384 in double, kP = 8); a clustered one gains less,
 // never a wider interval. MGBLAS_STEBZ_SLICE (0 or 1) overrides the rule.
 constexpr int64_t kSliceMin = 2048;
+
+// At least kDcMin of n >= 2 kDcMin eigenvalues, at least half of them: the divide and
+// conquer without vectors (kernels/cuda/stedc: every eigenvalue, by the secular equations
+// of its merges) instead of bisection. Its work is O(n^2) like bisection's, but a few
+// passes over each merge's poles where bisection takes ~18 rounds of Sturm counts over
+// all of T; its host steps and waits (two per level of the merge tree) make it the
+// slower below. MGBLAS_STEBZ_DC (0 or 1) overrides the rule for windows of at least
+// half the spectrum.
+constexpr int64_t kDcMin = 4096;
 
 // d and e through the read-only (texture) cache: every thread of a warp reads the same
 // element at about the same time, so each load is one broadcast.
@@ -174,12 +186,41 @@ void eigenvalues_bisection(const Device& dev, cudaStream_t stream, int64_t n, co
   }
 }
 
+// All n eigenvalues by the divide and conquer (host copies of d and e; it waits for the
+// stream), the window's copied to w.
+template <typename R>
+void eigenvalues_divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const R* d,
+                                    const R* e, int64_t il, int64_t iu, R* w) {
+  dev.make_current();
+  std::vector<R> dh(static_cast<std::size_t>(n)), eh(static_cast<std::size_t>(n)),
+      wh(static_cast<std::size_t>(n));
+  MGBLAS_CHECK_CUDA(
+      cudaMemcpyAsync(dh.data(), d, dh.size() * sizeof(R), cudaMemcpyDeviceToHost, stream));
+  MGBLAS_CHECK_CUDA(
+      cudaMemcpyAsync(eh.data(), e, (dh.size() - 1) * sizeof(R), cudaMemcpyDeviceToHost, stream));
+  MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));
+  tridiag_eigenvectors<R>(dev, stream, n, dh.data(), eh.data(), 0, 0, wh.data(), nullptr, n);
+  MGBLAS_CHECK_CUDA(cudaMemcpyAsync(w, wh.data() + il,
+                                    static_cast<std::size_t>(iu - il) * sizeof(R),
+                                    cudaMemcpyHostToDevice, stream));
+  MGBLAS_CHECK_CUDA(cudaStreamSynchronize(stream));  // before wh is freed
+}
+
+template <typename R>
+void eigenvalues(const Device& dev, cudaStream_t stream, int64_t n, const R* d, const R* e,
+                 int64_t il, int64_t iu, R* w) {
+  const int64_t count = iu - il;
+  if (count <= 0) return;
+  const bool wide = 2 * count >= n && n >= 2;
+  if (wide && common::stebz_dc_override().value_or(count >= kDcMin))
+    return eigenvalues_divide_and_conquer(dev, stream, n, d, e, il, iu, w);
+  eigenvalues_bisection(dev, stream, n, d, e, il, iu, w);
+}
+
 }  // namespace
 
-#define MGBLAS_CUDA_STEBZ_(T)                                                \
-  MGBLAS_DECLARE_STEBZ_KERNEL(T) {                                           \
-    eigenvalues_bisection<real_type_t<T>>(dev, stream, n, d, e, il, iu, w);  \
-  }
+#define MGBLAS_CUDA_STEBZ_(T) \
+  MGBLAS_DECLARE_STEBZ_KERNEL(T) { eigenvalues<real_type_t<T>>(dev, stream, n, d, e, il, iu, w); }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_CUDA_STEBZ_)
 #undef MGBLAS_CUDA_STEBZ_
 

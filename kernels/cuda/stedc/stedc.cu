@@ -14,7 +14,10 @@
 // Two n x n buffers alternate by level and a third holds the level's W, 3 n^2 reals of
 // device memory in all (2 n^2 when Z is real and wanted whole: it is one of the two). A
 // window of columns il..iu-1 costs less: the root's W and its product, the largest of
-// all, have only iu - il columns.
+// all, have only iu - il columns. An empty window (eigenvalues only) keeps only each
+// block's first and last rows, all a merge reads (its z), and step 3 makes the merged
+// block's two rows from them (one pass over W's entries, never stored): O(n) memory and
+// O(n^2) work, like the secular equations.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -61,6 +64,14 @@ unsigned blocks_for(int64_t count) {
   return static_cast<unsigned>(std::min<int64_t>((count + kThreads - 1) / kThreads, 1 << 20));
 }
 
+// x[0..n) = 1.
+template <typename R>
+__global__ void set_ones(int64_t n, R* x) {
+  for (int64_t j = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; j < n;
+       j += int64_t{gridDim.x} * blockDim.x)
+    x[j] = R(1);
+}
+
 // Q(row0 + j, j) = 1 for j < count.
 template <typename R>
 __global__ void set_diagonal(int64_t count, R* Q, int64_t ld, int64_t row0) {
@@ -84,9 +95,48 @@ __global__ void gather_z(int64_t n, const Merge<R>* merges, const int* node_of, 
   }
 }
 
+// Eigenvalues only: the first and last row of each block's eigenvectors stand for the
+// whole matrix (the merges need no other rows). z[p] as gather_z takes it from them.
+template <typename R>
+__global__ void gather_z_rows(int64_t n, const Merge<R>* merges, const int* node_of, const R* first,
+                              const R* last, R* z) {
+  for (int64_t p = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; p < n;
+       p += int64_t{gridDim.x} * blockDim.x) {
+    const int node = node_of[p];
+    if (node < 0) continue;
+    const Merge<R> g = merges[node];
+    z[p] = p - g.s < g.n1 ? last[p] : g.sign * first[p];
+  }
+}
+
+// fs, ls = the merged block's first and last row of [Q1 0; 0 Q2] (Q1's first row and
+// zeros; zeros and Q2's last row) times S, the deflation's rotations: one thread per
+// merge applies them in order (row vector times R_0 R_1 ...), as rotate_w applies them
+// to W's columns.
+template <typename R>
+__global__ void rotate_rows(int nmerges, const Merge<R>* merges, const MergeRotation<R>* rots,
+                            const R* first, const R* last, R* fs, R* ls) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nmerges; i += gridDim.x * blockDim.x) {
+    const Merge<R> g = merges[i];
+    for (int64_t j = 0; j < g.m; ++j) {
+      fs[g.s + j] = j < g.n1 ? first[g.s + j] : R(0);
+      ls[g.s + j] = j < g.n1 ? R(0) : last[g.s + j];
+    }
+    for (int64_t t = 0; t < g.nrot; ++t) {
+      const MergeRotation<R> r = rots[g.roff + t];
+      R* v[2] = {fs + g.s, ls + g.s};
+      for (R* x : v) {
+        const R a = x[r.p], b = x[r.q];
+        x[r.p] = r.c * a + r.s * b;
+        x[r.q] = r.c * b - r.s * a;
+      }
+    }
+  }
+}
+
 // The reductions of kernels/detail/rank_one_merge.hpp over a warp: lane l takes the
 // indices l, l + 32, ..., CUB combines the lanes, and every lane receives the result, so
-// the whole warp follows the same bisection steps. One root (or row) per warp keeps the
+// the whole warp follows the same steps. One root (or row) per warp keeps the
 // GPU busy where one per thread did not: the top merge has only about n roots, each a
 // chain of 64 sums of k terms (at n = 16384 the secular equations took 185 of the
 // tridiagonal step's 340 ms with one thread per root).
@@ -220,6 +270,42 @@ __global__ void rotate_w(int64_t n, const Merge<R>* merges, const int* node_of,
   }
 }
 
+// The merged block's first and last rows: entry c = fs (or ls) times W's column c (one
+// warp per column), W's column as fill_w makes it before the rotations (fs and ls carry
+// them). keptpos[koff + r] is the position of the kept basis vector r.
+template <typename R>
+__global__ void merge_rows(int64_t n, const Merge<R>* merges, const int* node_of,
+                           const int64_t* colsrc, const int64_t* keptpos, const R* dk,
+                           const R* zhat, const int64_t* origin, const R* tau, const R* inv,
+                           const R* fs, const R* ls, R* first, R* last) {
+  for (int64_t p = first_warp(); p < n; p += warp_stride()) {
+    const int node = node_of[p];
+    if (node < 0) continue;
+    const Merge<R> g = merges[node];
+    const int64_t src = colsrc[p];
+    R f, l;
+    if (src >= 0) {
+      const int64_t q = g.koff + src;
+      R sf(0), sl(0);
+      for (int64_t r = threadIdx.x & 31; r < g.k; r += 32) {
+        const R u = zhat[g.koff + r] / detail::pole_gap(dk + g.koff, r, origin[q], tau[q]);
+        const int64_t at = keptpos[g.koff + r];
+        sf += fs[at] * u;
+        sl += ls[at] * u;
+      }
+      f = common::lane_group_sum<32>(sf) * inv[q];
+      l = common::lane_group_sum<32>(sl) * inv[q];
+    } else {
+      f = fs[g.s + (-1 - src)];
+      l = ls[g.s + (-1 - src)];
+    }
+    if ((threadIdx.x & 31) == 0) {
+      first[p] = f;
+      last[p] = l;
+    }
+  }
+}
+
 template <typename R, typename T>
 __global__ void widen(int64_t n, int64_t cols, const R* Q, int64_t ldq, T* Z, int64_t ldz) {
   const int64_t total = n * cols;
@@ -323,10 +409,14 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   }
 
   const auto un = static_cast<std::size_t>(n);
-  // Z itself is the even levels' buffer when it is wanted whole.
-  const bool whole = il == 0 && iu == n;
-  DeviceBuffer<R> even(dev, whole ? 0 : un * un), other(dev, un * un),
-      W(dev, static_cast<std::size_t>(max_w));
+  // Z itself is the even levels' buffer when it is wanted whole. Without vectors, the
+  // blocks' first and last rows replace the buffers (O(n) memory, O(n^2) work).
+  const bool whole = il == 0 && iu == n, values_only = cnt == 0;
+  const std::size_t full = values_only ? 0 : un * un, rows = values_only ? un : 0;
+  DeviceBuffer<R> even(dev, whole ? 0 : full), other(dev, full),
+      W(dev, values_only ? 0 : static_cast<std::size_t>(max_w));
+  DeviceBuffer<R> first(dev, rows), last(dev, rows), fs(dev, rows), ls(dev, rows);
+  DeviceBuffer<int64_t> keptpos(dev, rows);
   DeviceBuffer<R> zbuf(dev, un), dk(dev, un), zk(dev, un), tau(dev, un), lam(dev, un),
       zhat(dev, un), inv(dev, un);
   DeviceBuffer<int64_t> origin(dev, un), rowpos(dev, un), colsrc(dev, un);
@@ -336,10 +426,13 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   DeviceBuffer<R*> ptrs(dev, static_cast<std::size_t>(6 * max_merges));
   R* buf[2] = {whole ? Z : even.data(), other.data()};
   const int64_t ld[2] = {whole ? ldz : n, n};
-  // The blocks of order 1 (the leaves) are 1 in both buffers; every other entry a level
-  // reads was written by the level below.
+  // The blocks of order 1 (the leaves) are 1 in both buffers (or rows); every other
+  // entry a level reads was written by the level below.
   for (int b = 0; b < 2; ++b) {
-    set_diagonal<R><<<blocks_for(n), kThreads, 0, stream>>>(n, buf[b], ld[b], 0);
+    if (values_only)
+      set_ones<R><<<blocks_for(n), kThreads, 0, stream>>>(n, b == 0 ? first.data() : last.data());
+    else
+      set_diagonal<R><<<blocks_for(n), kThreads, 0, stream>>>(n, buf[b], ld[b], 0);
     MGBLAS_CHECK_LAUNCH(stream);
   }
 
@@ -348,7 +441,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   std::vector<R> zh, lam_h;
   std::vector<Merge<R>> merges;
   std::vector<int> node_of_h(un), kept_node_h;
-  std::vector<int64_t> rowpos_h(un), colsrc_h(un);
+  std::vector<int64_t> rowpos_h(un), colsrc_h(un), keptpos_h;
   std::vector<R> dk_h, zk_h;
   std::vector<MergeRotation<R>> rots_h;
   std::vector<detail::MergePlan<R>> plans;  // reused across levels, as is the scratch
@@ -391,8 +484,12 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     }
     upload(stream, merges, merges_dev.data());
     upload(stream, node_of_h, node_of.data());
-    gather_z<R><<<blocks_for(n), kThreads, 0, stream>>>(n, merges_dev.data(), node_of.data(),
-                                                        src, lds, zbuf.data());
+    if (values_only)
+      gather_z_rows<R><<<blocks_for(n), kThreads, 0, stream>>>(
+          n, merges_dev.data(), node_of.data(), first.data(), last.data(), zbuf.data());
+    else
+      gather_z<R><<<blocks_for(n), kThreads, 0, stream>>>(n, merges_dev.data(), node_of.data(), src,
+                                                          lds, zbuf.data());
     MGBLAS_CHECK_LAUNCH(stream);
     download(stream, zbuf.data(), n, zh);
     ms[0] = clock.lap(stream, false);
@@ -401,6 +498,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     dk_h.clear();
     zk_h.clear();
     kept_node_h.clear();
+    keptpos_h.clear();
     rots_h.clear();
     std::fill(rowpos_h.begin(), rowpos_h.end(), int64_t{-1});
     for (int i = 0; i < nm; ++i) {
@@ -417,6 +515,8 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
       kept_node_h.insert(kept_node_h.end(), p.kept.size(), i);
       rots_h.insert(rots_h.end(), p.rotations.begin(), p.rotations.end());
       for (int64_t j = 0; j < g.k; ++j) rowpos_h[static_cast<std::size_t>(g.s + p.kept[j])] = j;
+      if (values_only)
+        for (int64_t j = 0; j < g.k; ++j) keptpos_h.push_back(g.s + p.kept[j]);
     }
     const auto count = static_cast<int64_t>(dk_h.size());
     ms[1] = clock.lap(stream, false);
@@ -428,6 +528,7 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     upload(stream, kept_node_h, kept_node.data());
     upload(stream, rots_h, rots_dev.data());
     upload(stream, rowpos_h, rowpos.data());
+    upload(stream, keptpos_h, keptpos.data());
     if (count > 0) {
       secular_roots<R><<<blocks_for(32 * count), kThreads, 0, stream>>>(
           count, merges_dev.data(), kept_node.data(), dk.data(), zk.data(), origin.data(),
@@ -464,7 +565,9 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
     upload(stream, colsrc_h, colsrc.data());
     ms[3] = clock.lap(stream, false);
 
-    // 3. W, then the two GEMMs per merge.
+    // 3. W, then the two GEMMs per merge (without vectors: the merged blocks' first and
+    // last rows, which the root's merge does not need).
+    if (values_only && depth == 0) continue;
     if (count > 0) {
       weights<R><<<blocks_for(32 * count), kThreads, 0, stream>>>(
           count, merges_dev.data(), kept_node.data(), dk.data(), zk.data(), origin.data(),
@@ -474,6 +577,17 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
           count, merges_dev.data(), kept_node.data(), dk.data(), zhat.data(), origin.data(),
           tau.data(), inv.data());
       MGBLAS_CHECK_LAUNCH(stream);
+    }
+    if (values_only) {
+      rotate_rows<R><<<static_cast<unsigned>((nm + 127) / 128), 128, 0, stream>>>(
+          nm, merges_dev.data(), rots_dev.data(), first.data(), last.data(), fs.data(), ls.data());
+      MGBLAS_CHECK_LAUNCH(stream);
+      merge_rows<R><<<blocks_for(32 * n), kThreads, 0, stream>>>(
+          n, merges_dev.data(), node_of.data(), colsrc.data(), keptpos.data(), dk.data(),
+          zhat.data(), origin.data(), tau.data(), inv.data(), fs.data(), ls.data(), first.data(),
+          last.data());
+      MGBLAS_CHECK_LAUNCH(stream);
+      continue;
     }
     if (woff == 0) continue;  // an empty window: the eigenvalues are all there is to do
     fill_w<R><<<blocks_for(woff), kThreads, 0, stream>>>(
