@@ -26,6 +26,7 @@ TYPED_TEST(BidiagSvd_Cuda, Large) {
   const auto b = make_bidiagonal<R>(BdKind::Random, 4096, rng);
   check_bidiag_svd<TypeParam>(gpu(), b, Uplo::Upper, "random 4096");
   check_bidiag_svd<TypeParam>(gpu(), b, Uplo::Lower, "random 4096", 4000, 4096);
+  check_bidiag_svd<TypeParam>(gpu(), b, Uplo::Upper, "random 4096", 0, 0);  // values: D&C
   print_svd_worst("cuda 4096");
 }
 
