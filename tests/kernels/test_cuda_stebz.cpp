@@ -144,9 +144,10 @@ TYPED_TEST(Stebz_Cuda, SlicedAndWhole) {
 }
 
 // The divide and conquer without vectors in place of bisection, forced (MGBLAS_STEBZ_DC=1)
-// on every kind of spectrum for windows of at least half the spectrum (and a narrow one,
-// which still bisects), from n = 2; n = 8192 under the automatic rule (count >= 4096:
-// divide and conquer) and forced to bisect; a value other than 0 or 1 refused.
+// on every kind of spectrum for windows of more than half the spectrum (and a half and a
+// narrow one, which still bisect), from n = 2; n = 8192 under the automatic rule (more
+// than half, count >= 4096: divide and conquer; half: bisection) and forced to bisect; a
+// value other than 0 or 1 refused.
 TYPED_TEST(Stebz_Cuda, DivideAndConquerAndBisection) {
   using R = real_type_t<TypeParam>;
   auto rng = make_rng();
@@ -156,8 +157,11 @@ TYPED_TEST(Stebz_Cuda, DivideAndConquerAndBisection) {
          {Spectrum::Random, Spectrum::Wilkinson, Spectrum::Clustered, Spectrum::Graded})
       for (int64_t n : {2, 3, 17, 600}) {
         const auto t = make_tridiagonal<R>(kind, n, rng);
-        for (auto [il, iu] :
-             {std::pair<int64_t, int64_t>{0, n}, {n / 2, n}, {0, n - n / 2}, {n / 3, n / 2}})
+        for (auto [il, iu] : {std::pair<int64_t, int64_t>{0, n},
+                              {n / 3, n},
+                              {0, n - n / 3},
+                              {n / 2, n},
+                              {n / 3, n / 2}})
           compare_engines<TypeParam>(t, kind, il, iu);
       }
   }
@@ -177,6 +181,7 @@ TYPED_TEST(Stebz_Cuda, DivideAndConquerAndBisection) {
   };
   check(0, n);
   check(n / 4, n);
+  check(n / 2, n);
   {
     const ScopedEnv env("MGBLAS_STEBZ_DC", "0");
     check(0, n);

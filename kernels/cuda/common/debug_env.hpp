@@ -37,8 +37,8 @@ std::optional<int> stebz_points_override();
 /// decides by the number of eigenvalues).
 std::optional<bool> stebz_slice_override();
 
-/// MGBLAS_STEBZ_DC: whether the CUDA engine's tridiag_eigenvalues takes a window of at
-/// least half the spectrum from the divide and conquer without vectors ("1") or bisects
+/// MGBLAS_STEBZ_DC: whether the CUDA engine's tridiag_eigenvalues takes a window of more
+/// than half the spectrum from the divide and conquer without vectors ("1") or bisects
 /// ("0"; BadArgument otherwise); nullopt where unset or empty (kernels/cuda/stebz/stebz.cu
 /// decides by the number of eigenvalues).
 std::optional<bool> stebz_dc_override();
