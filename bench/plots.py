@@ -1238,6 +1238,38 @@ def apply_q_held(paths, out):
     save(fig, out)
 
 
+@topic("dc-svd", "CSV", "gesvd_mgpu with all vectors at 16384 per phase as the Golub-Kahan "
+       "vectors' repair and the secular solver changed; the values-only tridiagonal (or "
+       "bidiagonal) phase by bisection and by the divide and conquer (<gpu>-dc-svd)")
+def dc_svd(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (11, 4.5))
+
+    def row(run, what, n, vectors, setting):
+        return next(r for r in rows if r["run"] == run and r["what"] == what and
+                    r["n"] == n and r["vectors"] == vectors and r["setting"].startswith(setting))
+    steps = [("1", "full QR", "full QR of both halves"), ("1", "weak columns", "weak columns"),
+             ("2", "+ secular model", "model secular"), ("5", "final", "automatic rule")]
+    picked = [row(run, "gesvd_mgpu", "16384", "all", s) for run, _, s in steps]
+    stacked_bars(ax, list(range(len(steps))),
+                 [(name, [float(r[col]) for r in picked])
+                  for name, col in [("reduction", "reduction_s"), ("bidiagonal SVD", "middle_s"),
+                                    ("back-transformation", "back_transform_s")]])
+    ax.axhline(3.7, color="k", ls="--", lw=1, label="issue 35's target (3.7 s)")
+    ax.set_xticks(range(len(steps)),
+                  [f"{label}\n{float(r['t_s']):.2f} s" for (_, label, _), r in zip(steps, picked)])
+    finish(ax, "gesvd_mgpu, d, 16384, all vectors, two stages, H200", None, "seconds", legend=7)
+    cases = [("heevd_mgpu", "4096"), ("heevd_mgpu", "8192"), ("heevd_mgpu", "16384"),
+             ("gesvd_mgpu", "8192"), ("gesvd_mgpu", "16384")]
+    grouped_bars(bx, [([1e3 * float(row("3", w, n, "none", f"MGBLAS_STEBZ_DC={v}")["middle_s"])
+                        for w, n in cases], label)
+                      for v, label in [("0", "bisection"), ("1", "divide and conquer")]], 0.38)
+    bx.set_xticks(range(len(cases)), [f"{w.split('_')[0]}\n{n}" for w, n in cases])
+    finish(bx, "values only: the tridiagonal phase, H200 (run 3)", None,
+           "milliseconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
