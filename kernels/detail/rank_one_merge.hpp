@@ -187,10 +187,6 @@ MGBLAS_MERGE_HD_ inline R from_bits(typename FloatBits<R>::U u) {
   return x;
 }
 
-/// How the functions below reduce over a merge's k indices: reduce(k, f) returns the sum
-/// (or, for `product`, the product) of f(j), j = 0 .. k-1. The host and the tests loop on
-/// one thread (SerialReduce); the CUDA engine splits the indices over a warp's lanes and
-/// combines them with CUB, every lane receiving the result.
 /// Four sums taken in one pass (`sum4`): the secular equation's values and slopes.
 template <typename R>
 struct Sum4 {
@@ -204,6 +200,10 @@ struct Sum4 {
   }
 };
 
+/// How the functions below reduce over a merge's k indices: reduce(k, f) returns the sum
+/// (or, for `product`, the product; for `sum4`, four sums at once) of f(j), j = 0 .. k-1.
+/// The host and the tests loop on one thread (SerialReduce); the CUDA engine splits the
+/// indices over a warp's lanes and combines them with CUB, every lane receiving the result.
 struct SerialReduce {
   template <typename F>
   MGBLAS_MERGE_HD_ auto sum(int64_t k, F f) const -> decltype(f(int64_t{0})) {
