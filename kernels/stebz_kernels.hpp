@@ -8,7 +8,9 @@
 // [il, iu). The data are real for every scalar T (a Hermitian matrix reduces to a real
 // tridiagonal one), so the complex instances compute exactly what the real ones do.
 // Preconditions (checked by the public entry): 0 <= il <= iu <= n; d, e, w memory of
-// `dev`; max e^2 and |d| + 2 max|e| finite.
+// `dev`; max e^2 and |d| + 2 max|e| finite. The CUDA engine queues its bisection on the
+// stream, but takes more than half of a large spectrum from the divide and conquer
+// without vectors (kernels/cuda/stebz/stebz.cu), which waits for the stream.
 #pragma once
 
 #include "kernels/kernel_declaration.hpp"
