@@ -412,11 +412,11 @@ void divide_and_conquer(const Device& dev, cudaStream_t stream, int64_t n, const
   // Z itself is the even levels' buffer when it is wanted whole. Without vectors, the
   // blocks' first and last rows replace the buffers (O(n) memory, O(n^2) work).
   const bool whole = il == 0 && iu == n, values_only = cnt == 0;
-  const std::size_t full = values_only ? 0 : un * un, rows = values_only ? un : 0;
-  DeviceBuffer<R> even(dev, whole ? 0 : full), other(dev, full),
+  const std::size_t square = values_only ? 0 : un * un, edge = values_only ? un : 0;
+  DeviceBuffer<R> even(dev, whole ? 0 : square), other(dev, square),
       W(dev, values_only ? 0 : static_cast<std::size_t>(max_w));
-  DeviceBuffer<R> first(dev, rows), last(dev, rows), fs(dev, rows), ls(dev, rows);
-  DeviceBuffer<int64_t> keptpos(dev, rows);
+  DeviceBuffer<R> first(dev, edge), last(dev, edge), fs(dev, edge), ls(dev, edge);
+  DeviceBuffer<int64_t> keptpos(dev, edge);
   DeviceBuffer<R> zbuf(dev, un), dk(dev, un), zk(dev, un), tau(dev, un), lam(dev, un),
       zhat(dev, un), inv(dev, un);
   DeviceBuffer<int64_t> origin(dev, un), rowpos(dev, un), colsrc(dev, un);
