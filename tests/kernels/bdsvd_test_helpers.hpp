@@ -197,23 +197,6 @@ inline void print_svd_worst(const char* title) {
   svd_worst().clear();
 }
 
-/// MGBLAS_BDSVD set for a scope (the host engine reads it at every call).
-class ScopedBdsvdMethod {
- public:
-  explicit ScopedBdsvdMethod(const char* method) {
-    if (method != nullptr) setenv("MGBLAS_BDSVD", method, 1);
-    set_ = method != nullptr;
-  }
-  ~ScopedBdsvdMethod() {
-    if (set_) unsetenv("MGBLAS_BDSVD");
-  }
-  ScopedBdsvdMethod(const ScopedBdsvdMethod&) = delete;
-  ScopedBdsvdMethod& operator=(const ScopedBdsvdMethod&) = delete;
-
- private:
-  bool set_ = false;
-};
-
 /// ||I - Q^T Q||_1 for the n x k real matrix Q (leading dimension n).
 inline double orthogonality_loss(int64_t n, int64_t k, const std::vector<double>& Q) {
   std::vector<double> G(static_cast<std::size_t>(k * k));

@@ -28,14 +28,14 @@ TYPED_TEST(BidiagSvd_Host, BdsdcEveryKindAndWindow) {
 }
 
 TYPED_TEST(BidiagSvd_Host, TgkEveryKindAndWindow) {
-  const ScopedBdsvdMethod tgk("tgk");
+  const ScopedEnv tgk("MGBLAS_BDSVD", "tgk");  // the host engine reads it at every call
   check_every_bidiagonal<TypeParam>(host_device(), {1, 2, 3, 17, 64, 200, 500});
   print_svd_worst("tgk");
 }
 
 TYPED_TEST(BidiagSvd_Host, BadArguments) {
   check_bidiag_svd_bad_arguments<TypeParam>(host_device());
-  const ScopedBdsvdMethod bad("qr");
+  const ScopedEnv bad("MGBLAS_BDSVD", "qr");
   std::vector<real_type_t<TypeParam>> d(2, 1), e(1, 1), s(2);
   EXPECT_THROW(bidiag_svd<TypeParam>(host_device(), Uplo::Upper, 2, d.data(), e.data(), 0, 0,
                                      s.data(), nullptr, 2, nullptr, 2),
