@@ -26,14 +26,17 @@
 // holds them, so band_to_tridiag_apply_q applies Q2 (VQ, tauQ) and P2 (VP, tauP); its
 // unused slots (b = 1, k = 1) hold the identity.
 //
-// Schedule: tasks of one sweep run in order; task (s, k) may run once task (s - 1, k + 2)
-// has finished (or sweep s - 1 has). Task (s, k) reads and writes rows [r_k, c_k + b)
-// and columns [c_k, c_k + 2b); task (s - 1, k + 2)'s right update starts at row
-// c_k + b - 1 and column c_k + 2b - 1, the last entry of (s, k)'s left update, so one
-// task less of lag (sb2st's) races; from (s - 1, k + 3) on the tasks are disjoint.
-// (Checked on a model of the chase: random interleavings under this rule give bitwise the
-// sequential result, and no two tasks it leaves unordered touch a common entry; the rule
-// with (s - 1, k + 1) does not.) That is the schedule the CUDA engine pipelines.
+// Schedule: tasks of one sweep run in order. Task (s, k) reads and writes rows
+// [r_k, c_k + b) and columns [c_k, c_k + 2b). Of the tasks of sweep s - 1 from k + 2 on,
+// only task k + 2 touches any of these entries, and only one: its head (r, c) =
+// (c_k + b - 1, c_k + 2b - 1), the last entry of (s, k)'s left update, which task
+// (s - 1, k + 2) reads in (a) and leaves as beta. So task (s, k) may start once task
+// (s - 1, k + 1) has finished, and must read that entry after task (s - 1, k + 2) has
+// written it; the CUDA engine pipelines that schedule, each task writing its head out
+// before the rest of its task. (Checked on a model of the chase, in
+// test_band_to_bidiag's ChaseScheduleSharesOneEntry: under this rule the tasks of
+// earlier sweeps that may still run share no entry with (s, k) but that one; without the
+// head's wait they would.)
 //
 // Fill: a task's bulge reaches kl = b - 1 below and ku = 2b - 1 above the diagonal (max(b - 2,
 // 0) below between tasks), so the chase works on a band of leading dimension

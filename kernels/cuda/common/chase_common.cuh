@@ -70,19 +70,29 @@ constexpr int chase_tile_ld(int rows) {
   return rows + ((kR - rows % kW) % kW + kW) % kW;
 }
 
+/// The calling thread waits until *counter >= need (acquire: its later loads see what the
+/// publisher wrote before it published).
+__device__ __forceinline__ void chase_acquire(int* counter, int need) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_device> c(*counter);
+  // A guard, not a schedule: the counter belongs to a sweep that a running block holds,
+  // so this ends; should it not (a bug), trap after about 10 s rather than hang the GPU.
+  for (int64_t spins = 0; c.load(::cuda::memory_order_acquire) < need; ++spins) {
+    if (spins > (int64_t{1} << 27)) __trap();
+    __nanosleep(64);
+  }
+}
+
+/// *counter = value after the calling thread's own writes (release).
+__device__ __forceinline__ void chase_release(int* counter, int value) {
+  ::cuda::atomic_ref<int, ::cuda::thread_scope_device> c(*counter);
+  c.store(value, ::cuda::memory_order_release);
+}
+
 /// Thread 0 waits until *counter >= need (when `wait`), then the whole block passes a
 /// barrier: every thread's later loads see what the publishing block wrote before it
 /// published. All threads of the block call it.
 __device__ __forceinline__ void chase_wait(int* counter, int need, bool wait) {
-  if (threadIdx.x == 0 && wait) {
-    ::cuda::atomic_ref<int, ::cuda::thread_scope_device> c(*counter);
-    // A guard, not a schedule: the counter belongs to a sweep that a running block holds,
-    // so this ends; should it not (a bug), trap after about 10 s rather than hang the GPU.
-    for (int64_t spins = 0; c.load(::cuda::memory_order_acquire) < need; ++spins) {
-      if (spins > (int64_t{1} << 27)) __trap();
-      __nanosleep(64);
-    }
-  }
+  if (threadIdx.x == 0 && wait) chase_acquire(counter, need);
   __syncthreads();
 }
 
@@ -90,10 +100,7 @@ __device__ __forceinline__ void chase_wait(int* counter, int need, bool wait) {
 /// threads of the block call it.
 __device__ __forceinline__ void chase_publish(int* counter, int value) {
   __syncthreads();
-  if (threadIdx.x == 0) {
-    ::cuda::atomic_ref<int, ::cuda::thread_scope_device> c(*counter);
-    c.store(value, ::cuda::memory_order_release);
-  }
+  if (threadIdx.x == 0) chase_release(counter, value);
 }
 
 }  // namespace mgblas::kernels::cuda::common

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // CUDA engine of the band-to-bidiagonal bulge chase (kernels/gb2bd_kernels.hpp): one
 // persistent kernel whose thread blocks take sweeps in ascending order from a ticket
-// counter and run each sweep's tasks in order; task (s, k) waits, through a per-sweep
-// progress counter in global memory, until sweep s - 1 has finished task k + 2 (the
-// entries the two sweeps' running tasks touch are then disjoint: see the header). The
-// work band, n 3b elements, is read and written through L2 only (ld.cg/st.cg): L1 is not
-// coherent between multiprocessors. The structure is that of the tridiagonal chase
-// (kernels/cuda/sb2st/sb2st.cu) before its row-0 hand-off: the pipeline's critical path is
-// about 3n tasks (0.146 s at n = 8192, b = 32, double on an H200,
-// bench/results/h200-chase-latency.md).
+// counter and run each sweep's tasks in order. Task (s, k) waits, through a per-sweep
+// progress counter in global memory, until sweep s - 1 has finished task k + 1, and
+// before its left update until task k + 2 has published the one entry the two share
+// (see the header). The work band, n 3b elements, is read and written through L2 only
+// (ld.cg/st.cg): L1 is not coherent between multiprocessors. The pipeline's critical path
+// is about 2n tasks; waiting for the whole of task k + 2 made it 3n (0.146 s at
+// n = 8192, b = 32, double on an H200, bench/results/h200-chase-latency.md).
 // Sweeps taken from a ticket rather than by block index: a block only ever waits on a
 // sweep that a running block holds, so the chase cannot deadlock on blocks that are not
 // resident.
@@ -86,13 +85,18 @@ __device__ __forceinline__ D scaled(D a, int e) {
 // stores: element (i, j) of a tile by thread i + kRows (j mod kTpr), kTpr columns a pass,
 // rows coalesced in the band.
 //
-// Task (s, k) in the block (kernels/gb2bd_kernels.hpp has the math):
-//   1. thread 0 waits for progress[s - 1] >= min(k + 3, T_{s-1}); everyone loads U, E;
+// The progress counter of sweep s counts half-tasks: 2k + 1 once task k has written its
+// head, the entry (r, c) = U(0, 0), and 2k + 2 once it has finished. Task (s, k):
+//   1. thread 0 waits for progress[s - 1] >= min(2k + 4, 2 T_{s-1}) (task k + 1 of sweep
+//      s - 1 finished); everyone loads U and E but for E's last entry (c + b - 1,
+//      c + 2b - 1), the head of task (s - 1, k + 2) where that task exists;
 //   2. ||U(0, 1:)||^2 by a block reduction, G's scalars by thread 0, vp; U(0, :) =
-//      (beta, 0, ...); U(1:, :) := U(1:, :) G, row by row;
-//   3. ||U(bt + 1:, 0)||^2 likewise, H's scalars, vq; [U(bt:, 1:) E] := H^H [...],
-//      column by column;
-//   4. U and E written back, the reflectors out; fence, then progress[s] = k + 1.
+//      (beta, 0, ...); thread 0 writes the head and sets progress[s] = 2k + 1;
+//      U(1:, :) := U(1:, :) G, row by row;
+//   3. ||U(bt + 1:, 0)||^2 likewise, H's scalars, vq; thread 0 waits for progress[s - 1]
+//      >= 2k + 5 and loads E's last entry; [U(bt:, 1:) E] := H^H [...], column by column;
+//   4. U (but its head) and E written back, the reflectors out; fence, then progress[s] =
+//      2k + 2.
 // A task with m = 1 is the identity (past task 0; in real arithmetic task 0 too): it
 // neither reads nor writes the band, only its reflectors (v = e_1, tau = 0).
 template <typename D, int kRows>
@@ -148,24 +152,28 @@ __global__ void __launch_bounds__(kThreads)
       D* const We = me > m ? W + (c + m) * ldw + (ku - m) : nullptr;
 
       // 1. Wait for sweep s - 1, then load U and E, kChunk columns of each in flight per
-      //    thread.
+      //    thread; E's last entry waits for step 3 where task (s - 1, k + 2) exists (then
+      //    m = b and E has b columns: the entry is E(b - 1, b - 1)).
+      const bool shared = s > 0 && k + 2 < prev_tasks;
       common::chase_wait(progress + (s > 0 ? s - 1 : 0),
-                         static_cast<int>(k + 3 < prev_tasks ? k + 3 : prev_tasks), s > 0);
+                         static_cast<int>(2 * k + 4 < 2 * prev_tasks ? 2 * k + 4 : 2 * prev_tasks),
+                         s > 0);
       if (generate && ti < rows) {
         const int ue = ti < m ? me - m : 0;  // E's columns in this thread's row
+        const int skip = shared && ti == bb - 1 ? bb - 1 : -1;  // E's column left for step 3
         for (int j0 = tj; j0 < m || j0 < ue; j0 += kChunk * kTpr) {
           D ru[kChunk], re[kChunk];
 #pragma unroll
           for (int t = 0; t < kChunk; ++t) {
             const int j = j0 + t * kTpr;
             if (j < m) ru[t] = load_cg(Wu + (ti - j) + j * ldw);
-            if (j < ue) re[t] = load_cg(We + (ti - j) + j * ldw);
+            if (j < ue && j != skip) re[t] = load_cg(We + (ti - j) + j * ldw);
           }
 #pragma unroll
           for (int t = 0; t < kChunk; ++t) {
             const int j = j0 + t * kTpr;
             if (j < m) U[ti + j * ldu] = ru[t];
-            if (j < ue) E[ti + j * lde] = re[t];
+            if (j < ue && j != skip) E[ti + j * lde] = re[t];
           }
         }
       }
@@ -192,6 +200,12 @@ __global__ void __launch_bounds__(kThreads)
         for (int j = tid; j < m; j += kThreads) {
           vp[j] = j == 0 ? make_scalar<D>(1) : mul(scaled(conj(U[j * ldu]), -s_exp), s_scale);
           if (!common::is_zero(tau_p)) U[j * ldu] = make_scalar<D>(j == 0 ? s_beta : R(0));
+        }
+        // The head is final: out, and published to sweep s + 1's task k - 2 (thread 0
+        // wrote U(0, 0) in the loop above).
+        if (tid == 0) {
+          store_cg(Wu, U[0]);
+          common::chase_release(progress + s, static_cast<int>(2 * k + 1));
         }
         __syncthreads();
         if (!common::is_zero(tau_p)) {
@@ -231,6 +245,7 @@ __global__ void __launch_bounds__(kThreads)
         __syncthreads();
       } else if (tid == 0) {
         vp[0] = make_scalar<D>(1);
+        common::chase_release(progress + s, static_cast<int>(2 * k + 1));  // nothing written
       }
 
       // 3. H from column 0 of U's rows bt .., then H^H times the other columns.
@@ -249,6 +264,10 @@ __global__ void __launch_bounds__(kThreads)
           s_scale = make_scalar<D>(sr, si);
           s_beta = beta;
           s_exp = ex;
+          if (shared) {  // task (s - 1, k + 2)'s head, the one entry left from step 1
+            common::chase_acquire(progress + (s - 1), static_cast<int>(2 * k + 5));
+            E[(bb - 1) + (bb - 1) * lde] = load_cg(We + (bb - 1) * ldw);
+          }
         }
         __syncthreads();
         tau_q = s_tau;
@@ -298,7 +317,8 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
             for (int t = 0; t < kChunk; ++t) {
               const int j = j0 + t * kTpr;
-              if (j < m) store_cg(Wu + (ti - j) + j * ldw, U[ti + j * ldu]);
+              // U(0, 0), the head, is out already and may be sweep s + 1's by now.
+              if (j < m && (ti | j) != 0) store_cg(Wu + (ti - j) + j * ldw, U[ti + j * ldu]);
               if (j < ue) store_cg(We + (ti - j) + j * ldw, E[ti + j * lde]);
             }
           }
@@ -318,7 +338,7 @@ __global__ void __launch_bounds__(kThreads)
           tauP[s * tau_stride + k] = tau_p;
         }
       }
-      common::chase_publish(progress + s, static_cast<int>(k + 1));
+      common::chase_publish(progress + s, static_cast<int>(2 * k + 2));
     }
   }
 }
