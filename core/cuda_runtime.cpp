@@ -26,12 +26,14 @@ CudaDeviceHandles cuda_device_create(int ordinal) {
   h.pci_bus_id = bus;
   MGBLAS_CHECK_CUDA(cudaStreamCreateWithFlags(&h.stream, cudaStreamNonBlocking));
   try {
+    MGBLAS_CHECK_CUDA(cudaStreamCreateWithFlags(&h.side, cudaStreamNonBlocking));
     MGBLAS_CHECK_CUBLAS(cublasCreate(&h.cublas));
     MGBLAS_CHECK_CUBLAS(cublasSetStream(h.cublas, h.stream));
     // Scalars (alpha, beta) are passed from the host by the library's wrappers.
     MGBLAS_CHECK_CUBLAS(cublasSetPointerMode(h.cublas, CUBLAS_POINTER_MODE_HOST));
   } catch (...) {
     if (h.cublas) cublasDestroy(h.cublas);
+    if (h.side) cudaStreamDestroy(h.side);
     cudaStreamDestroy(h.stream);
     throw;
   }
@@ -41,9 +43,10 @@ CudaDeviceHandles cuda_device_create(int ordinal) {
 void cuda_device_destroy(int ordinal, const CudaDeviceHandles& h) noexcept {
   if (cudaSetDevice(ordinal) != cudaSuccess) return;
   if (h.cublas) cublasDestroy(h.cublas);
-  if (h.stream) {
-    cudaStreamSynchronize(h.stream);
-    cudaStreamDestroy(h.stream);
+  for (cudaStream_t s : {h.side, h.stream}) {
+    if (s == nullptr) continue;
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
   }
 }
 

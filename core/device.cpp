@@ -25,6 +25,7 @@ std::unique_ptr<Device> Device::make_cuda(int local_index, int gpu_ordinal) {
   d->local_index_ = local_index;
   d->gpu_ = gpu_ordinal;
   d->stream_ = h.stream;
+  d->side_ = h.side;
   d->cublas_ = h.cublas;
   d->pci_bus_id_ = h.pci_bus_id;
   d->product_ = h.product;
@@ -32,7 +33,7 @@ std::unique_ptr<Device> Device::make_cuda(int local_index, int gpu_ordinal) {
 }
 
 Device::~Device() {
-  if (is_gpu()) detail::cuda_device_destroy(gpu_, {stream_, cublas_, {}, {}});
+  if (is_gpu()) detail::cuda_device_destroy(gpu_, {stream_, side_, cublas_, {}, {}});
 }
 
 std::string Device::name() const {

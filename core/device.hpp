@@ -53,6 +53,10 @@ class Device {
 
   /// The device's stream (nullptr for host devices).
   cudaStream_t stream() const noexcept { return stream_; }
+  /// A second non-blocking stream without a cuBLAS handle (nullptr for host devices), for
+  /// kernels that may run beside those of stream() (the SVD's Q2 and P2). Work on it is
+  /// ordered against stream() only by the host: wait for one before using the other's data.
+  cudaStream_t side_stream() const noexcept { return side_; }
   /// The device's cuBLAS handle, bound to stream() (nullptr for host devices).
   cublasHandle_t cublas() const noexcept { return cublas_; }
 
@@ -70,6 +74,7 @@ class Device {
   std::string pci_bus_id_;
   std::string product_ = "host";
   cudaStream_t stream_ = nullptr;
+  cudaStream_t side_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
 };
 

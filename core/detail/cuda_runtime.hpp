@@ -15,6 +15,7 @@ int cuda_count() noexcept;
 
 struct CudaDeviceHandles {
   cudaStream_t stream = nullptr;
+  cudaStream_t side = nullptr;
   cublasHandle_t cublas = nullptr;
   std::string pci_bus_id;
   std::string product;

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
+#include <future>
 #include <span>
 #include <vector>
 
@@ -352,24 +354,60 @@ void reduce_bidiag_two_stage(DistMatrix<T>& A, ReducerKind transport, GebrdProfi
   if (chase != nullptr) *chase += seconds_since(t);
 }
 
+// Q2 and P2 run at the same time on a GPU up to this many columns of C per device. The
+// tensor-core kernel gives each warp 16 columns for the whole call, 4 warps a block and
+// at most 2 blocks an SM: up to 8192 columns one kernel fills at most half an H200's
+// block slots, and the two together took 0.216 s where one after the other took 0.253 s
+// (the SVD's back-transformation at n = 8192). At 16384 each fills them alone, and the
+// pair was slower: 1.670 s against 1.528 s (bench/results/h200-svd-overlap.md).
+constexpr int64_t kOverlapColumns = 8192;
+
 template <Scalar T>
-void apply_two_stage_bidiag(Vect vect, const DistMatrix<T>& A, const TwoStageBidiag<T>& q,
-                            DistMatrix<T>& C, const UnmtrOptions& opts) {
+void apply_two_stage_bidiag(const DistMatrix<T>& A, const TwoStageBidiag<T>& q, DistMatrix<T>* CQ,
+                            DistMatrix<T>* CP, const UnmtrOptions& opts) {
   Context& ctx = A.context();
-  if (q.n == 0 || C.n() == 0) return;
-  const bool left = vect == Vect::Q;
-  if (q.n > 1) {  // one thread per GPU, as apply_two_stage_q (the engine waits for its stream)
+  if (q.n == 0) return;
+  // Q2 or P2 on device dd's columns of C, on `queue` (the engine waits for its stream).
+  const auto stage_two = [&](int dd, Vect vect, DistMatrix<T>* C, const Queue& queue) {
+    if (C == nullptr || C->local_n(dd) == 0) return;
+    ctx.device(dd).make_current();
+    const bool left = vect == Vect::Q;
+    band_to_tridiag_apply_q<T>(queue, Op::N, q.n, q.band, (left ? q.VQ : q.VP)[dd].data(),
+                               (left ? q.tauQ : q.tauP)[dd].data(), C->local_n(dd), C->local(dd),
+                               C->ld());
+  };
+  if (q.n > 1) {  // one thread per GPU, as apply_two_stage_q
     for_each_local_device(ctx, [&](int dd) {
-      if (C.local_n(dd) == 0) return;
-      ctx.device(dd).make_current();
-      band_to_tridiag_apply_q<T>(ctx.device(dd), Op::N, q.n, q.band,
-                                 (left ? q.VQ : q.VP)[dd].data(),
-                                 (left ? q.tauQ : q.tauP)[dd].data(), C.local_n(dd), C.local(dd),
-                                 C.ld());
+      const Device& dev = ctx.device(dd);
+      if (CQ == nullptr || CP == nullptr || !dev.is_gpu() ||
+          std::max(CQ->local_n(dd), CP->local_n(dd)) > kOverlapColumns) {
+        stage_two(dd, Vect::Q, CQ, dev);
+        stage_two(dd, Vect::P, CP, dev);
+        return;
+      }
+      // Both at once, P2 on the side stream from a second thread, once the device's stream
+      // has delivered CP.
+      dev.synchronize();
+      auto p2 = std::async(std::launch::async,
+                           [&] { stage_two(dd, Vect::P, CP, Queue(dev, dev.side_stream())); });
+      std::exception_ptr first;
+      try {
+        stage_two(dd, Vect::Q, CQ, dev);
+      } catch (...) {
+        first = std::current_exception();
+      }
+      try {
+        p2.get();
+      } catch (...) {
+        if (!first) first = std::current_exception();
+      }
+      if (first) std::rethrow_exception(first);
     });
   }
-  const std::vector<T>& tau = left ? q.tauq1 : q.taup1;
-  if (!tau.empty()) unmbr_band_mgpu<T>(vect, q.band, Op::N, A, tau.data(), C, opts);
+  if (CQ != nullptr && CQ->n() > 0 && !q.tauq1.empty())
+    unmbr_band_mgpu<T>(Vect::Q, q.band, Op::N, A, q.tauq1.data(), *CQ, opts);
+  if (CP != nullptr && CP->n() > 0 && !q.taup1.empty())
+    unmbr_band_mgpu<T>(Vect::P, q.band, Op::N, A, q.taup1.data(), *CP, opts);
 }
 
 }  // namespace detail
@@ -381,9 +419,9 @@ void apply_two_stage_bidiag(Vect vect, const DistMatrix<T>& A, const TwoStageBid
   template void detail::reduce_bidiag_two_stage<T>(DistMatrix<T>&, ReducerKind, GebrdProfile*, \
                                                    double*, real_type_t<T>*, real_type_t<T>*,  \
                                                    detail::TwoStageBidiag<T>&);                \
-  template void detail::apply_two_stage_bidiag<T>(Vect, const DistMatrix<T>&,                  \
-                                                  const detail::TwoStageBidiag<T>&,            \
-                                                  DistMatrix<T>&, const UnmtrOptions&);
+  template void detail::apply_two_stage_bidiag<T>(                                             \
+      const DistMatrix<T>&, const detail::TwoStageBidiag<T>&, DistMatrix<T>*, DistMatrix<T>*,  \
+      const UnmtrOptions&);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE
 

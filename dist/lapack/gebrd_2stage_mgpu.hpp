@@ -80,12 +80,13 @@ void reduce_bidiag_two_stage(DistMatrix<T>& A, ReducerKind transport, GebrdProfi
                              double* chase, real_type_t<T>* d, real_type_t<T>* e,
                              TwoStageBidiag<T>& q);
 
-/// C := Q C (vect Q, C m x K) or C := P C (vect P, C n x K) with the Q = Q1 Q2 or
-/// P = P1 P2 of reduce_bidiag_two_stage(A, ...): Q2 or P2 on every device's own columns
-/// of C (band_to_tridiag_apply_q on C's first n rows), then Q1 or P1 (unmbr_mgpu's
-/// blocked loop). C on A's context, checked by the caller.
+/// CQ := Q CQ (CQ m x K) and CP := P CP (CP n x K) with the Q = Q1 Q2 and P = P1 P2 of
+/// reduce_bidiag_two_stage(A, ...); either may be null (not applied). Q2 and P2 on every
+/// device's own columns (band_to_tridiag_apply_q on the first n rows), at the same time
+/// on a GPU (P2 on its side stream), then Q1 and P1 (unmbr_mgpu's blocked loop). CQ and
+/// CP on A's context, checked by the caller.
 template <Scalar T>
-void apply_two_stage_bidiag(Vect vect, const DistMatrix<T>& A, const TwoStageBidiag<T>& q,
-                            DistMatrix<T>& C, const UnmtrOptions& opts);
+void apply_two_stage_bidiag(const DistMatrix<T>& A, const TwoStageBidiag<T>& q, DistMatrix<T>* CQ,
+                            DistMatrix<T>* CP, const UnmtrOptions& opts);
 
 }  // namespace mgblas::detail

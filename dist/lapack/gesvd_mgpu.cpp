@@ -180,13 +180,15 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
   else
     gebrd_mgpu<T>(B, d.data(), e.data(), tauq.data(), taup.data(), opts.reduction);
   prof.reduction = seconds_since(t);
-  // C := Q C or P C with the reduction's Q or P (C with B's m or n rows).
-  const auto apply = [&](Vect vect, DistMatrix<T>& C) {
-    if (two)
-      detail::apply_two_stage_bidiag<T>(vect, B, *two, C, opts.back_transform);
-    else
-      unmbr_mgpu<T>(vect, Op::N, B, (vect == Vect::Q ? tauq : taup).data(), C,
-                    opts.back_transform);
+  // CQ := Q CQ and CP := P CP with the reduction's Q and P (CQ with B's m rows, CP with its
+  // n; either may be null).
+  const auto apply = [&](DistMatrix<T>* CQ, DistMatrix<T>* CP) {
+    if (two) {
+      detail::apply_two_stage_bidiag<T>(B, *two, CQ, CP, opts.back_transform);
+      return;
+    }
+    if (CQ != nullptr) unmbr_mgpu<T>(Vect::Q, Op::N, B, tauq.data(), *CQ, opts.back_transform);
+    if (CP != nullptr) unmbr_mgpu<T>(Vect::P, Op::N, B, taup.data(), *CP, opts.back_transform);
   };
   // B is the same on every rank, so every rank finds the same entry and raises alike.
   require_finite(what, "B's diagonal, d", d.data(), k);
@@ -235,26 +237,22 @@ void gesvd_mgpu(DistMatrix<T>& A, real_type_t<T>* s, DistMatrix<T>* U, DistMatri
     prof.to_devices = seconds_since(tc);
     prof.bidiagonal = seconds_since(t);
     t = std::chrono::steady_clock::now();
-    if (U != nullptr) {
-      DistMatrix<T>& Ud = part_u ? *part_u : *U;
-      if (qr_first) {
-        // U = Q_R [Q U_B; 0]: R's Q on the first n rows, through an n-row copy.
-        const BlockCyclic1D& L = Ud.layout();
-        DistMatrix<T> top(Ud.context_ptr(), BlockCyclic1D(n, Ud.n(), L.nb(), L.num_devices(),
-                                                          L.first()));
-        detail::copy_prefix(what, Ud, top, n);
-        apply(Vect::Q, top);
-        detail::copy_prefix(what, top, Ud);
-        unmbr_mgpu<T>(Vect::Q, Op::N, A, tau_qr.data(), Ud, opts.back_transform);
-      } else {
-        apply(Vect::Q, Ud);
-      }
-      if (part_u) detail::copy_prefix(what, *part_u, *U);
+    DistMatrix<T>* Ud = U == nullptr ? nullptr : part_u ? &*part_u : U;
+    DistMatrix<T>* Vd = V == nullptr ? nullptr : part_v ? &*part_v : V;
+    // QR first: U = Q_R [Q U_B; 0], with Q on the first n rows through an n-row copy.
+    std::optional<DistMatrix<T>> top;
+    if (Ud != nullptr && qr_first) {
+      const BlockCyclic1D& L = Ud->layout();
+      top.emplace(Ud->context_ptr(), BlockCyclic1D(n, Ud->n(), L.nb(), L.num_devices(), L.first()));
+      detail::copy_prefix(what, *Ud, *top, n);
     }
-    if (V != nullptr) {
-      apply(Vect::P, part_v ? *part_v : *V);
-      if (part_v) detail::copy_prefix(what, *part_v, *V);
+    apply(top ? &*top : Ud, Vd);
+    if (top) {
+      detail::copy_prefix(what, *top, *Ud);
+      unmbr_mgpu<T>(Vect::Q, Op::N, A, tau_qr.data(), *Ud, opts.back_transform);
     }
+    if (part_u) detail::copy_prefix(what, *part_u, *U);
+    if (part_v) detail::copy_prefix(what, *part_v, *V);
     ctx.synchronize();
     prof.back_transform = seconds_since(t);
   }

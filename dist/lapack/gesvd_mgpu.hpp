@@ -14,7 +14,8 @@
 //      vectors, every rank's first device computes them and the wanted vectors of B
 //      (kernels/lapack.hpp bidiag_svd) and each device of the rank copies its columns;
 //   3. U := Q [U_B; 0] and V := P [V_B; 0] (unmbr_mgpu; two-stage: Q2 and P2 first, by
-//      band_to_tridiag_apply_q on every device's columns), on U's and V's own columns.
+//      band_to_tridiag_apply_q on every device's columns, both at once on a GPU), on U's
+//      and V's own columns.
 // Only the k = min(m, n) singular values and up to k vectors come from B; a "full" U
 // (m columns when m > n, LAPACK's JOBU = 'A') gets Q's last m - n columns as the
 // orthonormal complement, and the same for V when n > m.
