@@ -9,7 +9,7 @@
 // tridiagonal one), so the complex instances compute exactly what the real ones do.
 // Preconditions (checked by the public entry): 0 <= il <= iu <= n; d, e, w memory of
 // `dev`; max e^2 and |d| + 2 max|e| finite. The CUDA engine queues its bisection on the
-// stream, but takes more than half of a large spectrum from the divide and conquer
+// stream, but takes half or more of a large spectrum from the divide and conquer
 // without vectors (kernels/cuda/stebz/stebz.cu), which waits for the stream.
 #pragma once
 

@@ -9,6 +9,7 @@
 #include "core/communicator.hpp"
 #include "core/error.hpp"
 #include "core/memory.hpp"
+#include "dist/detail/device_threads.hpp"
 #include "dist/detail/mgpu_common.hpp"
 #include "kernels/lapack.hpp"
 #include "layouts/row_tiling.hpp"
@@ -80,34 +81,27 @@ void eigenvalues_mgpu(Context& ctx, const char* what, int64_t n, const R* d, con
   const RowTiling split(count, ctx.global_num_devices());
   std::vector<R> joined(static_cast<std::size_t>(count), R(0));
   all_or_nothing(comm, what, [&] {
-    const int nd = ctx.num_devices();
-    std::vector<DeviceBuffer<R>> dd(nd), ed(nd), wd(nd);
-    // Queue every GPU's copies and launch before collecting any result, so the devices
-    // work at the same time; a host device runs its slice to completion here.
-    for (int l = 0; l < nd; ++l) {
+    // A thread per GPU (detail::for_each_local_device): the engine takes a large window
+    // from the divide and conquer, which waits for its stream, so one thread would run the
+    // devices one after another. A host device runs its slice to completion in order.
+    detail::for_each_local_device(ctx, [&](int l) {
       const Device& dev = ctx.device(l);
       const int g = ctx.device_offset() + l;
       const int64_t il = first + split.row_begin(g), iu = first + split.row_end(g);
-      if (il == iu) continue;
+      if (il == iu) return;
+      R* const out = joined.data() + (il - first);
       if (!dev.is_gpu()) {
-        tridiag_eigenvalues<R>(dev, n, d, e, il, iu, joined.data() + (il - first));
-        continue;
+        tridiag_eigenvalues<R>(dev, n, d, e, il, iu, out);
+        return;
       }
       dev.make_current();
-      dd[l] = DeviceBuffer<R>(dev, static_cast<std::size_t>(n));
-      ed[l] = DeviceBuffer<R>(dev, static_cast<std::size_t>(n - 1));
-      wd[l] = DeviceBuffer<R>(dev, static_cast<std::size_t>(iu - il));
-      copy_vector(dev, n, d, dd[l].data(), /*async=*/true);
-      copy_vector(dev, n - 1, e, ed[l].data(), /*async=*/true);
-      tridiag_eigenvalues<R>(dev, n, dd[l].data(), ed[l].data(), il, iu, wd[l].data());
-    }
-    for (int l = 0; l < nd; ++l) {
-      if (wd[l].data() == nullptr) continue;
-      const Device& dev = ctx.device(l);
-      const int64_t il = split.row_begin(ctx.device_offset() + l);
-      dev.make_current();
-      copy_vector(dev, static_cast<int64_t>(wd[l].size()), wd[l].data(), joined.data() + il);
-    }
+      DeviceBuffer<R> dd(dev, static_cast<std::size_t>(n)),
+          ed(dev, static_cast<std::size_t>(n - 1)), wd(dev, static_cast<std::size_t>(iu - il));
+      copy_vector(dev, n, d, dd.data(), /*async=*/true);
+      copy_vector(dev, n - 1, e, ed.data(), /*async=*/true);
+      tridiag_eigenvalues<R>(dev, n, dd.data(), ed.data(), il, iu, wd.data());
+      copy_vector(dev, iu - il, static_cast<const R*>(wd.data()), out);
+    });
   });
   comm.allreduce_sum(joined.data(), count);
   // Each slice is ascending and the slices follow each other; the sort only matters where

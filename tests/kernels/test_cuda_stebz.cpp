@@ -144,10 +144,10 @@ TYPED_TEST(Stebz_Cuda, SlicedAndWhole) {
 }
 
 // The divide and conquer without vectors in place of bisection, forced (MGBLAS_STEBZ_DC=1)
-// on every kind of spectrum for windows of more than half the spectrum (and a half and a
-// narrow one, which still bisect), from n = 2; n = 8192 under the automatic rule (more
-// than half, count >= 4096: divide and conquer; half: bisection) and forced to bisect; a
-// value other than 0 or 1 refused.
+// on every kind of spectrum for windows of half the spectrum or more (and a narrow one,
+// which still bisects), from n = 2; n = 8192 under the automatic rule (half or more,
+// count >= 4096: divide and conquer; a quarter: bisection) and forced to bisect; a value
+// other than 0 or 1 refused.
 TYPED_TEST(Stebz_Cuda, DivideAndConquerAndBisection) {
   using R = real_type_t<TypeParam>;
   auto rng = make_rng();
@@ -182,6 +182,7 @@ TYPED_TEST(Stebz_Cuda, DivideAndConquerAndBisection) {
   check(0, n);
   check(n / 4, n);
   check(n / 2, n);
+  check(n / 4, n / 2);
   {
     const ScopedEnv env("MGBLAS_STEBZ_DC", "0");
     check(0, n);

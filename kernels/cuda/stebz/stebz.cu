@@ -38,15 +38,16 @@ constexpr int kPoints = 8;
 // never a wider interval. MGBLAS_STEBZ_SLICE (0 or 1) overrides the rule.
 constexpr int64_t kSliceMin = 2048;
 
-// More than half of the n eigenvalues, 4096 (kDcMin) or more: the divide and conquer
+// Half of the n eigenvalues or more, 4096 (kDcMin) or more: the divide and conquer
 // without vectors (kernels/cuda/stedc: every eigenvalue, by the secular equations of its
 // merges) instead of bisection. Its work is O(n^2) like bisection's, but a few passes
 // over each merge's poles where bisection takes ~18 rounds of Sturm counts over all of T;
 // its host steps and waits (two per level of the merge tree) make it the slower below.
-// It computes the whole spectrum whatever the window, so a window of half or less (a
-// device's share of tridiag_eigenvalues_mgpu's range on two GPUs or more, which would
-// each compute every value, one rank's GPUs one after another) keeps bisection.
-// MGBLAS_STEBZ_DC (0 or 1) overrides the rule for windows of more than half.
+// It computes the whole spectrum whatever the window, and still takes less time than
+// bisection of half of it (the SVD's values: the upper half of the Golub-Kahan matrix's;
+// a device's share on two GPUs, which tridiag_eigenvalues_mgpu drives from a thread
+// each). Smaller windows keep bisection. MGBLAS_STEBZ_DC (0 or 1) overrides the rule for
+// windows of half or more.
 constexpr int64_t kDcMin = 4096;
 
 // d and e through the read-only (texture) cache: every thread of a warp reads the same
@@ -213,7 +214,7 @@ void eigenvalues(const Device& dev, cudaStream_t stream, int64_t n, const R* d, 
                  int64_t il, int64_t iu, R* w) {
   const int64_t count = iu - il;
   if (count <= 0) return;
-  const bool wide = 2 * count > n;
+  const bool wide = 2 * count >= n;
   if (wide && common::stebz_dc_override().value_or(count >= kDcMin))
     return eigenvalues_divide_and_conquer(dev, stream, n, d, e, il, iu, w);
   eigenvalues_bisection(dev, stream, n, d, e, il, iu, w);
