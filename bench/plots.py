@@ -1270,6 +1270,33 @@ def dc_svd(paths, out):
     save(fig, out)
 
 
+@topic("svd-overlap", "CSV", "gesvd_mgpu at 8192 per phase before and after the bidiagonal "
+       "chase's head hand-off, Q2 with P2 at once and half a spectrum by the divide and "
+       "conquer, with and without vectors (<gpu>-svd-overlap)")
+def svd_overlap(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (11, 4.5))
+
+    def row(run, n, vectors):
+        return next(r for r in rows if r["run"] == run and r["what"] == "gesvd_mgpu" and
+                    r["n"] == n and r["vectors"] == vectors and r["devices"] == "1")
+    for axis, vectors, runs, target in [(ax, "all", [("prev-5", "before"), ("2", "now")], 0.63),
+                                        (bx, "none", [("prev-3", "before"), ("1", "now")], 0.28)]:
+        picked = [row(run, "8192", vectors) for run, _ in runs]
+        stacked_bars(axis, list(range(len(runs))),
+                     [("reduction", [float(r["reduction_s"]) for r in picked]),
+                      ("bidiagonal SVD" if vectors == "all" else "singular values",
+                       [float(r["middle_s"]) for r in picked]),
+                      ("back-transformation", [float(r["back_transform_s"]) for r in picked])])
+        axis.axhline(target, color="k", ls="--", lw=1, label=f"issue 35's target ({target} s)")
+        axis.set_xticks(range(len(runs)), [
+            f"{label}\n{float(r['t_s']):.3f} s" +
+            (f"\n(chase {float(r['chase_s']):.3f})" if r["chase_s"] else "")
+            for (_, label), r in zip(runs, picked)])
+        finish(axis, f"gesvd_mgpu, d, 8192, {'all vectors' if vectors == 'all' else 'values only'}"
+               ", H200", None, "seconds", legend=7)
+    save(fig, out)
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
