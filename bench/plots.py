@@ -1280,8 +1280,8 @@ def svd_overlap(paths, out):
     def row(run, n, vectors):
         return next(r for r in rows if r["run"] == run and r["what"] == "gesvd_mgpu" and
                     r["n"] == n and r["vectors"] == vectors and r["devices"] == "1")
-    for axis, vectors, runs, target in [(ax, "all", [("prev-5", "before"), ("2", "now")], 0.63),
-                                        (bx, "none", [("prev-3", "before"), ("1", "now")], 0.28)]:
+    for axis, vectors, runs, target in [(ax, "all", [("prev-5", "before"), ("6", "now")], 0.63),
+                                        (bx, "none", [("prev-3", "before"), ("6", "now")], 0.28)]:
         picked = [row(run, "8192", vectors) for run, _ in runs]
         stacked_bars(axis, list(range(len(runs))),
                      [("reduction", [float(r["reduction_s"]) for r in picked]),
