@@ -5,6 +5,12 @@
 #                           cores; logs to $OUT; exits on a failed build
 #   device_ctest REGEX      ctest -R REGEX --output-on-failure (overall limit $TO, default
 #                           500 s), log to $OUT/ctest-<REGEX>.log, its summary printed
+#   device_svd SIZES        mgblas-tester svd, d, two stages, nb 256, all vectors (or
+#                           $VECTORS), against Xgesvdp (--no-ref when NOREF=1), median of
+#                           $REPEAT (1) after 1 warm-up (limit $TO, 400 s);
+#                           $OUT/svd-${VECTORS:-all}.csv
+#   device_heevd SIZES      the same for mgblas-tester heevd, against Xsyevd;
+#                           $OUT/heevd-${VECTORS:-all}.csv
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
 T=$B/testers/mgblas-tester
@@ -21,4 +27,15 @@ device_ctest() {
   local log=$OUT/ctest-${1//[^A-Za-z0-9_]/_}.log
   (cd "$B" && timeout "${TO:-500}" ctest -R "$1" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $1 rc $?"
   grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$log" | tail -25
+}
+ref_flag() { if [ "${NOREF:-0}" = 1 ]; then echo --no-ref; else echo --ref; fi; }
+device_svd() {
+  timeout "${TO:-400}" "$T" svd -n "$1" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
+    --gesvd-max-n 0 "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" |
+    grep -v "^# \(command\|time\)"
+}
+device_heevd() {
+  timeout "${TO:-400}" "$T" heevd -n "$1" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
+    "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/heevd-${VECTORS:-all}.csv" |
+    grep -v "^# \(command\|time\)"
 }

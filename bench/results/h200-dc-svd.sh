@@ -12,7 +12,6 @@
 #                    Xgesvdp (--no-ref when NOREF=1); $OUT/svd-${VECTORS:-all}.csv
 # e.g. bash bench/results/h200-dc-svd.sh build ctest 'bidiag_svd|gesvd_gpu' svd 8192,16384
 source "$(dirname "$0")/device_steps.sh"
-ref_flag() { if [ "${NOREF:-0}" = 1 ]; then echo --no-ref; else echo --ref; fi; }
 while [ $# -gt 0 ]; do
   case $1 in
     build)
@@ -22,15 +21,9 @@ while [ $# -gt 0 ]; do
     ctest)
       device_ctest "$2"; shift 2 ;;
     heevd)
-      sizes=$2; shift 2
-      timeout "${TO:-400}" "$T" heevd -n "$sizes" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
-        "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/heevd-${VECTORS:-all}.csv" |
-        grep -v "^# \(command\|time\)" ;;
+      device_heevd "$2"; shift 2 ;;
     svd)
-      sizes=$2; shift 2
-      timeout "${TO:-400}" "$T" svd -n "$sizes" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
-        --gesvd-max-n 0 "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" |
-        grep -v "^# \(command\|time\)" ;;
+      device_svd "$2"; shift 2 ;;
     *) echo "unknown step $1"; exit 2 ;;
   esac
 done

@@ -24,7 +24,6 @@
 #                    of 3 after 1 warm-up (the hand-off helpers are shared); $OUT/band2tri.csv
 # e.g. bash bench/results/h200-svd-overlap.sh build ctest 'band_to_bidiag' svd 8192,16384
 source "$(dirname "$0")/device_steps.sh"
-ref_flag() { if [ "${NOREF:-0}" = 1 ]; then echo --no-ref; else echo --ref; fi; }
 while [ $# -gt 0 ]; do
   case $1 in
     build)
@@ -39,15 +38,9 @@ while [ $# -gt 0 ]; do
         --gtest_filter="$filter" > "$OUT/sanitize-$tool-$bin.log" 2>&1; echo "sanitize $tool $bin rc $?"
       grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$OUT/sanitize-$tool-$bin.log" | tail -5 ;;
     svd)
-      sizes=$2; shift 2
-      timeout "${TO:-400}" "$T" svd -n "$sizes" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
-        --gesvd-max-n 0 "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" |
-        grep -v "^# \(command\|time\)" ;;
+      device_svd "$2"; shift 2 ;;
     heevd)
-      sizes=$2; shift 2
-      timeout "${TO:-400}" "$T" heevd -n "$sizes" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
-        "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/heevd-${VECTORS:-all}.csv" |
-        grep -v "^# \(command\|time\)" ;;
+      device_heevd "$2"; shift 2 ;;
     hetrd)
       sizes=$2 type=$3; shift 3
       nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 500 > "$OUT/mem-$type-$sizes.log" &
