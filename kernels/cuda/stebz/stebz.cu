@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "core/detail/cuda_check.hpp"
 #include "core/error.hpp"
 #include "kernels/cuda/common/debug_env.hpp"
+#include "kernels/cuda/common/stream_scratch.hpp"
 #include "kernels/detail/sturm_bisection.hpp"
 #include "kernels/stebz_kernels.hpp"
 #include "kernels/stedc_kernels.hpp"
@@ -157,10 +159,11 @@ void launch_multisection(cudaStream_t stream, int64_t n, const R* d, const R* e,
   // count <= n < 2^31 * per_block: the grids fit.
   const int64_t blocks = (count + per_block - 1) / per_block;
   const int64_t points = kP * count;
+  std::optional<common::StreamScratch> scratch;
   int64_t* counts = nullptr;
   if (common::stebz_slice_override().value_or(count >= kSliceMin)) {
-    MGBLAS_CHECK_CUDA(
-        cudaMallocAsync(&counts, static_cast<std::size_t>(points) * sizeof(int64_t), stream));
+    scratch.emplace(static_cast<std::size_t>(points) * sizeof(int64_t), stream);
+    counts = static_cast<int64_t*>(scratch->as());
     slice_counts_kernel<R>
         <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, d, e, points, counts);
     MGBLAS_CHECK_LAUNCH(stream);
@@ -168,7 +171,6 @@ void launch_multisection(cudaStream_t stream, int64_t n, const R* d, const R* e,
   sturm_multisection_kernel<kP, R><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
       n, d, e, il, count, w, counts, points);
   MGBLAS_CHECK_LAUNCH(stream);
-  if (counts != nullptr) MGBLAS_CHECK_CUDA(cudaFreeAsync(counts, stream));
 }
 
 int points_per_eigenvalue() { return common::stebz_points_override().value_or(kPoints); }

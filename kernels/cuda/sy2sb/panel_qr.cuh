@@ -51,6 +51,7 @@
 #include "core/detail/cuda_check.hpp"
 #include "kernels/cuda/common/block_sums.cuh"
 #include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/cuda/common/stream_scratch.hpp"
 #include "kernels/detail/safe_reflector.hpp"
 
 namespace mgblas::kernels::cuda::sy2sb {
@@ -276,7 +277,8 @@ bool panel_qr(cudaStream_t stream, int64_t m, int64_t n, D* A, int64_t lda, D* t
     cudaFuncAttributes attr{};
     MGBLAS_CHECK_CUDA(cudaFuncGetAttributes(&attr, kernel));
     // One block per SM at most, slabs of kQrSlab rows or more (fewer blocks: fewer
-    // partials to add); block 0's slab holds the min(m, n) rows of R.
+    // partials to add); block 0's slab holds the min(m, n) rows of R. (Up to 2 and 3
+    // blocks per SM made a 65536 x 4096 QR's panels slower, bench/results/h200-tall-svd.md.)
     const int64_t kq = std::min(m, n);
     const int64_t blocks0 = std::min<int64_t>(sms, (m + min_slab - 1) / min_slab);
     int64_t slab = std::max(kq, (m + blocks0 - 1) / blocks0);
@@ -296,14 +298,11 @@ bool panel_qr(cudaStream_t stream, int64_t m, int64_t n, D* A, int64_t lda, D* t
     const std::size_t sq_bytes = round16(static_cast<std::size_t>(2 * blocks) * sizeof(Sq));
     const std::size_t top_bytes = round16(static_cast<std::size_t>(2 * cols) * sizeof(D));
     const std::size_t peak_bytes = static_cast<std::size_t>(blocks) * sizeof(R);
-    void* work = nullptr;
-    MGBLAS_CHECK_CUDA(
-        cudaMallocAsync(&work, dot_bytes + sq_bytes + top_bytes + peak_bytes, stream));
-    D* dots = static_cast<D*>(work);
-    Sq* squares = reinterpret_cast<Sq*>(static_cast<unsigned char*>(work) + dot_bytes);
-    D* top = reinterpret_cast<D*>(static_cast<unsigned char*>(work) + dot_bytes + sq_bytes);
-    R* peaks = reinterpret_cast<R*>(static_cast<unsigned char*>(work) + dot_bytes + sq_bytes +
-                                    top_bytes);
+    const common::StreamScratch work(dot_bytes + sq_bytes + top_bytes + peak_bytes, stream);
+    D* dots = work.as<D>();
+    Sq* squares = reinterpret_cast<Sq*>(work.bytes() + dot_bytes);
+    D* top = reinterpret_cast<D*>(work.bytes() + dot_bytes + sq_bytes);
+    R* peaks = reinterpret_cast<R*>(work.bytes() + dot_bytes + sq_bytes + top_bytes);
     int ni = static_cast<int>(n);
     void* params[] = {&m,  &ni,  &A,    &lda,  &tau,     &V,   &ldv,
                       &Tm, &ldt, &slab, &dots, &squares, &top, &peaks};
@@ -311,7 +310,6 @@ bool panel_qr(cudaStream_t stream, int64_t m, int64_t n, D* A, int64_t lda, D* t
                                                   dim3(static_cast<unsigned>(blocks)),
                                                   dim3(kQrThreads), params, smem, stream));
     MGBLAS_CHECK_LAUNCH(stream);
-    MGBLAS_CHECK_CUDA(cudaFreeAsync(work, stream));
     return true;
   };
   return n <= 32 ? run(panel_qr_kernel<D, 32>, 32) : run(panel_qr_kernel<D, 64>, 64);
