@@ -61,6 +61,7 @@ struct Options : LapackOptions {
   std::vector<std::string> vectors{"none"};
   std::vector<std::string> stages{"auto"};
   int64_t band = 0;
+  int64_t qr_panel = 0;
   bool ref = true;
   std::string backend = "auto";
 };
@@ -266,6 +267,7 @@ Row run_case(const std::shared_ptr<Context>& ctx, const Options& o, int64_t m, i
     opts.qr_ratio = o.qr_ratio;
     opts.stages = stages_of(stage);
     opts.band = o.band;
+    opts.qr.panel = o.qr_panel;
     std::array<std::vector<double>, 6> t;  // total, reduction, bidiagonal, back-transform, qr, chase
     for (int r = 0; r < o.warmup + o.niter; ++r) {
       fill_dist(A, seed);
@@ -399,6 +401,9 @@ int run(int argc, char** argv, int world_rank) {
   app.add_option("--qr-ratio", o.qr_ratio,
                  "GesvdOptions::qr_ratio: A = Q R first when m >= ratio n (0: whenever m >= n; "
                  "inf: never)")
+      ->capture_default_str();
+  app.add_option("--qr-panel", o.qr_panel,
+                 "GeqrfOptions::panel of the QR first (0: automatic; a divisor of --nb)")
       ->capture_default_str();
   app.add_option("--stages", o.stages,
                  "GesvdOptions::stages: one, two or auto; comma list (cuSOLVER once per matrix)")

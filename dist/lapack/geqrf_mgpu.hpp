@@ -22,7 +22,7 @@ namespace mgblas {
 
 struct GeqrfOptions {
   /// Columns per panel: a divisor of A's nb, at most 128 (kernels::kLarftMaxBlock); 0
-  /// picks the largest divisor of nb that is <= 64.
+  /// picks the largest divisor of nb that is <= 128.
   int64_t panel = 0;
   /// How each panel's reflectors and tau are broadcast: Auto is NCCL when every device
   /// is a distinct GPU and NCCL is built (MGBLAS_REDUCER overrides), else host staging.

@@ -6,8 +6,9 @@
 //   diagonal NaN or random, which it must not read;
 // - add_blocks with beta 0 (NaN in B, never read) and beta random; entries between the
 //   blocks must come back untouched;
-// - geqrf, the panel QR (the CUDA engine's one-kernel form, panel_qr.cuh, and its cuSOLVER
-//   fallback past 64 columns or a slab too tall for shared memory): Q R = A, each
+// - geqrf, the panel QR (the CUDA engine's one-kernel form, panel_qr.cuh, its blocked loop
+//   of such panels past 64 columns or a slab too tall for shared memory, and cuSOLVER
+//   where the kernel declines even a blocked loop's panel): Q R = A, each
 //   reflector unitary, R and tau those of the host engine (LAPACK), on random, zero, tiny
 //   and partly zero panels; the rows between m and lda untouched;
 // - geqrf_wy, the panel QR with its compact-WY form: A and tau those of geqrf, V explicit,
@@ -205,14 +206,20 @@ TYPED_TEST(Sy2sbBlocks_Cuda, GeqrfFactorsAndMatchesLapack) {
     int64_t m, n;
     Panel kind;
   };
-  // 1 x 1 to 70000 x 32 (z there: past shared memory, cuSOLVER), m < n, 20, 33 and 64
-  // columns (the 32- and 64-column kernels), 65 (cuSOLVER).
+  // 1 x 1 to 70000 x 32 (z there: past shared memory at 32 columns, the blocked loop's
+  // 16-column panels), m < n, 20, 33 and 64 columns (the 32- and 64-column kernels); past
+  // 64 columns the blocked loop (kernels/cuda/sy2sb/sy2sb.cu): 65 (a last panel of one
+  // column), 200 (panels that do not divide n), 250 on 100 rows (m < n: the columns past
+  // m updated, not factored), 96 on 20000 rows and 64 on 70000 (too tall for the kernel
+  // whole in double).
   const std::vector<Case> cases = {
-      {1, 1, Panel::Random},      {5, 3, Panel::Random},         {3, 5, Panel::Random},
-      {40, 32, Panel::Random},    {300, 20, Panel::Random},      {777, 33, Panel::Random},
-      {1000, 64, Panel::Random},  {4100, 32, Panel::Random},     {20000, 32, Panel::Random},
-      {70000, 32, Panel::Random}, {3000, 65, Panel::Random},     {500, 32, Panel::Zero},
-      {2000, 32, Panel::Tiny},    {2000, 32, Panel::ZeroColumns}};
+      {1, 1, Panel::Random},          {5, 3, Panel::Random},      {3, 5, Panel::Random},
+      {40, 32, Panel::Random},        {300, 20, Panel::Random},   {777, 33, Panel::Random},
+      {1000, 64, Panel::Random},      {4100, 32, Panel::Random},  {20000, 32, Panel::Random},
+      {70000, 32, Panel::Random},     {3000, 65, Panel::Random},  {5000, 200, Panel::Random},
+      {100, 250, Panel::Random},      {20000, 96, Panel::Random}, {70000, 64, Panel::Random},
+      {500, 32, Panel::Zero},         {2000, 32, Panel::Tiny},    {2000, 32, Panel::ZeroColumns},
+      {1500, 130, Panel::ZeroColumns}};
   for (const auto& [m, n, kind] : cases) {
     SCOPED_TRACE(
         detail::concat("m=", m, " n=", n, " kind=", static_cast<int>(kind), " ", seed_text()));

@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "core/detail/cuda_check.hpp"
+#include "kernels/cuda/common/cublas.hpp"
 #include "kernels/cuda/common/debug_env.hpp"
 #include "kernels/cuda/common/device_scalar.cuh"
 #include "kernels/cuda/common/launchers.hpp"
+#include "kernels/cuda/common/stream_scratch.hpp"
 #include "kernels/cuda/sy2sb/panel_qr.cuh"
 #include "kernels/larfb_kernels.hpp"
 #include "kernels/sy2sb_kernels.hpp"
@@ -74,12 +76,59 @@ bool try_panel_qr(cudaStream_t stream, int64_t m, int64_t n, T* A, int64_t lda, 
                   common::device_ptr(Tm), ldt);
 }
 
+// The panels of blocked_qr: 32 columns (16 in complex double), so that a panel of
+// 65536 rows still fits the grid's shared memory (a slab of about 500 rows per SM); a
+// column of the one-kernel QR costs one grid barrier whatever the width.
+template <Scalar T>
+constexpr int64_t kBlockedQrPanel = sizeof(T) > 8 ? 16 : 32;
+
+// LAPACK ?geqrf's blocked loop for a matrix the one-kernel QR does not take whole (wider
+// than kQrMaxCols, or too tall for the grid's shared memory at its width), as
+// geqrf_mgpu's 128-column panels of a tall matrix are: panels of kBlockedQrPanel columns
+// by the one-kernel QR with their compact-WY form, each applied to the columns right of
+// it as A := (I - V Tm V^H)^H A = A - V (Tm^H (V^H A)) by three gemms. Why: cuSOLVER's
+// geqrf is a chain of launches per column (bench/results/h200-tall-svd.md). Returns the
+// columns factored: all min(m, n), or those before the first panel the kernel declined
+// (0 when n fits one panel).
+template <Scalar T>
+int64_t blocked_qr(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, int64_t lda,
+                   T* tau) {
+  const int64_t k = std::min(m, n), w = kBlockedQrPanel<T>;
+  if (n <= w) return 0;
+  // Workspace, stream-ordered: V (m x w), Tm (w x w), the products W and Tm^H W (w x n).
+  const common::StreamScratch work(static_cast<std::size_t>(m * w + w * w + 2 * w * n) * sizeof(T),
+                                   stream);
+  T* V = work.as<T>();
+  T* Tm = V + m * w;
+  T* W = Tm + w * w;
+  T* TW = W + w * n;
+  int64_t j = 0;
+  for (; j < k; j += w) {
+    const int64_t jb = std::min(w, k - j), mj = m - j, rest = n - j - jb;
+    T* P = A + j + j * lda;
+    if (!try_panel_qr(stream, mj, jb, P, lda, tau + j, V, m, Tm, w)) break;
+    if (rest == 0) continue;
+    T* C = P + jb * lda;
+    const cublasHandle_t h = dev.cublas();
+    common::cublas::gemm(h, stream, Op::C, Op::N, jb, rest, mj, T(1), V, m, C, lda, T(0), W, w);
+    common::cublas::gemm(h, stream, Op::C, Op::N, jb, rest, jb, T(1), Tm, w, W, w, T(0), TW, w);
+    common::cublas::gemm(h, stream, Op::N, Op::N, mj, rest, jb, T(-1), V, m, TW, w, T(1), C, lda);
+  }
+  return j;
+}
+
 template <Scalar T>
 void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, int64_t lda,
            T* tau) {
   if (m == 0 || n == 0) return;
   dev.make_current();
   if (try_panel_qr(stream, m, n, A, lda, tau)) return;
+  if (const int64_t done = blocked_qr(dev, stream, m, n, A, lda, tau); done > 0) {
+    // cuSOLVER factors what the panels did not reach (none, unless a panel was declined).
+    if (done < std::min(m, n))
+      geqrf<T>(dev, stream, m - done, n - done, A + done + done * lda, lda, tau + done);
+    return;
+  }
   // Serialised per GPU: the handle is bound to this call's stream until it returns.
   Solver& s = solver_of(dev.gpu_ordinal());
   MGBLAS_CHECK_CUSOLVER(cusolverDnSetStream(s.handle, stream));
@@ -89,16 +138,14 @@ void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A, i
                                                     tau, type, &device_bytes, &host_bytes));
   // The workspace and info come from the stream-ordered pool: freed as soon as the
   // factorisation has run, with no wait here.
-  void* work = nullptr;
-  MGBLAS_CHECK_CUDA(cudaMallocAsync(&work, device_bytes + 2 * sizeof(int), stream));
+  const common::StreamScratch work(device_bytes + 2 * sizeof(int), stream);
   std::vector<std::byte> host_work(host_bytes);
   // info after the workspace, rounded up to an int's alignment.
   const size_t info_at = (device_bytes + sizeof(int) - 1) / sizeof(int) * sizeof(int);
-  int* info = reinterpret_cast<int*>(static_cast<std::byte*>(work) + info_at);
+  int* info = reinterpret_cast<int*>(work.bytes() + info_at);
   MGBLAS_CHECK_CUSOLVER(cusolverDnXgeqrf(s.handle, s.params, m, n, type, A, lda, type, tau, type,
-                                         work, device_bytes, host_work.data(), host_bytes,
+                                         work.as(), device_bytes, host_work.data(), host_bytes,
                                          info));
-  MGBLAS_CHECK_CUDA(cudaFreeAsync(work, stream));
 }
 
 template <Scalar T>
