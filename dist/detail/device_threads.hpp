@@ -17,6 +17,27 @@
 
 namespace mgblas::detail {
 
+/// here() on this thread while the tasks `others` (already started) run on theirs; every
+/// one has ended on return, and the first exception (here()'s, then the others' in order)
+/// is rethrown.
+template <typename F>
+void run_and_join(F&& here, std::vector<std::future<void>>& others) {
+  std::exception_ptr first;
+  try {
+    here();
+  } catch (...) {
+    first = std::current_exception();
+  }
+  for (auto& o : others) {
+    try {
+      o.get();
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first) std::rethrow_exception(first);
+}
+
 /// f(dd) for every local device dd of ctx, all finished on return: on a rank with several
 /// GPUs one thread per device (f must make its device current), otherwise in order on
 /// this thread (host devices compute in their kernels, which would then share the CPU
@@ -30,21 +51,9 @@ void for_each_local_device(const Context& ctx, F&& f) {
   }
   std::vector<std::future<void>> others;
   others.reserve(static_cast<std::size_t>(nd - 1));
-  for (int dd = 1; dd < nd; ++dd) others.push_back(std::async(std::launch::async, [&f, dd] { f(dd); }));
-  std::exception_ptr first;
-  try {
-    f(0);
-  } catch (...) {
-    first = std::current_exception();
-  }
-  for (auto& o : others) {
-    try {
-      o.get();
-    } catch (...) {
-      if (!first) first = std::current_exception();
-    }
-  }
-  if (first) std::rethrow_exception(first);
+  for (int dd = 1; dd < nd; ++dd)
+    others.push_back(std::async(std::launch::async, [&f, dd] { f(dd); }));
+  run_and_join([&f] { f(0); }, others);
 }
 
 }  // namespace mgblas::detail

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <future>
 #include <span>
 #include <vector>
@@ -388,20 +387,10 @@ void apply_two_stage_bidiag(const DistMatrix<T>& A, const TwoStageBidiag<T>& q, 
       // Both at once, P2 on the side stream from a second thread, once the device's stream
       // has delivered CP.
       dev.synchronize();
-      auto p2 = std::async(std::launch::async,
-                           [&] { stage_two(dd, Vect::P, CP, Queue(dev, dev.side_stream())); });
-      std::exception_ptr first;
-      try {
-        stage_two(dd, Vect::Q, CQ, dev);
-      } catch (...) {
-        first = std::current_exception();
-      }
-      try {
-        p2.get();
-      } catch (...) {
-        if (!first) first = std::current_exception();
-      }
-      if (first) std::rethrow_exception(first);
+      std::vector<std::future<void>> p2;
+      p2.push_back(std::async(std::launch::async,
+                              [&] { stage_two(dd, Vect::P, CP, Queue(dev, dev.side_stream())); }));
+      run_and_join([&] { stage_two(dd, Vect::Q, CQ, dev); }, p2);
     });
   }
   if (CQ != nullptr && CQ->n() > 0 && !q.tauq1.empty())

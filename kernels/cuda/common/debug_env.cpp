@@ -38,21 +38,22 @@ std::optional<int> stebz_points_override() {
   return p;
 }
 
-std::optional<bool> stebz_slice_override() {
-  const char* v = std::getenv("MGBLAS_STEBZ_SLICE");
+namespace {
+
+// A 0/1 switch: nullopt when unset or empty, BadArgument naming it for anything else.
+std::optional<bool> env_switch(const char* name) {
+  const char* v = std::getenv(name);
   if (v == nullptr || *v == '\0') return std::nullopt;
   const std::string s(v);
-  MGBLAS_CHECK_ARG(s == "0" || s == "1", "MGBLAS_STEBZ_SLICE", s, "0 or 1");
+  MGBLAS_CHECK_ARG(s == "0" || s == "1", name, s, "0 or 1");
   return s == "1";
 }
 
-std::optional<bool> stebz_dc_override() {
-  const char* v = std::getenv("MGBLAS_STEBZ_DC");
-  if (v == nullptr || *v == '\0') return std::nullopt;
-  const std::string s(v);
-  MGBLAS_CHECK_ARG(s == "0" || s == "1", "MGBLAS_STEBZ_DC", s, "0 or 1");
-  return s == "1";
-}
+}  // namespace
+
+std::optional<bool> stebz_slice_override() { return env_switch("MGBLAS_STEBZ_SLICE"); }
+
+std::optional<bool> stebz_dc_override() { return env_switch("MGBLAS_STEBZ_DC"); }
 
 bool stedc_trace() { return std::getenv("MGBLAS_STEDC_TRACE") != nullptr; }
 
