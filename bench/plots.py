@@ -1297,6 +1297,45 @@ def svd_overlap(paths, out):
                ", H200", None, "seconds", legend=7)
     save(fig, out)
 
+@topic("tall-svd", "CSV", "gesvd_mgpu of 65536 x 4096 (QR first) per phase before and after "
+       "the blocked panel QR, with and without vectors, and the QR's time per panel "
+       "configuration (<gpu>-tall-svd)")
+def tall_svd(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx, cx) = figure(3, (15, 4.5))
+
+    def row(run, vectors, config, devices="1"):
+        return next(r for r in rows if r["run"] == run and r["m"] == "65536" and r["n"] == "4096"
+                    and r["vectors"] == vectors and r["devices"] == devices and
+                    r["config"].startswith(config))
+    for axis, vectors in [(ax, "all"), (bx, "none")]:
+        picked = [row("1", vectors, "auto panel (64)"), row("7", vectors, "one GPU")]
+        stacked_bars(axis, [0, 1], [
+            ("QR", [float(r["qr"]) for r in picked]),
+            ("reduction of R", [float(r["reduction"]) for r in picked]),
+            ("bidiagonal SVD" if vectors == "all" else "singular values",
+             [float(r["bidiagonal"]) for r in picked]),
+            ("back-transformations", [float(r["back_transform"]) for r in picked])])
+        gesvdp = float(row("7", vectors, "one GPU")["t_gesvdp"])
+        axis.axhline(gesvdp, color="k", lw=1, label=f"cusolverDnXgesvdp ({gesvdp:.3f} s)")
+        if vectors == "all":
+            axis.axhline(gesvdp / 2, color="k", ls="--", lw=1, label="issue 35's target (2x)")
+        axis.set_xticks([0, 1], [f"{label}\n{float(r['t_mgblas']):.3f} s"
+                                 for label, r in zip(["before", "now"], picked)])
+        finish(axis, f"d, 65536 x 4096, {'thin vectors' if vectors == 'all' else 'values only'}"
+               ", one H200", None, "seconds", legend=7)
+    configs = [("1", "auto panel (64)", "cuSOLVER\npanels of 64"),
+               ("1", "--qr-panel 128", "cuSOLVER\npanels of 128"),
+               ("1", "--qr-panel 32", "one kernel\npanels of 32"),
+               ("2", "--qr-panel 64", "blocked\npanels of 64"),
+               ("3", "auto panel (128)", "blocked\npanels of 128")]
+    qr = [float(row(run, "all", config)["qr"]) for run, config, _ in configs]
+    cx.bar(range(len(configs)), qr, color="tab:blue")
+    cx.set_xticks(range(len(configs)), [label for _, _, label in configs], fontsize=7)
+    finish(cx, "geqrf_mgpu inside gesvd_mgpu, 65536 x 4096, d", None, "QR (s)")
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)

@@ -5,9 +5,10 @@
 #                           cores; logs to $OUT; exits on a failed build
 #   device_ctest REGEX      ctest -R REGEX --output-on-failure (overall limit $TO, default
 #                           500 s), log to $OUT/ctest-<REGEX>.log, its summary printed
-#   device_svd SIZES        mgblas-tester svd, d, two stages, nb 256, all vectors (or
+#   device_svd SIZES [OPTS] mgblas-tester svd, d, two stages, nb 256, all vectors (or
 #                           $VECTORS), against Xgesvdp (--no-ref when NOREF=1), median of
-#                           $REPEAT (1) after 1 warm-up (limit $TO, 400 s);
+#                           $REPEAT (1) after 1 warm-up (limit $TO, 400 s), OPTS (one word of
+#                           tester options, e.g. "--aspect 16 --qr-panel 32") appended;
 #                           $OUT/svd-${VECTORS:-all}.csv
 #   device_heevd SIZES      the same for mgblas-tester heevd, against Xsyevd;
 #                           $OUT/heevd-${VECTORS:-all}.csv
@@ -30,8 +31,9 @@ device_ctest() {
 }
 ref_flag() { if [ "${NOREF:-0}" = 1 ]; then echo --no-ref; else echo --ref; fi; }
 device_svd() {
+  # shellcheck disable=SC2086  # OPTS is a word of options
   timeout "${TO:-400}" "$T" svd -n "$1" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
-    --gesvd-max-n 0 "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" |
+    --gesvd-max-n 0 "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" ${2:-} |
     grep -v "^# \(command\|time\)"
 }
 device_heevd() {
