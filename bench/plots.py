@@ -1297,6 +1297,7 @@ def svd_overlap(paths, out):
                ", H200", None, "seconds", legend=7)
     save(fig, out)
 
+
 @topic("tall-svd", "CSV", "gesvd_mgpu of 65536 x 4096 (QR first) per phase before and after "
        "the blocked panel QR, with and without vectors, and the QR's time per panel "
        "configuration (<gpu>-tall-svd)")
