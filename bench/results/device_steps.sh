@@ -5,6 +5,10 @@
 #                           cores; logs to $OUT; exits on a failed build
 #   device_ctest REGEX      ctest -R REGEX --output-on-failure (overall limit $TO, default
 #                           500 s), log to $OUT/ctest-<REGEX>.log, its summary printed
+#   device_sanitize TOOL BINARY FILTER
+#                           compute-sanitizer --tool TOOL on build-dev/tests/kernels/BINARY
+#                           with --gtest_filter=FILTER (limit $TO, 300 s); log
+#                           $OUT/sanitize-TOOL-BINARY.log, its summary printed
 #   device_svd SIZES [OPTS] mgblas-tester svd, d, two stages, nb 256, all vectors (or
 #                           $VECTORS), against Xgesvdp (--no-ref when NOREF=1), median of
 #                           $REPEAT (1) after 1 warm-up (limit $TO, 400 s), OPTS (one word of
@@ -28,6 +32,12 @@ device_ctest() {
   local log=$OUT/ctest-${1//[^A-Za-z0-9_]/_}.log
   (cd "$B" && timeout "${TO:-500}" ctest -R "$1" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $1 rc $?"
   grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$log" | tail -25
+}
+device_sanitize() {
+  local log=$OUT/sanitize-$1-$2.log
+  timeout "${TO:-300}" compute-sanitizer --tool "$1" "$B/tests/kernels/$2" --gtest_filter="$3" > "$log" 2>&1
+  echo "sanitize $1 $2 rc $?"
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$log" | tail -5
 }
 ref_flag() { if [ "${NOREF:-0}" = 1 ]; then echo --no-ref; else echo --ref; fi; }
 device_svd() {

@@ -33,10 +33,7 @@ while [ $# -gt 0 ]; do
     ctest)
       device_ctest "$2"; shift 2 ;;
     sanitize)
-      tool=$2 bin=$3 filter=$4; shift 4
-      timeout "${TO:-300}" compute-sanitizer --tool "$tool" "$B/tests/kernels/$bin" \
-        --gtest_filter="$filter" > "$OUT/sanitize-$tool-$bin.log" 2>&1; echo "sanitize $tool $bin rc $?"
-      grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" "$OUT/sanitize-$tool-$bin.log" | tail -5 ;;
+      device_sanitize "$2" "$3" "$4"; shift 4 ;;
     svd)
       device_svd "$2"; shift 2 ;;
     heevd)

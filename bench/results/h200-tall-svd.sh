@@ -4,6 +4,8 @@
 #   build              configure build-dev (Release, sm_90; a fresh one with
 #                      MGBLAS_INSTANCES=ci) and build the tester and the GPU tests touched
 #   ctest REGEX        ctest -R REGEX in build-dev (device_steps.sh)
+#   sanitize TOOL BINARY FILTER
+#                      compute-sanitizer on a kernel test (device_steps.sh)
 #   svd SIZES [OPTS]   mgblas-tester svd, d, two stages, all vectors (or $VECTORS), against
 #                      Xgesvdp (--no-ref when NOREF=1), OPTS appended (device_steps.sh)
 #   hetrd SIZES        mgblas-tester hetrd --eig, d, two stages (band 32), no cuSOLVER, stage
@@ -21,6 +23,8 @@ while [ $# -gt 0 ]; do
                    test_hetrd_2stage_gpu test_device_threads ;;
     ctest)
       device_ctest "$2"; shift 2 ;;
+    sanitize)
+      device_sanitize "$2" "$3" "$4"; shift 4 ;;
     svd)
       sizes=$2 extra=$(extra_of "${@:3}"); shift 2; [ -n "$extra" ] && shift
       device_svd "$sizes" "$extra" ;;
