@@ -17,7 +17,9 @@
 // min(m, n)) their scalars, A(0:m, j) -> H(j)^H ... applied in order H(0), H(1), ....
 // Host engine: LAPACKE ?geqrf. CUDA engine: one cooperative kernel that keeps the panel in
 // shared memory (n <= 64 and a slab of rows per SM fits: kernels/cuda/sy2sb/panel_qr.cuh),
-// else cuSOLVER cusolverDnXgeqrf; workspaces allocated on `stream` (stream-ordered).
+// else a blocked loop of that kernel's 32-column panels (16 in complex double) with gemm
+// updates, else (where even such a panel does not fit) cuSOLVER cusolverDnXgeqrf;
+// workspaces allocated on `stream` (stream-ordered).
 #define MGBLAS_DECLARE_GEQRF_KERNEL(T)                                                     \
   void geqrf(const Device& dev, cudaStream_t stream, int64_t m, int64_t n, T* A,          \
              int64_t lda, T* tau)
