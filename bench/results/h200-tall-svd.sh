@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     build)
       shift; [ -f "$B/CMakeCache.txt" ] || hc+=(-DMGBLAS_INSTANCES=ci)
       device_build mgblas-tester test_gesvd_gpu test_geqrf_gpu test_cuda_sy2sb_blocks test_cuda_stebz \
-                   test_hetrd_2stage_gpu test_device_threads ;;
+                   test_hetrd_2stage_gpu test_device_threads test_cuda_bidiag_svd ;;
     ctest)
       device_ctest "$2"; shift 2 ;;
     sanitize)
