@@ -14,7 +14,8 @@
 #                           $REPEAT (1) after 1 warm-up (limit $TO, 400 s), OPTS (one word of
 #                           tester options, e.g. "--aspect 16 --qr-panel 32") appended;
 #                           $OUT/svd-${VECTORS:-all}.csv
-#   device_heevd SIZES      the same for mgblas-tester heevd, against Xsyevd;
+#   device_heevd SIZES      the same for mgblas-tester heevd, against Xsyevd, in precision
+#                           $TYPE (d), stages $STAGES (two; a list such as one,two,auto);
 #                           $OUT/heevd-${VECTORS:-all}.csv
 export NCCL_NVLS_ENABLE=0 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OPENBLAS_NUM_THREADS=1
 R=$PWD; B=$R/build-dev; hc=(); [ -x /opt/gcc/bin/g++ ] && hc=(-DCMAKE_CUDA_HOST_COMPILER=/opt/gcc/bin/g++)
@@ -47,7 +48,7 @@ device_svd() {
     grep -v "^# \(command\|time\)"
 }
 device_heevd() {
-  timeout "${TO:-400}" "$T" heevd -n "$1" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
+  timeout "${TO:-400}" "$T" heevd -n "$1" --type "${TYPE:-d}" --nb 256 --stages "${STAGES:-two}" --vectors "${VECTORS:-all}" \
     "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/heevd-${VECTORS:-all}.csv" |
     grep -v "^# \(command\|time\)"
 }
