@@ -1337,6 +1337,47 @@ def tall_svd(paths, out):
     save(fig, out)
 
 
+@topic("chase-attempts", "CSV", "the tridiagonal chase per kernel version and n (the grouped "
+       "kernel and the relaxed poll, not kept), and hetrd_2stage_mgpu's time and chase with "
+       "band 16 and 32 (<gpu>-chase-attempts)")
+def chase_attempts(paths, out):
+    rows = read(paths[0])
+    fig, (ax, bx) = figure(2, (12, 4.5))
+
+    def value(run, version, what, n, b="32"):
+        return next(float(r["value"]) for r in rows if r["run"] == run and
+                    r["version"] == version and r["what"] == what and r["type"] == "d" and
+                    r["n"] == n and r["b"] == b)
+    sizes = ["4096", "8192", "32768"]
+    versions = [("2", "block per sweep", "block per sweep (kept)"),
+                ("1", "grouped, first version (a warp per sweep, 4 warps)",
+                 "grouped: a warp per sweep"),
+                ("2", "grouped, copy team (3 task warps + 4 copy warps)",
+                 "grouped: + copy team"),
+                ("4", "block per sweep, relaxed poll", "block per sweep, relaxed poll")]
+    grouped_bars(ax, [([value(run, v, "chase", n) for n in sizes], label)
+                      for run, v, label in versions], 0.2)
+    ax.set_xticks(range(len(sizes)), [f"n = {n}" for n in sizes])
+    finish(ax, "band_to_tridiag alone, d, b = 32, one H200", None, "seconds", logy=True,
+           legend=7)
+    cases = [("4096", "16"), ("4096", "32"), ("8192", "16"), ("8192", "32")]
+    total = [value("6", "block per sweep", "hetrd_two_stage", n, b) for n, b in cases]
+    chase = [value("6", "block per sweep", "hetrd_chase_in_call", n, b) for n, b in cases]
+    stacked_bars(bx, range(len(cases)), [("chase", chase),
+                                         ("the rest (stage one)",
+                                          [t - c for t, c in zip(total, chase)])])
+    for i, n in enumerate(c[0] for c in cases):
+        ref = next(float(r["ref_value"]) for r in rows if r["run"] == "6" and r["n"] == n and
+                   r["what"] == "hetrd_two_stage")
+        bx.plot([i - 0.4, i + 0.4], [ref / 1.5 if n == "4096" else ref / 3] * 2, "k--", lw=1,
+                label="issue 33's target" if i == 0 else None)
+    bx.set_xticks(range(len(cases)), [f"n = {n}\nband {b}\n{t:.4f} s"
+                                      for (n, b), t in zip(cases, total)], fontsize=8)
+    finish(bx, "hetrd_2stage_mgpu, d, one H200", None,
+           "seconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
