@@ -1338,11 +1338,11 @@ def tall_svd(paths, out):
 
 
 @topic("chase-attempts", "CSV", "the tridiagonal chase per kernel version and n (the grouped "
-       "kernel and the relaxed poll, not kept), and hetrd_2stage_mgpu's time and chase with "
-       "band 16 and 32 (<gpu>-chase-attempts)")
+       "kernel and the relaxed poll, not kept), hetrd_2stage_mgpu's time and chase with band "
+       "16 and 32, and its time with the panel QR as a cluster or a grid (<gpu>-chase-attempts)")
 def chase_attempts(paths, out):
     rows = read(paths[0])
-    fig, (ax, bx) = figure(2, (12, 4.5))
+    fig, (ax, bx, cx) = figure(3, (17, 4.5))
 
     def value(run, version, what, n, b="32"):
         return next(float(r["value"]) for r in rows if r["run"] == run and
@@ -1375,6 +1375,16 @@ def chase_attempts(paths, out):
                                       for (n, b), t in zip(cases, total)], fontsize=8)
     finish(bx, "hetrd_2stage_mgpu, d, one H200", None,
            "seconds", legend=7)
+    forms = [("panel QR as a cooperative grid (kept)", "cooperative grid (kept)"),
+             ("panel QR as a cluster where it fits", "one cluster where it fits")]
+    qr_sizes = ["4096", "8192", "16384"]
+    grouped_bars(cx, [([value("7", v, "hetrd_two_stage", n) / value("7", forms[0][0],
+                                                                    "hetrd_two_stage", n)
+                        for n in qr_sizes], label) for v, label in forms], 0.35)
+    cx.set_xticks(range(len(qr_sizes)), [f"n = {n}" for n in qr_sizes])
+    cx.set_ylim(0.9, 1.1)
+    finish(cx, "hetrd_2stage_mgpu by the panel QR's form, d, one H200", None,
+           "time / the grid form's", legend=7)
     save(fig, out)
 
 
