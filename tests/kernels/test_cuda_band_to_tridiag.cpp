@@ -2,11 +2,13 @@
 // The band-to-tridiagonal bulge chase on the CUDA engine (kernels/lapack.hpp
 // band_to_tridiag, one persistent kernel pipelining the sweeps): the checks of
 // sb2st_test_helpers.hpp, d and e against the host engine's on the same band, n up to
-// 3000, bad arguments; the application of its Q2 (band_to_tridiag_apply_q, windows of
-// sweeps streamed through registers): the same checks, and C against the host engine's
-// on the same reflectors and C at every edge of the kernel's shapes.
+// 4000, the same result bit for bit on every call, bad arguments; the application of its
+// Q2 (band_to_tridiag_apply_q, windows of sweeps streamed through registers): the same
+// checks, and C against the host engine's on the same reflectors and C at every edge of
+// the kernel's shapes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
@@ -22,6 +24,30 @@ class BandToTridiag_Cuda : public ::testing::Test {};
 TYPED_TEST_SUITE(BandToTridiag_Cuda, TestScalars, PrecisionName);
 
 TYPED_TEST(BandToTridiag_Cuda, EveryBand) { check_every_band<TypeParam>(gpu()); }
+
+// The same band twice gives the same d, e, V2 and tau2 bit for bit: a sweep's arithmetic
+// and its order of summation do not depend on which block takes the sweep or when, and
+// Q2's back-transformations rely on the reflectors being the ones every rank computed.
+// n = 4000 runs the chase over many rounds of the persistent blocks (b = 3: 1333 tasks in
+// sweep 0; b = 32 and 64: the two thread shapes of the usual bands).
+TYPED_TEST(BandToTridiag_Cuda, RepeatsBitwise) {
+  using T = TypeParam;
+  auto rng = make_rng();
+  const auto same = [](const auto& x, const auto& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                      [](auto u, auto v) { return u == v || (u != u && v != v); });
+  };
+  for (int64_t b : {3, 32, 64}) {
+    const Band<T> a = make_band<T>(BandSpectrum::Random, 4000, b, rng);
+    const auto first = run_chase<T>(gpu(), a, true);
+    for (int rep = 0; rep < 2; ++rep) {
+      const auto again = run_chase<T>(gpu(), a, true);
+      SCOPED_TRACE(detail::concat("b=", b, " call ", rep + 2, ", ", seed_text()));
+      EXPECT_TRUE(same(first.d, again.d) && same(first.e, again.e)) << "d, e";
+      EXPECT_TRUE(same(first.V2, again.V2) && same(first.tau2, again.tau2)) << "V2, tau2";
+    }
+  }
+}
 
 //  +--------------------------------------------------------------------------+
 //  |  eig = max_i |lambda_i(T_gpu) - lambda_i(T_host)| / (n eps ||A||_1)        |
