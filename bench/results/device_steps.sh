@@ -5,6 +5,9 @@
 #                           cores; logs to $OUT; exits on a failed build
 #   device_ctest REGEX      ctest -R REGEX --output-on-failure (overall limit $TO, default
 #                           500 s), log to $OUT/ctest-<REGEX>.log, its summary printed
+#   device_gtest BINARY FILTER
+#                           build-dev/tests/kernels/BINARY --gtest_filter=FILTER (limit $TO,
+#                           300 s), log $OUT/gtest-BINARY.log, its failures and summary printed
 #   device_sanitize TOOL BINARY FILTER
 #                           compute-sanitizer --tool TOOL on build-dev/tests/kernels/BINARY
 #                           with --gtest_filter=FILTER (limit $TO, 300 s); log
@@ -33,6 +36,11 @@ device_ctest() {
   local log=$OUT/ctest-${1//[^A-Za-z0-9_]/_}.log
   (cd "$B" && timeout "${TO:-500}" ctest -R "$1" --timeout 400 --output-on-failure > "$log" 2>&1); echo "ctest $1 rc $?"
   grep -E "tests passed|tests failed|\*\*\*Failed|Timeout|Not Run|Skipped|Total Test" "$log" | tail -25
+}
+device_gtest() {
+  local log=$OUT/gtest-$1.log
+  timeout "${TO:-300}" "$B/tests/kernels/$1" --gtest_filter="$2" > "$log" 2>&1; echo "gtest $1 rc $?"
+  grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|Failure|error:" "$log" | head -20
 }
 device_sanitize() {
   local log=$OUT/sanitize-$1-$2.log

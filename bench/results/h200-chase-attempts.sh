@@ -6,7 +6,7 @@
 #   build              configure build-dev (Release, sm_90; a fresh one with
 #                      MGBLAS_INSTANCES=ci) and build the tester and the chases' GPU tests
 #   gtest BINARY FILTER
-#                      build-dev/tests/kernels/BINARY --gtest_filter=FILTER (limit $TO, 300 s)
+#                      a kernel test with a filter (device_steps.sh)
 #   ctest REGEX        ctest -R REGEX in build-dev (device_steps.sh)
 #   chase SIZES B TYPES
 #                      mgblas-tester band2tri, the tridiagonal chase alone, median of 3 after
@@ -26,10 +26,7 @@ while [ $# -gt 0 ]; do
       device_build mgblas-tester test_cuda_band_to_tridiag test_cuda_band_to_bidiag \
                    test_hetrd_2stage_gpu test_heevd_gpu test_gesvd_gpu ;;
     gtest)
-      log=$OUT/gtest-$2.log
-      timeout "${TO:-300}" "$B/tests/kernels/$2" --gtest_filter="$3" > "$log" 2>&1; echo "gtest $2 rc $?"
-      grep -E "^\[  (PASSED|FAILED) |^\[  FAILED|Failure|error:" "$log" | head -20
-      shift 3 ;;
+      device_gtest "$2" "$3"; shift 3 ;;
     ctest)
       device_ctest "$2"; shift 2 ;;
     chase)
