@@ -163,7 +163,7 @@ void launch_multisection(cudaStream_t stream, int64_t n, const R* d, const R* e,
   int64_t* counts = nullptr;
   if (common::stebz_slice_override().value_or(count >= kSliceMin)) {
     scratch.emplace(static_cast<std::size_t>(points) * sizeof(int64_t), stream);
-    counts = static_cast<int64_t*>(scratch->as());
+    counts = scratch->as<int64_t>();
     slice_counts_kernel<R>
         <<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(n, d, e, points, counts);
     MGBLAS_CHECK_LAUNCH(stream);
