@@ -163,12 +163,11 @@ TYPED_TEST(BandToTridiag_Cuda, ApplyQSameAsHost) {
 }
 
 // The kernel choices of docs/environment.md against the host engine: the warp kernel
-// (MGBLAS_SB2ST_APPLY_Q=generic), the tensor-core blocks (mma: double only, bands <= 32;
-// the other precisions skip it; at band 32 with the tile held in registers, mma-ring with
-// it in shared memory), the alternative shapes where this build has them (groups
-// of 1, 2 and 4 reflectors, 2 to 16 lanes), and
-// one window per chunk of packed steps (MGBLAS_SB2ST_APPLY_Q_PACK_BYTES=1), at n = 777
-// and 2131 (prime).
+// (MGBLAS_SB2ST_APPLY_Q=generic), the tensor-core blocks (mma: double with bands <= 32
+// and complex double at band 32, the tile held in registers there; mma-ring, double only,
+// with it in shared memory; the other cases skip them), the alternative shapes where this
+// build has them (groups of 1, 2 and 4 reflectors, 2 to 16 lanes), and one window per
+// chunk of packed steps (MGBLAS_SB2ST_APPLY_Q_PACK_BYTES=1), at n = 777 and 2131 (prime).
 TYPED_TEST(BandToTridiag_Cuda, ApplyQKernelChoices) {
   using T = TypeParam;
   auto rng = make_rng();

@@ -10,9 +10,10 @@
 // the b + L - 1 rows from s0 + 1 + k b. (sb2st_kernels.hpp's compact-WY blocks are the
 // case L <= b; any L works reflector by reflector.)
 //
-// Two kernels. Double, where the band is <= 32 on compute capability >= 8.0, takes the
-// blocks I - V T V^H on FP64 tensor cores (apply_q_mma.cuh: 0.507 s at n = m = 16384 on
-// an H200 with band 32, 35% of DGEMM's rate, against 1.31 s here). Everything else takes the
+// Two kernels. Double, where the band is <= 32 on compute capability >= 8.0, and complex
+// double at band 32, take the blocks I - V T V^H on FP64 tensor cores (apply_q_mma.cuh:
+// 0.507 s at n = m = 16384 on an H200 with band 32 in double, 35% of DGEMM's rate, against
+// 1.31 s here). Everything else takes the
 // kernels below, which apply the reflectors one at a time (rank-1 updates): they do the
 // nominal flops only (blocks cost about 1.6x them: V is banded, plus T), C streams through
 // DRAM once per window (L / 4 flop/byte in double), and columns are independent, so a
@@ -389,22 +390,25 @@ void apply_q(const Device& dev, cudaStream_t stream, Op op, int64_t n, int64_t b
   const D* v = common::device_ptr(V2);
   const D* t = common::device_ptr(tau2);
   D* c = common::device_ptr(C);
-  // Double's default where the band fits: the blocks on tensor cores (apply_q_mma.cuh).
+  // Double's default where the band fits, complex double's at band 32: the blocks on tensor
+  // cores (apply_q_mma.cuh).
   if (!choice || choice->mma) {
-    if constexpr (std::is_same_v<D, double>) {
-      if (mma_serves(dev, be)) {
-        const bool ring = choice && choice->ring;
+    const bool ring = choice && choice->ring;
+    if constexpr (std::is_same_v<D, double> || std::is_same_v<D, cuDoubleComplex>) {
+      if (mma_serves<D>(dev, be, ring)) {
         if (adjoint)
-          run_blocks_mma<true>(dev, stream, n, be, v, t, m, c, ldc, pack_bytes, ring);
+          run_blocks_mma<D, true>(dev, stream, n, be, v, t, m, c, ldc, pack_bytes, ring);
         else
-          run_blocks_mma<false>(dev, stream, n, be, v, t, m, c, ldc, pack_bytes, ring);
+          run_blocks_mma<D, false>(dev, stream, n, be, v, t, m, c, ldc, pack_bytes, ring);
         return;
       }
     }
     if (choice)
-      MGBLAS_THROW(BadArgument, "MGBLAS_SB2ST_APPLY_Q = mma: the tensor-core kernel is built "
-                   "for double with bands <= ", kMmaShape.band,
-                   " on compute capability >= 8.0 only (band ", be, ")");
+      MGBLAS_THROW(BadArgument, "MGBLAS_SB2ST_APPLY_Q = ", ring ? "mma-ring" : "mma",
+                   ": the tensor-core kernel is built for double with bands <= ", kMmaShape.band,
+                   " and complex double with band ", kMmaShape.band,
+                   " (the held tile, not mma-ring), on compute capability >= 8.0 only (band ", be,
+                   ")");
   }
   constexpr std::size_t kBuilt = kBuiltApplyQShapes<T>;
   int pick = -1;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CUDA engine's Q2 application in double on FP64 tensor cores (DMMA): C := op(Q2) C
-// as blocks I - V T V^H, one per window of kSweeps sweeps and step k (kernels/
-// sb2st_kernels.hpp: G(g, k) = H(s0, k) ... H(s0 + L - 1, k), applied in apply_q.cuh's
-// order). apply_q.cuh's launcher calls run_blocks_mma for double when the band fits.
+// The CUDA engine's Q2 application in double and complex double on FP64 tensor cores
+// (DMMA): C := op(Q2) C as blocks I - V T V^H, one per window of kSweeps sweeps and step k
+// (kernels/sb2st_kernels.hpp: G(g, k) = H(s0, k) ... H(s0 + L - 1, k), applied in
+// apply_q.cuh's order). apply_q.cuh's launcher calls run_blocks_mma for double when the
+// band fits, for complex double at band 32.
 //
 // Why blocks here, when apply_q.cuh applies reflectors one at a time: there the FP64 pipe
 // and the shared-memory pipe that feeds it cap the rate at 12-15% of DGEMM's on an H200.
@@ -30,8 +31,11 @@
 //   first, the tensor pipe at 33%, with 8 warps per SM.
 // - apply_blocks_held (be = 32, the automatic band's usual value): the same steps with the
 //   warp's 64 x 16 tile held in registers as the mmas' accumulator (below), so shared
-//   memory carries only V, -Y and the rows that enter and leave. The ring kernel serves the
-//   other bands (and MGBLAS_SB2ST_APPLY_Q=mma-ring).
+//   memory carries only V, -Y and the rows that enter and leave. Complex double runs it on
+//   8 columns a warp, their real and imaginary parts as the tile's 16 (1.45 s at n = m =
+//   16384, 48% of ZGEMM's rate, against 3.27 s one reflector at a time; 2026-12-01,
+//   h200-apply-q-complex.md). The ring kernel (double only) serves the other bands (and
+//   MGBLAS_SB2ST_APPLY_Q=mma-ring).
 // Memory: the packed steps of a chunk, at most MGBLAS_SB2ST_APPLY_Q_PACK_BYTES (256 MiB);
 // the call waits for its stream before it frees them.
 #pragma once
@@ -40,6 +44,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "core/detail/cuda_check.hpp"
 #include "core/device.hpp"
@@ -49,6 +54,12 @@
 #include "kernels/sb2st_kernels.hpp"
 
 namespace mgblas::kernels::cuda::sb2st {
+
+using common::conj;
+using common::make_scalar;
+using common::mul;
+using common::mul_add;
+using common::neg;
 
 /// The DMMA kernel's shape: reflectors of length <= kBand, windows of kSweeps sweeps.
 struct MmaShape {
@@ -147,17 +158,32 @@ static_assert(y_frag(false, 3, 1, 7) == kFrags - 1 && y_frag(true, 3, 1, 7) == k
 //       (A = V^H of W = V^H C, 16 reflectors x 4 rows)
 //   -Y: [kR kL + ((q kL / 4 + u) 32 + lane) 2 + e] = -Y(16 q + 8 e + lane / 4, 4 u + lane % 4)
 //       (A of C += (-Y) W, 16 rows x 4 reflectors)
-// kHeld: the order of the held tile's B fragments instead (above).
-template <int kBand, int kSweeps, bool kAdjoint, bool kHeld>
+// kHeld: the order of the held tile's B fragments instead (above), for D = double or
+// complex double: the B operands conj(V) (of W^T = C^T conj(V)) and -Y^T, one element of D
+// per lane and fragment (complex: its two parts, the B operands of the two real products).
+// Shared memory (dynamic): V (kR x kL), T and the Gram matrix (kL x kL), tau, in D.
+template <typename D, int kSweeps>
+constexpr int pack_smem_bytes(int rows) {
+  return static_cast<int>(((rows + 2 * kSweeps) * (kSweeps + 1) + kSweeps) * sizeof(D));
+}
+
+template <typename D, int kBand, int kSweeps, bool kAdjoint, bool kHeld>
 __global__ void __launch_bounds__(kMmaPackThreads)
-    pack_blocks(Windows win, int64_t first, const double* V2, const double* tau2,
-                int64_t tau_stride, double* pack) {
+    pack_blocks(Windows win, int64_t first, const D* V2, const D* tau2, int64_t tau_stride,
+                D* pack) {
+  static_assert(kHeld || std::is_same_v<D, double>, "the ring kernel is double only");
   constexpr MmaShape kShape{kBand, kSweeps};
   constexpr int kR = kShape.rows(), kL = kSweeps;
   const int64_t i = first + blockIdx.y, steps = win.steps(i), kk = blockIdx.x;
   if (kk >= steps) return;
   __shared__ int64_t s_base;
-  __shared__ double v[kR][kL + 1], t[kL][kL + 1], g[kL][kL + 1], tau[kL];
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  using Row = D[kL + 1];
+  Row* const v = reinterpret_cast<Row*>(smem_raw);
+  Row* const t = v + kR;
+  Row* const g = t + kL;
+  D* const tau = reinterpret_cast<D*>(g + kL);
+  const D zero = make_scalar<D>(0);
   const int tid = static_cast<int>(threadIdx.x);
   if (tid == 0) {
     int64_t b = 0;
@@ -174,68 +200,69 @@ __global__ void __launch_bounds__(kMmaPackThreads)
   for (int x = tid; x < kR * kL; x += blockDim.x) {
     const int r = x / kL, j = x % kL, e = r - j;
     const int64_t len = length(j);
-    v[r][j] = e >= 0 && e < len ? V2[band2tri_v2_offset(n, be, s0 + j, k) + e] : 0.0;
+    v[r][j] = e >= 0 && e < len ? V2[band2tri_v2_offset(n, be, s0 + j, k) + e] : zero;
   }
   for (int j = tid; j < kL; j += blockDim.x)
-    tau[j] = length(j) > 0 ? tau2[(s0 + j) * tau_stride + k] : 0.0;
+    tau[j] = length(j) > 0 ? tau2[(s0 + j) * tau_stride + k] : zero;
   __syncthreads();
-  // g(a, j) = v_a . v_j for a < j (all that the recurrence reads).
+  // g(a, j) = v_a^H v_j for a < j (all that the recurrence reads).
   for (int x = tid; x < kL * kL; x += blockDim.x) {
     const int a = x / kL, j = x % kL;
-    double sum = 0;
+    D sum = zero;
     if (a < j)
-      for (int r = j; r < kR; ++r) sum += v[r][a] * v[r][j];
+      for (int r = j; r < kR; ++r) sum = mul_add(conj(v[r][a]), v[r][j], sum);
     g[a][j] = sum;
   }
   __syncthreads();
   // Row a of T by itself: T(a, a) = tau_a, T(a, j) = -tau_j sum_{a <= l < j} T(a, l) g(l, j).
   for (int a = tid; a < kL; a += blockDim.x) {
-    for (int j = 0; j < a; ++j) t[a][j] = 0;
+    for (int j = 0; j < a; ++j) t[a][j] = zero;
     t[a][a] = tau[a];
     for (int j = a + 1; j < kL; ++j) {
-      double sum = 0;
-      for (int l = a; l < j; ++l) sum += t[a][l] * g[l][j];
-      t[a][j] = -tau[j] * sum;
+      D sum = zero;
+      for (int l = a; l < j; ++l) sum = mul_add(t[a][l], g[l][j], sum);
+      t[a][j] = neg(mul(tau[j], sum));
     }
   }
   __syncthreads();
-  // Y(r, j) = sum_l V(r, l) M(l, j), M = T (op N) or T^T (op C).
+  // Y(r, j) = sum_l V(r, l) M(l, j), M = T (op N) or T^H (op C).
   const auto y = [&](int r, int j) {
-    double sum = 0;
+    D sum = zero;
     if (kAdjoint)
-      for (int l = j; l < kL; ++l) sum += v[r][l] * t[j][l];
+      for (int l = j; l < kL; ++l) sum = mul_add(v[r][l], conj(t[j][l]), sum);
     else
-      for (int l = 0; l <= j; ++l) sum += v[r][l] * t[l][j];
+      for (int l = 0; l <= j; ++l) sum = mul_add(v[r][l], t[l][j], sum);
     return sum;
   };
   if constexpr (kHeld) {
     static_assert(kBand == held::kBand && kSweeps == held::kSweeps);
-    double* const out = pack + (s_base + kk) * held::kStepElems;
+    D* const out = pack + (s_base + kk) * held::kStepElems;
     // V's fragments, then all (nt, e, j) of -Y's, the zero tiles skipped.
     for (int x = tid; x < (held::kVFrags + 4 * 2 * held::kGroups) * 32; x += blockDim.x) {
       const int f = x / 32, lane = x % 32, g = lane / 4, tq = lane % 4;
       if (f < held::kVFrags) {
         const int s = f / 8, e = f / 4 % 2, nt = f % 4;
-        out[x] = v[8 * (nt + s) + 2 * tq + e][8 * nt + g];
+        out[x] = conj(v[8 * (nt + s) + 2 * tq + e][8 * nt + g]);
         continue;
       }
       const int nt = (f - held::kVFrags) / 16, e = (f - held::kVFrags) / 8 % 2,
                 j = (f - held::kVFrags) % 8, j0 = held::y_first(kAdjoint, nt);
       if (j < j0 || j >= j0 + held::y_count(kAdjoint, nt)) continue;
-      out[held::y_frag(kAdjoint, nt, e, j) * 32 + lane] = -y(8 * j + g, 8 * nt + 2 * tq + e);
+      out[held::y_frag(kAdjoint, nt, e, j) * 32 + lane] = neg(y(8 * j + g, 8 * nt + 2 * tq + e));
     }
     return;
-  }
-  double* const out = pack + (s_base + kk) * kShape.step_elems();
-  for (int x = tid; x < kR * kL; x += blockDim.x) {
-    const int e = x % 2, lane = (x / 2) % 32, frag = x / 64;
-    {  // V's fragment
-      const int f = frag / (kR / 4), u = frag % (kR / 4);
-      out[x] = v[4 * u + lane % 4][16 * f + 8 * e + lane / 4];
-    }
-    {  // -Y's
-      const int q = frag / (kL / 4), u = frag % (kL / 4);
-      out[kR * kL + x] = -y(16 * q + 8 * e + lane / 4, 4 * u + lane % 4);
+  } else {
+    double* const out = pack + (s_base + kk) * kShape.step_elems();
+    for (int x = tid; x < kR * kL; x += blockDim.x) {
+      const int e = x % 2, lane = (x / 2) % 32, frag = x / 64;
+      {  // V's fragment
+        const int f = frag / (kR / 4), u = frag % (kR / 4);
+        out[x] = v[4 * u + lane % 4][16 * f + 8 * e + lane / 4];
+      }
+      {  // -Y's
+        const int q = frag / (kL / 4), u = frag % (kL / 4);
+        out[kR * kL + x] = -y(16 * q + 8 * e + lane / 4, 4 * u + lane % 4);
+      }
     }
   }
 }
@@ -413,13 +440,39 @@ __global__ void __launch_bounds__(kMmaWarps * 32)
 // template argument: register arrays need indices known at compile time). The finished
 // half leaves and the next rows enter through the warp's staging buffer (32 rows x 16
 // columns), which cp.async fills a step ahead.
+//
+// Complex double (D = cuDoubleComplex) runs the same steps on 8 columns a warp: the tile's
+// 16 columns are their real parts (0 .. 7) and imaginary parts (8 .. 15), so rows g and
+// g + 8 of C_tile^T, the two rows of a lane's A fragment, are one element's two parts. A
+// complex product X B, with X stacked as [Re X; Im X] and B = Br + i Bi, is then two real
+// products on the same fragments: X Br + X' Bi, X' = [-Im X; Re X], whose fragment is the
+// lane's own pair swapped with one part negated. A complex step is 2x a real step's mmas on
+// half the columns, 4x per column as the arithmetic is; the packed step is 2x the bytes.
 
-/// One step: W^T = C_tile^T V, C_tile^T += W^T (-Y)^T, vf the packed step.
-template <bool kAdjoint, int kSw>
-__device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const double* vf,
-                                            int lane) {
-  // Two partial sums of W^T (k-steps e = 0 and 1): eight independent chains of mmas, so
-  // that two warps a scheduler cover the DMMA's latency.
+/// Whether D is complex double (else double).
+template <typename D>
+inline constexpr bool kHeldComplex = !std::is_same_v<D, double>;
+/// Columns of C a warp holds: 16 doubles or 8 complex doubles.
+template <typename D>
+inline constexpr int kHeldCols = kHeldComplex<D> ? kMmaCols / 2 : kMmaCols;
+
+/// d += a b for the stacked a (d += a b.x + a' b.y in complex, a' = {-a.y, a.x}).
+template <typename D>
+__device__ __forceinline__ void held_mma(double (&d)[4], double2 a, D b) {
+  if constexpr (kHeldComplex<D>) {
+    mma_16x8x4(d, a, b.x);
+    mma_16x8x4(d, make_double2(-a.y, a.x), b.y);
+  } else {
+    mma_16x8x4(d, a, b);
+  }
+}
+
+/// One step: W^T = C_tile^T conj(V), C_tile^T += W^T (-Y)^T, vf the packed step.
+template <typename D, bool kAdjoint, int kSw>
+__device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const D* vf, int lane) {
+  // Two partial sums of W^T (real: the k-steps e = 0 and 1; complex: the products with
+  // the real and the imaginary parts of B): eight independent chains of mmas, so that two
+  // warps a scheduler cover the DMMA's latency.
   double w[4][4] = {}, w1[4][4] = {};
 #pragma unroll
   for (int s = 0; s < 5; ++s)
@@ -428,8 +481,14 @@ __device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         const int r = (nt + s + 4 * kSw) % held::kGroups;
-        mma_16x8x4(e == 0 ? w[nt] : w1[nt], make_double2(c[r][e], c[r][2 + e]),
-                   vf[held::v_frag(s, e, nt) * 32 + lane]);
+        const double2 a = make_double2(c[r][e], c[r][2 + e]);
+        const D b = vf[held::v_frag(s, e, nt) * 32 + lane];
+        if constexpr (kHeldComplex<D>) {
+          mma_16x8x4(w[nt], a, b.x);
+          mma_16x8x4(w1[nt], make_double2(-a.y, a.x), b.y);
+        } else {
+          mma_16x8x4(e == 0 ? w[nt] : w1[nt], a, b);
+        }
       }
 #pragma unroll
   for (int nt = 0; nt < 4; ++nt)
@@ -442,8 +501,8 @@ __device__ __forceinline__ void held_update(double (&c)[held::kGroups][4], const
 #pragma unroll
       for (int x = 0; x < held::y_count(kAdjoint, nt); ++x) {
         const int j = held::y_first(kAdjoint, nt) + x, r = (j + 4 * kSw) % held::kGroups;
-        mma_16x8x4(c[r], make_double2(w[nt][e], w[nt][2 + e]),
-                   vf[held::y_frag(kAdjoint, nt, e, j) * 32 + lane]);
+        held_mma<D>(c[r], make_double2(w[nt][e], w[nt][2 + e]),
+                    vf[held::y_frag(kAdjoint, nt, e, j) * 32 + lane]);
       }
 }
 
@@ -464,42 +523,64 @@ __device__ __forceinline__ void held_swap(double (&c)[held::kGroups][4], double*
     }
 }
 
-/// The tile (rows row0 .. row0 + 63 of the warp's columns) from C (kLoad, step 0's
+/// The tile (rows row0 .. row0 + 63 of the warp's columns Cw) from C (kLoad, step 0's
 /// register groups) or to C (kSw's): rows >= n and columns >= ncols are zeros, not stored.
-template <bool kLoad, int kSw>
-__device__ __forceinline__ void held_tile(double (&c)[held::kGroups][4], double* C, int64_t ldc,
+/// Lane (g, tq)'s elements: rows 8 j + 2 tq + e of column g and g + 8 (real), or of complex
+/// column g, both parts (one 16-byte access).
+template <typename D, bool kLoad, int kSw>
+__device__ __forceinline__ void held_tile(double (&c)[held::kGroups][4], D* Cw, int64_t ldc,
                                           int64_t row0, int64_t n, int ncols, int g, int tq) {
 #pragma unroll
   for (int j = 0; j < held::kGroups; ++j)
 #pragma unroll
-    for (int x = 0; x < 4; ++x) {
-      const int64_t row = row0 + 8 * j + 2 * tq + x % 2;
-      const int col = g + 8 * (x / 2);
-      const bool in = row < n && col < ncols;
-      double& r = c[(j + 4 * kSw) % held::kGroups][x];
-      if (kLoad)
-        r = in ? C[col * ldc + row] : 0.0;
-      else if (in)
-        C[col * ldc + row] = r;
+    for (int e = 0; e < 2; ++e) {
+      const int64_t row = row0 + 8 * j + 2 * tq + e;
+      double* const r = c[(j + 4 * kSw) % held::kGroups];
+      if constexpr (kHeldComplex<D>) {
+        const bool in = row < n && g < ncols;
+        if (kLoad) {
+          const D x = in ? Cw[g * ldc + row] : make_scalar<D>(0);
+          r[e] = x.x, r[2 + e] = x.y;
+        } else if (in) {
+          Cw[g * ldc + row] = make_scalar<D>(r[e], r[2 + e]);
+        }
+      } else {
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int col = g + 8 * h;
+          const bool in = row < n && col < ncols;
+          if (kLoad)
+            r[2 * h + e] = in ? Cw[col * ldc + row] : 0.0;
+          else if (in)
+            Cw[col * ldc + row] = r[2 * h + e];
+        }
+      }
     }
 }
 
-// Two blocks per SM (about 190 registers a thread; shared memory: 64.5 KB a block).
-template <bool kAdjoint>
+// Two blocks per SM (about 190 registers a thread; shared memory: 64.5 KB a block in
+// double, 109 KB in complex double).
+template <typename D, bool kAdjoint>
 __global__ void __launch_bounds__(kMmaWarps * 32, 2)
-    apply_blocks_held(Windows win, int64_t first, int64_t count, int64_t chunk_steps,
-                      const double* pack, int64_t m, double* C, int64_t ldc) {
-  constexpr int kElems = held::kStepElems, kBand = held::kBand;
-  constexpr int kBytes = kElems * static_cast<int>(sizeof(double));
+    apply_blocks_held(Windows win, int64_t first, int64_t count, int64_t chunk_steps, const D* pack,
+                      int64_t m, D* C, int64_t ldc) {
+  constexpr int kElems = held::kStepElems, kBand = held::kBand, kCols = kHeldCols<D>;
+  constexpr int kBytes = kElems * static_cast<int>(sizeof(D));
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  double* const buf0 = reinterpret_cast<double*>(smem_raw);
+  D* const buf0 = reinterpret_cast<D*>(smem_raw);
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const int g = lane / 4, tq = lane % 4;
-  double* const stage = buf0 + 2 * kElems + warp * 32 * held::kStageLd;
-  const int64_t col0 = (int64_t{blockIdx.x} * kMmaWarps + warp) * kMmaCols;
-  const int ncols = static_cast<int>(std::clamp<int64_t>(m - col0, 0, kMmaCols));
-  double* const Cw = C + std::min(col0, m) * ldc;  // the warp's first column
+  double* const stage = reinterpret_cast<double*>(buf0 + 2 * kElems) + warp * 32 * held::kStageLd;
+  const int64_t col0 = (int64_t{blockIdx.x} * kMmaWarps + warp) * kCols;
+  const int ncols = static_cast<int>(std::clamp<int64_t>(m - col0, 0, kCols));
+  D* const Cw = C + std::min(col0, m) * ldc;  // the warp's first column
   const int64_t n = win.n;
+  // Slot x (< 16) of a staged row: column x, or the real (x < 8) or imaginary part of
+  // complex column x % 8.
+  const auto slot_col = [](int x) { return kHeldComplex<D> ? x % 8 : x; };
+  const auto slot_ptr = [&](int64_t row, int x) {
+    return reinterpret_cast<double*>(Cw + slot_col(x) * ldc + row) + (kHeldComplex<D> ? x / 8 : 0);
+  };
   // The staging buffer's row `lane`: rows lo + lane of C, from C (asynchronously, one
   // group; an empty one if !any) or to C.
   const auto stage_in = [&](int64_t lo, bool any) {
@@ -508,8 +589,8 @@ __global__ void __launch_bounds__(kMmaWarps * 32, 2)
 #pragma unroll
       for (int x = 0; x < kMmaCols; ++x) {
         double* const d = stage + lane * held::kStageLd + x;
-        if (row < n && x < ncols)
-          copy8_async(d, Cw + x * ldc + row);
+        if (row < n && slot_col(x) < ncols)
+          copy8_async(d, slot_ptr(row, x));
         else
           *d = 0.0;
       }
@@ -517,10 +598,16 @@ __global__ void __launch_bounds__(kMmaWarps * 32, 2)
   };
   const auto stage_out = [&](int64_t lo) {
     const int64_t row = lo + lane;
+    const double* const src = stage + lane * held::kStageLd;
     if (row < n)
 #pragma unroll
-      for (int x = 0; x < kMmaCols; ++x)
-        if (x < ncols) Cw[x * ldc + row] = stage[lane * held::kStageLd + x];
+      for (int x = 0; x < kCols; ++x)
+        if (x < ncols) {
+          if constexpr (kHeldComplex<D>)
+            Cw[x * ldc + row] = make_scalar<D>(src[x], src[x + 8]);
+          else
+            Cw[x * ldc + row] = src[x];
+        }
   };
 
   // cp.async groups, per thread and in order: the packed step t + 1 (committed at step
@@ -536,19 +623,19 @@ __global__ void __launch_bounds__(kMmaWarps * 32, 2)
     };
     // The rows step kk (>= 1) takes in: op N the tile's lower half, op C its upper half.
     const auto new_rows = [&](int64_t kk) { return tile_row(kk) + (kAdjoint ? 0 : kBand); };
-    held_tile<true, 0>(c, Cw, ldc, tile_row(0), n, ncols, g, tq);
+    held_tile<D, true, 0>(c, Cw, ldc, tile_row(0), n, ncols, g, tq);
     stage_in(new_rows(1), steps > 1);
     for (int64_t kk = 0; kk < steps; ++kk, ++t) {
       wait_copies<1>();
       __syncthreads();  // step t in buf[t & 1]; everyone is done with step t - 1
       copy_async(buf0 + ((t + 1) & 1) * kElems, pack + (t + 1) * kElems,
                  t + 1 < chunk_steps ? kBytes : 0);
-      const double* const vf = buf0 + (t & 1) * kElems;
+      const D* const vf = buf0 + (t & 1) * kElems;
       const bool odd = kk & 1;
       if (odd)
-        held_update<kAdjoint, 1>(c, vf, lane);
+        held_update<D, kAdjoint, 1>(c, vf, lane);
       else
-        held_update<kAdjoint, 0>(c, vf, lane);
+        held_update<D, kAdjoint, 0>(c, vf, lane);
       if (kk + 1 < steps) {
         wait_copies<1>();
         __syncwarp();  // the staged rows of step kk + 1, copied by every lane
@@ -562,9 +649,9 @@ __global__ void __launch_bounds__(kMmaWarps * 32, 2)
         stage_in(new_rows(kk + 2), kk + 2 < steps);
       } else {
         if (odd)
-          held_tile<false, 1>(c, Cw, ldc, tile_row(kk), n, ncols, g, tq);
+          held_tile<D, false, 1>(c, Cw, ldc, tile_row(kk), n, ncols, g, tq);
         else
-          held_tile<false, 0>(c, Cw, ldc, tile_row(kk), n, ncols, g, tq);
+          held_tile<D, false, 0>(c, Cw, ldc, tile_row(kk), n, ncols, g, tq);
         __syncwarp();  // the next window may load rows that other lanes stored
       }
     }
@@ -573,41 +660,60 @@ __global__ void __launch_bounds__(kMmaWarps * 32, 2)
 
 // ---- launcher ------------------------------------------------------------------------
 
-/// Whether run_blocks_mma serves the call: double, compute capability >= 8.0, be <= the
-/// shape's band. It runs apply_blocks_held where be = 32 (unless `ring`), else the ring
-/// kernel.
-inline bool mma_serves(const Device& dev, int64_t be) {
+/// Whether run_blocks_mma serves the call: compute capability >= 8.0 and, in double, be <=
+/// the shape's band; in complex double be = the band and not `ring` (the held tile only).
+template <typename D>
+bool mma_serves(const Device& dev, int64_t be, bool ring) {
   int major = 0;
   MGBLAS_CHECK_CUDA(
       cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev.gpu_ordinal()));
-  return major >= 8 && be <= kMmaShape.band;
+  if (major < 8) return false;
+  if constexpr (std::is_same_v<D, double>)
+    return be <= kMmaShape.band;
+  else if constexpr (std::is_same_v<D, cuDoubleComplex>)
+    return be == kMmaShape.band && !ring;
+  else
+    return false;
 }
 
-template <bool kAdjoint>
-void run_blocks_mma(const Device& dev, cudaStream_t stream, int64_t n, int64_t be, const double* V2,
-                    const double* tau2, int64_t m, double* C, int64_t ldc, int64_t pack_bytes,
-                    bool ring) {
+/// C := op(Q2) C by the blocks on tensor cores: apply_blocks_held where be = 32 (unless
+/// `ring`), else the ring kernel (double only; see mma_serves).
+template <typename D, bool kAdjoint>
+void run_blocks_mma(const Device& dev, cudaStream_t stream, int64_t n, int64_t be, const D* V2,
+                    const D* tau2, int64_t m, D* C, int64_t ldc, int64_t pack_bytes, bool ring) {
   constexpr MmaShape s = kMmaShape;
   static_assert(s.band == held::kBand && s.sweeps == held::kSweeps);
   const bool held = !ring && be == s.band;
   const int64_t elems = held ? held::kStepElems : s.step_elems();
   const Windows win{n, be, s.sweeps, common::ceil_div(n - 1, s.sweeps), kAdjoint};
-  const int64_t buffer_steps = chunk_capacity(win, elems * int64_t{sizeof(double)}, pack_bytes);
-  DeviceBuffer<double> pack(dev, static_cast<std::size_t>(buffer_steps * elems));
+  const int64_t buffer_steps = chunk_capacity(win, elems * int64_t{sizeof(D)}, pack_bytes);
+  DeviceBuffer<D> pack(dev, static_cast<std::size_t>(buffer_steps * elems));
 
-  const auto kernel = held           ? apply_blocks_held<kAdjoint>
-                      : be % 16 == 0 ? apply_blocks<s.band, s.sweeps, kAdjoint, true>
-                                     : apply_blocks<s.band, s.sweeps, kAdjoint, false>;
-  const auto pack_kernel = held ? pack_blocks<s.band, s.sweeps, kAdjoint, true>
-                                : pack_blocks<s.band, s.sweeps, kAdjoint, false>;
-  const int64_t per_warp = held ? 32 * held::kStageLd : (s.ring_rows() + s.sweeps) * kMmaCols;
-  const int smem = static_cast<int>((2 * elems + kMmaWarps * per_warp) * sizeof(double));
+  void (*kernel)(Windows, int64_t, int64_t, int64_t, const D*, int64_t, D*, int64_t) =
+      apply_blocks_held<D, kAdjoint>;
+  void (*pack_kernel)(Windows, int64_t, const D*, const D*, int64_t, D*) =
+      pack_blocks<D, s.band, s.sweeps, kAdjoint, true>;
+  int64_t per_warp = 32 * held::kStageLd;  // doubles
+  int64_t cols = int64_t{kMmaWarps} * kHeldCols<D>;
+  if constexpr (std::is_same_v<D, double>) {
+    if (!held) {
+      kernel = be % 16 == 0 ? apply_blocks<s.band, s.sweeps, kAdjoint, true>
+                            : apply_blocks<s.band, s.sweeps, kAdjoint, false>;
+      pack_kernel = pack_blocks<D, s.band, s.sweeps, kAdjoint, false>;
+      per_warp = (s.ring_rows() + s.sweeps) * kMmaCols;
+    }
+  }
+  const int smem = static_cast<int>(2 * elems * sizeof(D) + kMmaWarps * per_warp * sizeof(double));
   MGBLAS_CHECK_CUDA(
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  const int64_t grid = common::ceil_div(m, int64_t{kMmaWarps} * kMmaCols);
+  constexpr int kPackSmem = pack_smem_bytes<D, s.sweeps>(s.rows());
+  MGBLAS_CHECK_CUDA(
+      cudaFuncSetAttribute(pack_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kPackSmem));
+  const int64_t grid = common::ceil_div(m, cols);
   for_each_chunk(win, buffer_steps, [&](int64_t first, int64_t count, int64_t steps, int64_t most) {
     pack_kernel<<<dim3(static_cast<unsigned>(most), static_cast<unsigned>(count)), kMmaPackThreads,
-                  0, stream>>>(win, first, V2, tau2, band2tri_tau2_stride(n, be), pack.data());
+                  kPackSmem, stream>>>(win, first, V2, tau2, band2tri_tau2_stride(n, be),
+                                       pack.data());
     MGBLAS_CHECK_LAUNCH(stream);
     kernel<<<static_cast<unsigned>(grid), kMmaWarps * 32, smem, stream>>>(
         win, first, count, steps, pack.data(), m, C, ldc);
