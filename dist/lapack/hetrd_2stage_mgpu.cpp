@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <complex>
 #include <cstdlib>
 #include <memory>
 #include <type_traits>
@@ -521,10 +522,13 @@ bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   if (!ctx.device(0).is_gpu()) return false;
   const int64_t n = A.layout().n();
   const int P = A.layout().num_devices();
-  // With vectors Q2's application decides, and only double has the tensor-core kernel
-  // (kernels/cuda/sb2st/apply_q_mma.cuh). heevd_mgpu, d, all vectors, two stages against
-  // one:
-  // - one H200, with stage one's panel and its WY form in one kernel
+  // With vectors Q2's application decides, and only double and complex double have the
+  // tensor-core kernel (kernels/cuda/sb2st/apply_q_mma.cuh). heevd_mgpu, all vectors, two
+  // stages against one:
+  // - one H200, z, with the complex kernel (bench/results/h200-apply-q-complex.md,
+  //   2026-12-01): 0.183 s against 0.193 s at n = 4096 (median of 3), 0.625 against 0.843
+  //   at 8192, 3.57 against 5.16 at 16384;
+  // - one H200, d, with stage one's panel and its WY form in one kernel
   //   (bench/results/h200-panel-wy.md, 2026-11-30): 0.387 s against 0.479 s at n = 8192,
   //   1.70 against 2.45 at 16384 (before it, h200-heevd.md: 0.478 against 0.457 at 8192);
   // - 1 rank x 2 H200s (h200-sy2sb-blocks.md, 2026-11-29): 2.01 against 1.76 at 16384,
@@ -533,8 +537,12 @@ bool two_stage_pays(Stages stages, const DistMatrix<T>& A, bool vectors) {
   //   before the grouped products): 7.25 against 6.60 at 32768.
   // The one-stage reduction gains more from each GPU than stage one's panels and the
   // chase (which every rank runs whole), so the crossing moves up with the GPUs: from
-  // 8192 on one GPU and 16384 P on P >= 2 (not remeasured since the panel kernel).
-  if (vectors) return std::is_same_v<T, double> && n >= (P == 1 ? 8192 : 16384 * int64_t{P});
+  // 8192 on one GPU (z: 4096) and 16384 P on P >= 2 (not remeasured since the panel kernel).
+  // Complex double on several GPUs is not measured: double's crossing stands for it.
+  constexpr bool kComplex = std::is_same_v<T, std::complex<double>>;
+  if (vectors)
+    return (std::is_same_v<T, double> || kComplex) &&
+           n >= (P == 1 ? (kComplex ? 4096 : 8192) : 16384 * int64_t{P});
   // Eigenvalues only, one H200, d, band 32 against hetrd_mgpu (h200-panel-wy.md): the
   // reduction 0.085 s against 0.101 s at n = 4096, 2.00x at 8192, 3.51x at 16384. Before
   // the panel kernel 4096 lost (h200-twostage.md), and on several GPUs it has not been
