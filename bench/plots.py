@@ -1388,6 +1388,46 @@ def chase_attempts(paths, out):
     save(fig, out)
 
 
+@topic("apply-q-complex", "CSV CHASE_ATTEMPTS_CSV", "Q2 C in complex double on FP64 tensor "
+       "cores (the held tile) against one reflector at a time, as a share of ZGEMM's rate; "
+       "heevd_mgpu in z with all vectors at 16384 per phase: before (<gpu>-chase-attempts' "
+       "run 5), one stage, two stages now (<gpu>-apply-q-complex)")
+def apply_q_complex(paths, out):
+    rows, before = read(paths[0]), read(paths[1])
+    fig, (ax, bx) = figure(2, (11, 4.5))
+    sizes = ["8192", "16384"]
+
+    def q2(kernel, n):
+        r = next(r for r in rows if r["what"] == "apply_q2" and r["type"] == "z" and
+                 r["n"] == n and r["kernel"].startswith(kernel))
+        return float(r["ref_s"]) / float(r["value_s"])
+    grouped_bars(ax, [([q2("32x4x2", n) for n in sizes], "one reflector at a time (32x4x2)"),
+                      ([q2("held", n) for n in sizes], "held tile on tensor cores")], 0.35)
+    ax.axhline(0.25, color="k", ls="--", lw=1, label="issue 34's Q2 target: 25% of GEMM")
+    ax.set_xticks(range(len(sizes)), [f"n = {n}" for n in sizes])
+    ax.set_ylim(0, 0.65)
+    finish(ax, "Q2 C (n = m, band 32, z, H200): rate / ZGEMM's", None, "share of ZGEMM's rate",
+           legend=7)
+    phases = [("reduction", "reduction_s", "heevd_phase:reduction"),
+              ("tridiagonal", "middle_s", "heevd_phase:tridiagonal"),
+              ("back-transformation", "back_transform_s", "heevd_phase:back_transform")]
+    old = {key: next(float(r["value"]) for r in before if r["run"] == "5" and r["what"] == key
+                     and r["type"] == "z" and r["vectors"] == "all (16384), two")
+           for _, _, key in phases}
+    now = [next(r for r in rows if r["what"] == "heevd_all" and r["n"] == "16384" and
+                r["stages"] == st) for st in ("one", "two")]
+    stacked_bars(bx, [0, 1, 2], [(name, [old[key]] + [float(r[col]) for r in now])
+                                 for name, col, key in phases])
+    ref = float(now[0]["ref_s"])
+    bx.axhline(ref, color="k", lw=1, label=f"cusolverDnXsyevd V ({ref:.2f} s)")
+    bx.axhline(ref / 2.5, color="k", ls="--", lw=1, label="issue 34's target (2.5x)")
+    totals = [sum(old.values())] + [float(r["value_s"]) for r in now]
+    bx.set_xticks([0, 1, 2], [f"{label}\n{t:.2f} s" for label, t in
+                              zip(["two stages, before", "one stage", "two stages, now"], totals)])
+    finish(bx, "heevd_mgpu, z, n = 16384, all vectors, H200", None, "seconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)

@@ -12,7 +12,7 @@
 #                           compute-sanitizer --tool TOOL on build-dev/tests/kernels/BINARY
 #                           with --gtest_filter=FILTER (limit $TO, 300 s); log
 #                           $OUT/sanitize-TOOL-BINARY.log, its summary printed
-#   device_svd SIZES [OPTS] mgblas-tester svd, d, two stages, nb 256, all vectors (or
+#   device_svd SIZES [OPTS] mgblas-tester svd, d (or $TYPE), two stages, nb 256, all vectors (or
 #                           $VECTORS), against Xgesvdp (--no-ref when NOREF=1), median of
 #                           $REPEAT (1) after 1 warm-up (limit $TO, 400 s), OPTS (one word of
 #                           tester options, e.g. "--aspect 16 --qr-panel 32") appended;
@@ -51,7 +51,7 @@ device_sanitize() {
 ref_flag() { if [ "${NOREF:-0}" = 1 ]; then echo --no-ref; else echo --ref; fi; }
 device_svd() {
   # shellcheck disable=SC2086  # OPTS is a word of options
-  timeout "${TO:-400}" "$T" svd -n "$1" --type d --nb 256 --stages two --vectors "${VECTORS:-all}" \
+  timeout "${TO:-400}" "$T" svd -n "$1" --type "${TYPE:-d}" --nb 256 --stages two --vectors "${VECTORS:-all}" \
     --gesvd-max-n 0 "$(ref_flag)" --repeat "${REPEAT:-1}" --warmup 1 --csv "$OUT/svd-${VECTORS:-all}.csv" ${2:-} |
     grep -v "^# \(command\|time\)"
 }
