@@ -9,8 +9,9 @@
 #include <type_traits>
 
 #include "core/context.hpp"
-#include "tests/dist/two_stage_cases.hpp"
 #include "tests/dist/gpu_context.hpp"
+#include "tests/dist/two_stage_cases.hpp"
+#include "tests/testing/testing.hpp"
 
 namespace {
 
@@ -30,11 +31,22 @@ TYPED_TEST(HetrdBand_Gpu, SizesBandsAndBlocks) {
       for (int64_t n : {int64_t{1}, band + 1, nb + 3, 3 * nb + 5, int64_t{1000}})
         for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
           EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, n, nb, band, uplo));
-  // Past one hemm/rank-2k diagonal block (4096 on a GPU): the halved squares. Double
-  // only, as the host check of n^3 products on one core takes a while.
+  // Past the rank-2k's diagonal block (4096 on a GPU): its halved squares. Double only,
+  // as the host check of n^3 products on one core takes a while.
   if constexpr (std::is_same_v<T, double>)
     for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
       EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 4300, 256, 128, uplo));
+}
+
+// Stage one's product A22 V past its diagonal block in every precision (the case above is
+// double only): MGBLAS_SY2SB_HEMM_BLOCK 256 at n = 1000 gives rectangles at two levels of
+// the halving, with both of their gemms.
+TYPED_TEST(HetrdBand_Gpu, HalvedSquares) {
+  using T = TypeParam;
+  auto& ctx = td::GpuContext::get();
+  const mt::ScopedEnv block("MGBLAS_SY2SB_HEMM_BLOCK", "256");
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 1000, 256, 32, uplo));
 }
 
 TYPED_TEST(HetrdBand_Gpu, TwoStageEigenvalues) {
