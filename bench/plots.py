@@ -1428,6 +1428,23 @@ def apply_q_complex(paths, out):
     save(fig, out)
 
 
+@topic("hemm-tsgemm", "CSV", "stage one's phases (qr, hemm, update) and the chase of "
+       "hetrd_2stage_mgpu in s and c with the rectangles' op-N products through tsgemm "
+       "(branch) or gemm (main) (<gpu>-hemm-tsgemm)")
+def hemm_tsgemm(paths, out):
+    rows = read(paths[0])
+    fig, ax = figure(1, (7.5, 4.5))
+    cases = [(r["type"], r["n"], r["engine"]) for r in rows]
+    stacked_bars(ax, list(range(len(rows))),
+                 [(name, [float(r[col]) for r in rows])
+                  for name, col in [("panel QR", "qr_s"), ("hemm (A22 V)", "hemm_s"),
+                                    ("update", "update_s"), ("chase", "chase_s")]])
+    ax.set_xticks(range(len(rows)), [f"{t} {n}\n{e.split()[0]}" for t, n, e in cases],
+                  fontsize=8)
+    finish(ax, "hetrd_2stage_mgpu, profiled phases, one H200", None, "seconds", legend=7)
+    save(fig, out)
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help", "--list"):
         usage(sys.stdout if len(argv) >= 2 else sys.stderr)
