@@ -6,10 +6,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <complex>
 #include <future>
 #include <span>
-#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -360,10 +358,8 @@ void reduce_bidiag_two_stage(DistMatrix<T>& A, ReducerKind transport, GebrdProfi
 // at most 2 blocks an SM: up to 8192 columns one kernel fills at most half an H200's
 // block slots, and the two together took 0.216 s where one after the other took 0.253 s
 // (the SVD's back-transformation at n = 8192). At 16384 each fills them alone, and the
-// pair was slower: 1.670 s against 1.528 s (bench/results/h200-svd-overlap.md). In
-// complex double a warp holds 8 columns, so one kernel fills half the slots at 4096.
-template <Scalar T>
-constexpr int64_t kOverlapColumns = std::is_same_v<T, std::complex<double>> ? 4096 : 8192;
+// pair was slower: 1.670 s against 1.528 s (bench/results/h200-svd-overlap.md).
+constexpr int64_t kOverlapColumns = 8192;
 
 template <Scalar T>
 void apply_two_stage_bidiag(const DistMatrix<T>& A, const TwoStageBidiag<T>& q, DistMatrix<T>* CQ,
@@ -383,7 +379,7 @@ void apply_two_stage_bidiag(const DistMatrix<T>& A, const TwoStageBidiag<T>& q, 
     for_each_local_device(ctx, [&](int dd) {
       const Device& dev = ctx.device(dd);
       if (CQ == nullptr || CP == nullptr || !dev.is_gpu() ||
-          std::max(CQ->local_n(dd), CP->local_n(dd)) > kOverlapColumns<T>) {
+          std::max(CQ->local_n(dd), CP->local_n(dd)) > kOverlapColumns) {
         stage_two(dd, Vect::Q, CQ, dev);
         stage_two(dd, Vect::P, CP, dev);
         return;
