@@ -7,6 +7,7 @@
 //   mgblas-tester tsgemm --dim 4194304x16x16 --type d --sweep   every compiled tuning set
 //   mgblas-tester tsgemm --opA C --dim 16x16x16777216 --type z  A^H B (m x n x k)
 //   mgblas-tester tsgemm --ngpu 1,2,4 --type d                  row-tiled scaling (TSM2L m = 2^26)
+//   mgblas-tester tsgemm --entry hemm --dim 16384x32x16384 --type s  the engine's hemm (m = k)
 //
 // At start it measures the read bandwidth of GPU 0 (float4 streaming reads of 2 GiB,
 // median of 10) and gives it to the performance model. Grids (--grid):
@@ -41,6 +42,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/context.hpp"
@@ -52,8 +54,10 @@
 #include "dist/reducer.hpp"
 #include "dist/tsgemm_mgpu.hpp"
 #include "kernels/cuda/common/cublas.hpp"
+#include "kernels/cuda/gemm/skinny.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/cuda/tsgemm/tsgemm_tuning.hpp"
+#include "kernels/gemm_kernels.hpp"
 #include "testers/subcommands.hpp"
 #include "testers/tester_common.hpp"
 
@@ -70,6 +74,7 @@ struct Options : CommonOptions {
   double beta = 0.0;
   std::string md;
   bool sweep = false;
+  std::string entry = "tsgemm";  // or "hemm": the engine's hemm, lower (skinny.cu in float)
 };
 
 struct Case {
@@ -268,9 +273,31 @@ void run_case(Env& env, const Case& c) {
   // The launches to time: the dispatcher's (and, where it chose cuBLAS over a kernel
   // that covers the shape, that kernel's best set too), or every set of the kernel.
   std::vector<ts::Params> runs{ts::Params{}};
-  if (auto_choice.engine == ts::Engine::Cublas && natural != ts::Engine::Cublas)
+  // The product under test and cuBLAS's: tsgemm with launch parameters p against
+  // cublas<t>gemm, or (--entry hemm, m = k) the engine's hemm with A's lower triangle against
+  // cublas<t>hemm.
+  const bool via_hemm = o.entry == "hemm";
+  if (via_hemm && (m != k || c.opA != Op::N || c.opB != Op::N))
+    throw std::invalid_argument("--entry hemm takes m = k and op N");
+  const auto call = [&](const ts::Params& p, T alpha, const T* A_, T beta, T* C_) {
+    if (via_hemm)
+      kernels::hemm<T>(dev, /*herm=*/true, Uplo::Lower, m, n, alpha, A_, lda, B.data(), ldb, beta,
+                       C_, ldc);
+    else
+      ts::tsgemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A_, lda, B.data(), ldb, beta, C_, ldc, p);
+  };
+  const auto cublas = [&](T alpha, const T* A_, T beta, T* C_) {
+    if (via_hemm)
+      kernels::cuda::common::cublas::hemm<T>(h, st, /*herm=*/true, Uplo::Lower, m, n, alpha, A_,
+                                             lda, B.data(), ldb, beta, C_, ldc);
+    else
+      kernels::cuda::common::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A_, lda, B.data(),
+                                             ldb, beta, C_, ldc);
+  };
+  if (via_hemm) {
+  } else if (auto_choice.engine == ts::Engine::Cublas && natural != ts::Engine::Cublas)
     runs.push_back({.engine = natural});
-  if (o.sweep && natural != ts::Engine::Cublas) {
+  if (o.sweep && !via_hemm && natural != ts::Engine::Cublas) {
     runs.clear();
     for (int v = 0; v < ts::variant_count<T>(natural); ++v)
       runs.push_back({.engine = natural, .variant = v});
@@ -284,10 +311,8 @@ void run_case(Env& env, const Case& c) {
     const T alpha = scalar<T>(0.75, 0.5), beta = scalar<T>(-0.5, 0.25);
     copy_vector(dev, elemsC, C0.data(), C.data());
     copy_vector(dev, elemsC, C0.data(), Ccb.data());
-    ts::tsgemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(), ldb, beta,
-                  C.data(), ldc, p);
-    kernels::cuda::common::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, alpha, A.data(), lda, B.data(),
-                                   ldb, beta, Ccb.data(), ldc);
+    call(p, alpha, A.data(), beta, C.data());
+    cublas(alpha, A.data(), beta, Ccb.data());
     const double nA = nrm2(h, elemsA, A.data()), nB = nrm2(h, elemsB, B.data());
     const double nC0 = nrm2(h, elemsC, C0.data());
     subtract(h, elemsC, C.data(), Ccb.data());
@@ -296,10 +321,8 @@ void run_case(Env& env, const Case& c) {
   };
 
   const double bytes = static_cast<double>(elemsA + elemsB + elemsC) * sizeof(T);
-  const double t_cb = median_ms(st, o.warmup, o.niter, [&](int rep) {
-    kernels::cuda::common::cublas::gemm<T>(h, st, c.opA, c.opB, m, n, k, t_alpha, a_of(rep), lda,
-                                   B.data(), ldb, t_beta, c_of(rep), ldc);
-  });
+  const double t_cb = median_ms(st, o.warmup, o.niter,
+                                [&](int rep) { cublas(t_alpha, a_of(rep), t_beta, c_of(rep)); });
   for (const ts::Params& p : runs) {
     Row r = row;
     // Summary groups keep the dispatcher's rows apart from forced-kernel rows.
@@ -315,7 +338,11 @@ void run_case(Env& env, const Case& c) {
     }
     r.engine = ch.label;
     r.split = ch.engine == ts::Engine::Tsm2l ? 0 : ch.split;
-    if (ch.engine != ts::Engine::Cublas) {
+    if (via_hemm) {
+      const bool own = std::is_same_v<T, float> && kernels::cuda::skinny::serves_symm(m, n);
+      r.engine = own ? "hemm: kernels/cuda/gemm/skinny.cu" : "hemm: cublas";
+      r.split = 0;
+    } else if (ch.engine != ts::Engine::Cublas) {
       const ts::KernelResources kr = ts::variant_resources<T>(ch.engine, ch.variant);
       r.regs = kr.regs;
       r.spill = kr.local_bytes;
@@ -328,10 +355,8 @@ void run_case(Env& env, const Case& c) {
       r.error = check(p);
       if (!(r.error <= tol)) r.status = "FAILED";
     }
-    const double t = median_ms(st, o.warmup, o.niter, [&](int rep) {
-      ts::tsgemm<T>(h, st, c.opA, c.opB, m, n, k, t_alpha, a_of(rep), lda, B.data(), ldb, t_beta,
-                    c_of(rep), ldc, p);
-    });
+    const double t = median_ms(st, o.warmup, o.niter,
+                               [&](int rep) { call(p, t_alpha, a_of(rep), t_beta, c_of(rep)); });
     r.ms = t;
     r.gbs = bytes / (t * 1e6);
     r.pct = 100.0 * r.gbs / env.report->bw();
@@ -473,6 +498,12 @@ int run(int argc, char** argv) {
   app.add_option("--beta", o.beta, "beta of the timed calls (alpha = 1)")->capture_default_str();
   app.add_option("--md", o.md, "also write a markdown table (with this header) to this file");
   app.add_flag("--sweep", o.sweep, "time every compiled tuning set of the chosen engine");
+  app.add_option("--entry", o.entry,
+                 "tsgemm, or hemm: time the CUDA engine's hemm (A's lower triangle, m = k) "
+                 "against cublas<t>hemm instead (float's 17-32 column kernel, "
+                 "kernels/cuda/gemm/skinny.cu, where it serves)")
+      ->check(CLI::IsMember({"tsgemm", "hemm"}))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   if (o.niter < 1) o.niter = 1;
 

@@ -8,13 +8,14 @@
 #include <chrono>
 #include <complex>
 #include <cstdlib>
+#include <limits>
 #include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
-#include "core/error.hpp"
 #include "core/detail/env.hpp"
+#include "core/error.hpp"
 #include "core/memory.hpp"
 #include "dist/detail/device_collectives.hpp"
 #include "dist/detail/device_threads.hpp"
@@ -25,9 +26,9 @@
 #include "kernels/batched_kernels.hpp"
 #include "kernels/blas.hpp"
 #include "kernels/gemm_kernels.hpp"
+#include "kernels/lapack.hpp"
 #include "kernels/larfb_kernels.hpp"
 #include "kernels/latrd_kernels.hpp"
-#include "kernels/lapack.hpp"
 #include "kernels/sb2st_kernels.hpp"
 #include "kernels/sy2sb_kernels.hpp"
 #include "layouts/block_cyclic.hpp"
@@ -186,7 +187,7 @@ void hemm_columns(const Device& dev, const BlockCyclic1D& L, int g, Uplo uplo, c
     gemm<T>(dev, Op::N, Op::N, h, k, w, T(1), S, ld, v(c0), ldy, T(1), y(r0), ldy);
     gemm<T>(dev, Op::C, Op::N, w, k, h, T(1), S, ld, v(r0), ldy, T(1), y(c0), ldy);
   };
-  const int64_t block = detail::two_stage_hemm_block(dev);
+  const int64_t block = detail::two_stage_hemm_block<T>(dev, k);
   const auto square = [&](auto&& self, int64_t a, int64_t b) -> void {
     if (b - a <= block) {
       kernels::hemm<T>(dev, /*herm=*/true, uplo, b - a, k, T(1), col(a) + a, ld, v(a), ldy,
@@ -480,7 +481,7 @@ void check_band(const Context& ctx, Uplo uplo, const DistMatrix<T>& A, int64_t b
                    band, "a divisor of A's nb = ", L.nb(), " in [1, ", kernels::kLarftMaxBlock,
                    "]");
   detail::two_stage_update_width(ctx.device(0), band);  // a bad MGBLAS_SY2SB_UPDATE raises here
-  detail::two_stage_hemm_block(ctx.device(0));          // and MGBLAS_SY2SB_HEMM_BLOCK
+  detail::two_stage_hemm_block<T>(ctx.device(0), band);  // and MGBLAS_SY2SB_HEMM_BLOCK
 }
 
 }  // namespace
@@ -509,9 +510,17 @@ int64_t two_stage_update_width(const Device& dev, int64_t band) {
 // 8192, against 0.166-0.177 s and 1.10-1.12 s with 4096 (rank2k's block) and 1.55 s at
 // 32768 with 16384: cuBLAS's dsymm with 32 columns is faster on 8192 squares than the
 // halving around it. Host devices keep rank2k's block.
-int64_t two_stage_hemm_block(const Device& dev) {
-  return env_integer("MGBLAS_SY2SB_HEMM_BLOCK", 64, 65536,
-                     dev.is_gpu() ? 8192 : rank2k_diagonal_block(dev));
+// Float with 17-32 columns has the CUDA engine's own symmetric kernel
+// (kernels/cuda/gemm/skinny.hpp), faster on the whole trailing matrix than with the
+// halving around it: one H200, s, band 32 (2026-12-01, bench/results/h200-skinny-sgemm.md),
+// 0.598 s against 0.619 s at n = 16384 and 2.469 s against 2.596 s at 32768.
+template <Scalar T>
+int64_t two_stage_hemm_block(const Device& dev, int64_t cols) {
+  const bool whole = std::is_same_v<T, float> && cols > 16 && cols <= 32;
+  const int64_t fallback = !dev.is_gpu() ? rank2k_diagonal_block(dev)
+                           : whole       ? std::numeric_limits<int64_t>::max()
+                                         : 8192;
+  return env_integer("MGBLAS_SY2SB_HEMM_BLOCK", 64, 65536, fallback);
 }
 
 template <Scalar T>
@@ -720,21 +729,22 @@ void hetrd_2stage_mgpu(Uplo uplo, DistMatrix<T>& A, real_type_t<T>* d, real_type
   }
 }
 
-#define MGBLAS_INSTANTIATE(T)                                                                 \
-  template void hetrd_2stage_mgpu<T>(Uplo, DistMatrix<T>&, real_type_t<T>*, real_type_t<T>*,  \
-                                     const HetrdOptions&);                                    \
-  template bool detail::two_stage_pays<T>(Stages, const DistMatrix<T>&, bool);                \
-  template void hetrd_band_mgpu<T>(Uplo, DistMatrix<T>&, int64_t, T*, T*, int64_t,            \
-                                   const HetrdOptions&);                                      \
-  template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, Uplo, int64_t,     \
-                                                           ReducerKind, HetrdProfile*);      \
-  template detail::TwoStageQ<T> detail::make_two_stage_q<T>(Uplo, const DistMatrix<T>&,       \
-                                                            int64_t, const char*);           \
-  template void detail::reduce_two_stage<T>(DistMatrix<T>&, Uplo, ReducerKind, HetrdProfile*, \
-                                            real_type_t<T>*, real_type_t<T>*,                 \
-                                            detail::TwoStageQ<T>&);                           \
-  template void detail::apply_two_stage_q<T>(Uplo, const DistMatrix<T>&,                      \
-                                             const detail::TwoStageQ<T>&, DistMatrix<T>&,     \
+#define MGBLAS_INSTANTIATE(T)                                                                    \
+  template void hetrd_2stage_mgpu<T>(Uplo, DistMatrix<T>&, real_type_t<T>*, real_type_t<T>*,     \
+                                     const HetrdOptions&);                                       \
+  template bool detail::two_stage_pays<T>(Stages, const DistMatrix<T>&, bool);                   \
+  template int64_t detail::two_stage_hemm_block<T>(const Device&, int64_t);                      \
+  template void hetrd_band_mgpu<T>(Uplo, DistMatrix<T>&, int64_t, T*, T*, int64_t,               \
+                                   const HetrdOptions&);                                         \
+  template detail::DeviceBand<T> detail::reduce_to_band<T>(DistMatrix<T>&, Uplo, int64_t,        \
+                                                           ReducerKind, HetrdProfile*);          \
+  template detail::TwoStageQ<T> detail::make_two_stage_q<T>(Uplo, const DistMatrix<T>&, int64_t, \
+                                                            const char*);                        \
+  template void detail::reduce_two_stage<T>(DistMatrix<T>&, Uplo, ReducerKind, HetrdProfile*,    \
+                                            real_type_t<T>*, real_type_t<T>*,                    \
+                                            detail::TwoStageQ<T>&);                              \
+  template void detail::apply_two_stage_q<T>(Uplo, const DistMatrix<T>&,                         \
+                                             const detail::TwoStageQ<T>&, DistMatrix<T>&,        \
                                              const UnmtrOptions&);
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_INSTANTIATE)
 #undef MGBLAS_INSTANTIATE

@@ -93,11 +93,12 @@ int64_t two_stage_band(int64_t nb, int64_t requested);
 /// itself is LAPACK's panel-by-panel order.
 int64_t two_stage_update_width(const Device& dev, int64_t band);
 
-/// Stage one's product A22 V on one device: the trailing matrix is halved until its
-/// diagonal squares have at most this many columns, which go to the engine's hemm; the
-/// rectangles beside them take two gemms. MGBLAS_SY2SB_HEMM_BLOCK (columns, 64 .. 65536)
-/// overrides the measured choice.
-int64_t two_stage_hemm_block(const Device& dev);
+/// Stage one's product A22 V on one device, V of `cols` columns: the trailing matrix is
+/// halved until its diagonal squares have at most this many columns, which go to the
+/// engine's hemm; the rectangles beside them take two gemms. MGBLAS_SY2SB_HEMM_BLOCK
+/// (columns, 64 .. 65536) overrides the measured choice.
+template <Scalar T>
+int64_t two_stage_hemm_block(const Device& dev, int64_t cols);
 
 /// Whether heevd_mgpu reduces A in two stages (with or without vectors): `stages` when it
 /// is One or Two, else the measured rule (bench/results/h200-twostage.md).

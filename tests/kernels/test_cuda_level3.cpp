@@ -3,10 +3,14 @@
 // random data, for s, d, c, z: all nine op pairs, k = 0, beta = 0 over NaN, alpha = 0,
 // tall-and-skinny shapes. The lda/ldb/ldc padding holds NaN; C's padding must come
 // out untouched.
+#include <complex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/blas.hpp"
+#include "kernels/cuda/gemm/skinny.hpp"
+#include "kernels/gemm_kernels.hpp"
 #include "tests/kernels/cuda_test_helpers.hpp"
 
 namespace mgblas::testing {
@@ -106,6 +110,59 @@ TYPED_TEST(Gemm_Cuda, alpha_zero) {
       for (Scalars sc : {Scalars::AlphaZero, Scalars::BothZero})
         run_gemm<TypeParam>(
             {.opA = opA, .opB = Op::N, .m = s[0], .n = s[1], .k = s[2], .scalars = sc}, rng);
+}
+
+// hemm (side left) against the host engine: both triangles with NaN in the other one (it
+// must not be read), beta = 0 over NaN. In float with 17-32 columns this is skinny.cu's
+// kernel: tiles below, above and across the diagonal, split k ranges, 16- and 4-byte
+// copies; the other precisions run the same cases on cuBLAS.
+template <Scalar T>
+void run_hemm(Uplo uplo, int64_t m, int64_t n, Scalars sc, std::mt19937_64& rng) {
+  SCOPED_TRACE(detail::concat("hemm uplo=", static_cast<char>(uplo), " m=", m, " n=", n, " ",
+                              to_string(sc), ", ", seed_text()));
+  const int64_t lda = m + 2, ldb = m + 3, ldc = m + 1;
+  std::vector<T> A = random_padded_matrix<T>(m, m, lda, rng);
+  std::vector<T> full = A;  // the Hermitian matrix, for the error's scale
+  for (int64_t j = 0; j < m; ++j)
+    for (int64_t i = 0; i < m; ++i)
+      if (uplo == Uplo::Lower ? i < j : i > j) {
+        const T x = A[j + i * lda];
+        if constexpr (is_complex_v<T>)
+          full[i + j * lda] = std::conj(x);
+        else
+          full[i + j * lda] = x;
+        A[i + j * lda] = nan_value<T>();
+      }
+  const std::vector<T> B = random_padded_matrix<T>(m, n, ldb, rng);
+  std::vector<T> C0 = random_padded_matrix<T>(m, n, ldc, rng);
+  T alpha, beta;
+  draw_scalars(sc, rng, alpha, beta);
+  if (poisons_output(sc))
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t i = 0; i < m; ++i) C0[i + j * ldc] = nan_value<T>();
+  std::vector<T> C_ref = C0;
+  kernels::hemm<T>(host(), /*herm=*/true, uplo, m, n, alpha, A.data(), lda, B.data(), ldb, beta,
+                   C_ref.data(), ldc);
+  const DeviceBuffer<T> dA = upload(A), dB = upload(B);
+  DeviceBuffer<T> dC = upload(C0);
+  kernels::hemm<T>(gpu(), /*herm=*/true, uplo, m, n, alpha, dA.data(), lda, dB.data(), ldb, beta,
+                   dC.data(), ldc);
+  check_gemm(m, n, m, alpha, beta, m, m, full, lda, m, n, B, ldb, C0, download(dC), C_ref, ldc,
+             poisons_output(sc));
+}
+
+TYPED_TEST(Gemm_Cuda, hemm_skinny_columns) {
+  auto rng = make_rng();
+  // lda = m + 2: a multiple of 4 for m = 1502, 2602 and 5002 (the 16-byte copies), not for
+  // 513 and 1027 (the 4-byte ones).
+  const int64_t shapes[][2] = {{513, 32}, {1502, 17}, {2602, 24}, {1027, 32}, {5002, 32}};
+  for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
+    for (const auto& s : shapes)
+      for (Scalars sc : {Scalars::Random, Scalars::BetaZero}) {
+        if (std::is_same_v<TypeParam, float>)
+          ASSERT_TRUE(kernels::cuda::skinny::serves_symm(s[0], s[1]));
+        run_hemm<TypeParam>(uplo, s[0], s[1], sc, rng);
+      }
 }
 
 // Tall-and-skinny shapes through tsgemm: large A times a skinny B (TSM2R), a tall

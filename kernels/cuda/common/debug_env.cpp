@@ -55,6 +55,8 @@ std::optional<bool> stebz_slice_override() { return env_switch("MGBLAS_STEBZ_SLI
 
 std::optional<bool> stebz_dc_override() { return env_switch("MGBLAS_STEBZ_DC"); }
 
+std::optional<bool> symm_skinny_override() { return env_switch("MGBLAS_SYMM_SKINNY"); }
+
 bool stedc_trace() { return std::getenv("MGBLAS_STEDC_TRACE") != nullptr; }
 
 std::optional<ApplyQChoice> sb2st_apply_q_override() {

@@ -2,12 +2,14 @@
 // Level-3 entries of the CUDA engine: gemm, tsgemm, the rank-2k update and hemm.
 //
 // Dispatch point: quick return, the beta-only cases (k == 0, alpha == 0: C = beta * C,
-// which cuBLAS does not promise for k == 0), then the product on cuBLAS. tsgemm goes to
+// which cuBLAS does not promise for k == 0), then the product on cuBLAS; hemm in float
+// with 17 to 32 columns on skinny.cu's kernel where it serves. tsgemm goes to
 // the tall-and-skinny engine (kernels/cuda/tsgemm/), which picks TSM2R, TSM2L, the
 // A^H B k-split or cuBLAS by shape.
 #include "core/device.hpp"
 #include "kernels/cuda/common/cublas.hpp"
 #include "kernels/cuda/common/launchers.hpp"
+#include "kernels/cuda/gemm/skinny.hpp"
 #include "kernels/cuda/tsgemm/tsgemm.hpp"
 #include "kernels/gemm_kernels.hpp"
 
@@ -24,29 +26,39 @@ void gemm_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64
   common::cublas::gemm(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+template <Scalar T>
+void hemm_dispatch(const Device& dev, cudaStream_t stream, bool herm, Uplo uplo, int64_t m,
+                   int64_t n, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta,
+                   T* C, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  dev.make_current();
+  if constexpr (std::is_same_v<T, float>) {
+    if (alpha != T(0) && skinny::serves_symm(m, n))
+      return skinny::symm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
+                          ldc);
+  }
+  common::cublas::hemm(dev.cublas(), stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
 }  // namespace
 
-#define MGBLAS_DEFINE_LEVEL3_(T)                                                              \
-  MGBLAS_DECLARE_GEMM_KERNEL(T) {                                                            \
-    gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);      \
-  }                                                                                          \
-  MGBLAS_DECLARE_RANK2K_KERNEL(T) {                                                          \
-    if (n == 0) return;                                                                      \
-    dev.make_current();                                                                      \
-    common::cublas::rank2k(dev.cublas(), stream, herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C,   \
-                   ldc);                                                                     \
-  }                                                                                          \
-  MGBLAS_DECLARE_HEMM_KERNEL(T) {                                                            \
-    if (m == 0 || n == 0) return;                                                            \
-    dev.make_current();                                                                      \
-    common::cublas::hemm(dev.cublas(), stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, \
-                         ldc);                                                               \
-  }                                                                                          \
-  MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                          \
-    if (m == 0 || n == 0) return;                                                            \
-    dev.make_current();                                                                      \
-    tsm2::tsgemm(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C,    \
-                 ldc);                                                                       \
+#define MGBLAS_DEFINE_LEVEL3_(T)                                                                   \
+  MGBLAS_DECLARE_GEMM_KERNEL(T) {                                                                  \
+    gemm_dispatch(dev, stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);            \
+  }                                                                                                \
+  MGBLAS_DECLARE_RANK2K_KERNEL(T) {                                                                \
+    if (n == 0) return;                                                                            \
+    dev.make_current();                                                                            \
+    common::cublas::rank2k(dev.cublas(), stream, herm, uplo, n, k, alpha, A, lda, B, ldb, beta, C, \
+                           ldc);                                                                   \
+  }                                                                                                \
+  MGBLAS_DECLARE_HEMM_KERNEL(T) {                                                                  \
+    hemm_dispatch(dev, stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);             \
+  }                                                                                                \
+  MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                                \
+    if (m == 0 || n == 0) return;                                                                  \
+    dev.make_current();                                                                            \
+    tsm2::tsgemm(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);    \
   }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_DEFINE_LEVEL3_)
 #undef MGBLAS_DEFINE_LEVEL3_

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The device commands behind h200-skinny-sgemm.md (float's symmetric product with 17-32
+# columns, kernels/cuda/gemm/skinny.cu, in the CUDA engine's hemm and so in stage one of
+# the two-stage tridiagonal reduction); one H200, each call <= 10 min. Steps, run in order:
+#   build              configure build-dev (Release, sm_90; a fresh one with
+#                      MGBLAS_INSTANCES=ci) and build the tester and the tests below
+#   gtest BINARY FILTER
+#                      build-dev/tests/kernels/BINARY --gtest_filter=FILTER (device_steps.sh)
+#   ctest REGEX        ctest -R REGEX in build-dev (device_steps.sh)
+#   hemm DIMS          mgblas-tester tsgemm --entry hemm --type s (DIMS: MxNxM, comma list):
+#                      the engine's hemm against cublasSsymm on the same data, median of 5
+#                      after 2 warm-ups; $OUT/hemm.csv
+#   probe              bench/probes/symm_n32.cu: cuBLAS's symm against gemm (s and d)
+#   hetrd SIZES TYPE SETTINGS
+#                      mgblas-tester hetrd --eig, two stages (band 32), profiled phases on
+#                      '#' lines, one timed call after 1 warm-up, once per SKINNY[:BLOCK] in
+#                      SETTINGS (MGBLAS_SYMM_SKINNY and MGBLAS_SY2SB_HEMM_BLOCK, unset without
+#                      ":BLOCK"; e.g. 1,0:8192); against cuSOLVER's ?sytrd and Xsyevd on the first
+#                      setting only (NOREF=1: never); $OUT/hetrd-<type>-<setting>.csv
+#   heevd SIZES SETTINGS
+#                      device_heevd in float (values only unless VECTORS is set, two stages
+#                      unless STAGES is) per SKINNY in SETTINGS (e.g. 1,0); cuSOLVER on the
+#                      first only
+#   ncu N COUNT SETTING ncu (gpu__time_duration only, clocks untouched) on the first COUNT
+#                      symm / gemm / skinny kernels of hetrd s two-stage at n = N, one call,
+#                      SETTING as for hetrd; per-kernel sums (bench/ncu_kernel_times.py)
+# e.g. bash bench/results/h200-skinny-sgemm.sh build hemm 16384x32x16384 hetrd 16384 s 1:8192,0:8192
+source "$(dirname "$0")/device_steps.sh"
+while [ $# -gt 0 ]; do
+  case $1 in
+    build)
+      shift; [ -f "$B/CMakeCache.txt" ] || hc+=(-DMGBLAS_INSTANCES=ci)
+      device_build mgblas-tester test_cuda_level3 test_hetrd_2stage_gpu test_heevd_gpu test_gesvd_gpu ;;
+    gtest)
+      device_gtest "$2" "$3"; shift 3 ;;
+    ctest)
+      device_ctest "$2"; shift 2 ;;
+    hemm)
+      timeout "${TO:-300}" "$T" tsgemm --entry hemm --dim "$2" --type s --niter 5 --warmup 2 \
+        --csv "$OUT/hemm.csv" | grep -v "^# \(command\|time\)"; shift 2 ;;
+    probe)
+      shift; nvcc -O2 -arch=sm_90 -o "$B/symm_n32" "$R/bench/probes/symm_n32.cu" -lcublas && "$B/symm_n32" ;;
+    hetrd)
+      sizes=$2 type=$3 settings=$4; shift 4; ref=$(ref_flag)
+      for st in ${settings//,/ }; do
+        blk=(); [[ $st == *:* ]] && blk=("MGBLAS_SY2SB_HEMM_BLOCK=${st##*:}")
+        echo "# MGBLAS_SYMM_SKINNY=${st%%:*} ${blk[*]:-(block: the default)}"
+        env MGBLAS_SYMM_SKINNY="${st%%:*}" "${blk[@]}" timeout "${TO:-400}" "$T" hetrd \
+          -n "$sizes" --type "$type" --nb 256 --band 32 --eig --no-one-stage --profile --niter 1 \
+          --warmup 1 --no-check "$ref" --csv "$OUT/hetrd-$type-${st/:/-}.csv" |
+          grep -v "^# \(command\|time\|binding\|NCCL\)"
+        ref=--no-ref
+      done ;;
+    heevd)
+      sizes=$2 settings=$3; shift 3; keep=${NOREF:-0}
+      for sk in ${settings//,/ }; do
+        echo "# MGBLAS_SYMM_SKINNY=$sk"
+        MGBLAS_SYMM_SKINNY=$sk TYPE=s VECTORS=${VECTORS:-none} device_heevd "$sizes"
+        NOREF=1
+      done; NOREF=$keep ;;
+    ncu)
+      n=$2 count=$3 st=$4; shift 4
+      echo "# ncu: $count kernels of hetrd s n = $n, MGBLAS_SYMM_SKINNY=${st%%:*} MGBLAS_SY2SB_HEMM_BLOCK=${st##*:}"
+      MGBLAS_SYMM_SKINNY=${st%%:*} MGBLAS_SY2SB_HEMM_BLOCK=${st##*:} timeout 300 ncu --clock-control none \
+        --metrics gpu__time_duration.sum --csv -k 'regex:symm|gemm|skinny|reduce' -c "$count" "$T" hetrd \
+        -n "$n" --type s --nb 256 --band 32 --no-one-stage --no-ref --niter 1 --warmup 0 --no-check \
+        > "$OUT/ncu-$n-${st/:/-}.csv" 2> "$OUT/ncu-$n-${st/:/-}.err"
+      python3 "$R/bench/ncu_kernel_times.py" "$OUT/ncu-$n-${st/:/-}.csv" | head -12 ;;
+    *) echo "unknown step $1"; exit 2 ;;
+  esac
+done

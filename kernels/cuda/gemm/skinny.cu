@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// The CUDA engine's float symmetric product with 17 to 32 columns (skinny.hpp):
+// C = alpha S B + beta C, S m x m symmetric with one triangle stored, B m x n, n <= 32.
+//
+// Why: stage one of the two-stage reduction multiplies the trailing matrix by the band's
+// 32 columns once per panel; its diagonal squares (halved down to 8192 columns) went to
+// cuBLAS's SSYMM, which ran 4-5x slower than SGEMM of the same size on an H200 (0.92 ms
+// against 0.20 ms at m = 8192, 2.86 against 0.52 ms at 16384; bench/probes/symm_n32.cu,
+// bench/results/h200-skinny-sgemm.md). hetrd_2stage s n = 32768 spent 2.49 s of 3.9 s in
+// that product (bench/results/h200-svd-overlap.md). DSYMM is within 2x of DGEMM there and
+// complex has four times the arithmetic per element, so only float comes here. The same
+// kernel as a plain product (op(A) = A or A^T) ran at 0.7-1.3x cuBLAS's SGEMM on these
+// shapes, so gemm stays on cuBLAS.
+//
+// Mapping: block (bx, by) owns rows [256 bx, 256 bx + 256) of C and the range
+// [by kps, (by + 1) kps) of S's columns (k = m); with gridDim.y > 1 it writes raw partial sums to
+// work and tsm2::reduce_kernel finishes C (splits added in order: no atomics, the same result on
+// every run). A warp owns 64 rows and all 32 columns; lane l a micro-tile of 8 rows
+// ((l / 4) 8 + i) by 8 columns ((l % 4) 8 + j), 64 accumulators. Per k it reads 8 values
+// of S and 8 of B from shared memory as four 16-byte loads: with a broadcast load
+// still moving 16 bytes per lane through the shared-memory pipe (tsgemm.cuh), the
+// 16 x 16 bytes per 64 multiply-adds keep that pipe below the FMA pipe's rate.
+// Tiles of 32 k (S: 256 x 32, B: 32 x 32) pass through a three-stage cp.async ring with
+// one barrier per tile; a tile is stored k-major, As[p][r] and Bs[p][c], so the
+// micro-tile's values are contiguous however the tile was read from A (read_of below:
+// as A, as A^T, or element by element where it crosses the diagonal). Each stored
+// element is read twice, once for each place it holds in S: the kernel is bound by its
+// arithmetic (16 flops per byte of A), not by memory.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "core/detail/cuda_check.hpp"
+#include "kernels/cuda/common/debug_env.hpp"
+#include "kernels/cuda/common/device_scalar.cuh"
+#include "kernels/cuda/gemm/skinny.hpp"
+#include "kernels/cuda/tsgemm/tsgemm.cuh"
+#include "kernels/cuda/tsgemm/tsgemm_model.hpp"
+
+namespace mgblas::kernels::cuda::skinny {
+namespace {
+
+constexpr int kThreads = 128;
+constexpr int kBlockRows = 256;  // rows of C per block: 4 warps x 64
+constexpr int kTileK = 32;       // k per pipeline stage
+constexpr int kStages = 3;
+constexpr int kLdA = kBlockRows + 4;   // As row stride: 16-byte rows
+constexpr int kLdB = kMaxColumns + 4;  // Bs row stride
+constexpr int kStageFloats = kTileK * (kLdA + kLdB);
+constexpr int kSmemBytes = kStages * kStageFloats * static_cast<int>(sizeof(float));
+
+/// One float from global to shared memory in the background (zero where !valid).
+__device__ __forceinline__ void copy4(float* dst, const float* src, bool valid) {
+  tsm2::copy_async<float>(dst, src, valid);
+}
+
+/// Up to four floats (16 bytes, both ends aligned): `count` of them read, the rest zero.
+__device__ __forceinline__ void copy16(float* dst, const float* src, int count) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+               "r"(4 * count));
+}
+
+/// How a tile of S is read from the stored triangle of A: wholly in it (direct: S = A
+/// there, lanes along A's contiguous rows), wholly in the other one (mirror: S = A^T, lanes
+/// along A's contiguous rows, which are S's columns), or across the diagonal (mixed: each
+/// element from where it is stored).
+enum class Read { Direct, Mirror, Mixed };
+
+/// How tile [r0, r0 + 256) x [p0, p0 + 32) of S is read.
+template <bool kLower>
+__device__ __forceinline__ Read read_of(int64_t r0, int64_t p0) {
+  const int64_t r1 = r0 + kBlockRows - 1, p1 = p0 + kTileK - 1;
+  if (kLower)  // S(r, p) is A(r, p) where p <= r, else A(p, r)
+    return p1 <= r0 ? Read::Direct : p0 >= r1 ? Read::Mirror : Read::Mixed;
+  return r1 <= p0 ? Read::Direct : r0 >= p1 ? Read::Mirror : Read::Mixed;
+}
+
+/// Where S(r, p) of a mirror tile sits in its stage: row-major, 32 per row, the row's
+/// 16-byte chunks j = p / 4 permuted by (r / 8) mod 8, so that the 8 row groups of a warp
+/// read 8 different banks' chunks.
+__device__ __forceinline__ int mirror_slot(int r, int p) {
+  return r * kTileK + 4 * ((p >> 2) ^ ((r >> 3) & 7)) + (p & 3);
+}
+
+/// Stages tile [p0, p0 + 32) of k: S(r0 + r, p0 + p) at As[p][r] (direct and mixed tiles) or
+/// at mirror_slot(r, p) (mirror tiles), B(p0 + p, c) at Bs[p][c]; zero outside m x kend and
+/// n. Every load runs along A's contiguous index.
+template <bool kLower>
+__device__ __forceinline__ void stage_tile(float* As, float* Bs, int64_t m, int n, int64_t kend,
+                                           const float* A, int64_t lda, bool vec_a, const float* B,
+                                           int64_t ldb, int64_t r0, int64_t p0) {
+  const int t = threadIdx.x;
+  const Read how = read_of<kLower>(r0, p0);
+  if (how == Read::Direct && vec_a) {
+    // A's columns are S's: four rows per copy, 16 copies per thread.
+#pragma unroll
+    for (int i = 0; i < kTileK * kBlockRows / 4 / kThreads; ++i) {
+      const int idx = i * kThreads + t, p = idx / (kBlockRows / 4),
+                r = 4 * (idx % (kBlockRows / 4));
+      const int64_t row = r0 + r, col = p0 + p, left = m - row;
+      const int count = col < kend && left > 0 ? static_cast<int>(left < 4 ? left : 4) : 0;
+      copy16(As + p * kLdA + r, count > 0 ? A + col * lda + row : A, count);
+    }
+  } else if (how == Read::Mirror && vec_a) {
+    // A's columns are S's rows: four of S's columns per copy (p0 is a multiple of 4).
+#pragma unroll
+    for (int i = 0; i < kTileK * kBlockRows / 4 / kThreads; ++i) {
+      const int idx = i * kThreads + t, j = idx % (kTileK / 4), r = idx / (kTileK / 4);
+      const int64_t row = r0 + r, col = p0 + 4 * j, left = kend - col;
+      const int count = row < m && left > 0 ? static_cast<int>(left < 4 ? left : 4) : 0;
+      copy16(As + mirror_slot(r, 4 * j), count > 0 ? A + row * lda + col : A, count);
+    }
+  } else if (how == Read::Mirror) {
+#pragma unroll 8
+    for (int i = 0; i < kTileK * kBlockRows / kThreads; ++i) {
+      const int idx = i * kThreads + t, p = idx % kTileK, r = idx / kTileK;
+      const int64_t row = r0 + r, col = p0 + p;
+      const bool valid = row < m && col < kend;
+      copy4(As + mirror_slot(r, p), valid ? A + row * lda + col : A, valid);
+    }
+  } else {
+    // Direct elements with lanes along S's rows (zeros where out of range), then, in a
+    // tile across the diagonal, the mirrored ones with lanes along S's columns.
+    const auto direct = [&](int64_t row, int64_t col) {
+      return how == Read::Direct || (kLower ? col <= row : row <= col);
+    };
+#pragma unroll 8
+    for (int i = 0; i < kTileK * kBlockRows / kThreads; ++i) {
+      const int idx = i * kThreads + t, p = idx / kBlockRows, r = idx % kBlockRows;
+      const int64_t row = r0 + r, col = p0 + p;
+      const bool valid = row < m && col < kend;
+      if (!valid || direct(row, col))
+        copy4(As + p * kLdA + r, valid ? A + col * lda + row : A, valid);
+    }
+    if (how == Read::Mixed) {
+#pragma unroll 8
+      for (int i = 0; i < kTileK * kBlockRows / kThreads; ++i) {
+        const int idx = i * kThreads + t, p = idx % kTileK, r = idx / kTileK;
+        const int64_t row = r0 + r, col = p0 + p;
+        if (row < m && col < kend && !direct(row, col))
+          copy4(As + p * kLdA + r, A + row * lda + col, true);
+      }
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kTileK * kMaxColumns / kThreads; ++i) {
+    const int idx = i * kThreads + t, p = idx % kTileK, c = idx / kTileK;
+    const int64_t col = p0 + p;
+    const bool valid = c < n && col < kend;
+    copy4(Bs + p * kLdB + c, valid ? B + c * ldb + col : B, valid);
+  }
+}
+
+/// acc += the micro-tile's share of one staged tile: rows rb .. rb + 7 of S times columns
+/// cb .. cb + 7 of B over the tile's 32 k, As in the tile's layout.
+__device__ __forceinline__ void multiply_tile(float (&acc)[8][8], const float* As, const float* Bs,
+                                              bool mirror, int rb, int cb) {
+  const float* b_s = Bs + cb;
+  if (!mirror) {
+    const float* a_s = As + rb;
+#pragma unroll 4
+    for (int p = 0; p < kTileK; ++p) {
+      const float4 a0 = *reinterpret_cast<const float4*>(a_s + p * kLdA);
+      const float4 a1 = *reinterpret_cast<const float4*>(a_s + p * kLdA + 4);
+      const float4 b0 = *reinterpret_cast<const float4*>(b_s + p * kLdB);
+      const float4 b1 = *reinterpret_cast<const float4*>(b_s + p * kLdB + 4);
+      const float a[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+      const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    return;
+  }
+  // The mirror layout: one 16-byte load gives 4 consecutive k of a row.
+#pragma unroll 1
+  for (int p4 = 0; p4 < kTileK; p4 += 4) {
+    float a[8][4];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const float4 v = *reinterpret_cast<const float4*>(As + mirror_slot(rb + i, p4));
+      a[i][0] = v.x, a[i][1] = v.y, a[i][2] = v.z, a[i][3] = v.w;
+    }
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const float4 b0 = *reinterpret_cast<const float4*>(b_s + (p4 + q) * kLdB);
+      const float4 b1 = *reinterpret_cast<const float4*>(b_s + (p4 + q) * kLdB + 4);
+      const float b[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+      for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i][q], b[j], acc[i][j]);
+    }
+  }
+}
+
+template <bool kLower>
+__global__ void __launch_bounds__(kThreads, 2)
+    skinny_kernel(int64_t m, int n, int64_t k, float alpha, const float* __restrict__ A,
+                  int64_t lda, bool vec_a, const float* __restrict__ B, int64_t ldb, float beta,
+                  float* C, int64_t ldc, int64_t kps, float* __restrict__ work) {
+  extern __shared__ __align__(16) float smem[];
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
+  const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kBlockRows;
+  const int64_t kbeg = static_cast<int64_t>(blockIdx.y) * kps, kend = tsm2::dmin(k, kbeg + kps);
+  const int rb = warp * 64 + (lane / 4) * 8, cb = (lane % 4) * 8;
+  const int tiles = static_cast<int>(tsm2::ceil_div(kend - kbeg, static_cast<int64_t>(kTileK)));
+
+  float acc[8][8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j) acc[i][j] = 0.0f;
+
+  const auto as = [&](int s) { return smem + s * kStageFloats; };
+  const auto bs = [&](int s) { return smem + s * kStageFloats + kTileK * kLdA; };
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < tiles)
+      stage_tile<kLower>(as(s), bs(s), m, n, kend, A, lda, vec_a, B, ldb, r0, kbeg + s * kTileK);
+    tsm2::commit_async();
+  }
+  for (int it = 0; it < tiles; ++it) {
+    tsm2::wait_async_but<kStages - 2>();
+    __syncthreads();  // tile it is in; every thread is done with tile it - 1's stage
+    const int next = it + kStages - 1;
+    if (next < tiles)
+      stage_tile<kLower>(as(next % kStages), bs(next % kStages), m, n, kend, A, lda, vec_a, B, ldb,
+                         r0, kbeg + static_cast<int64_t>(next) * kTileK);
+    tsm2::commit_async();
+    multiply_tile(acc, as(it % kStages), bs(it % kStages),
+                  read_of<kLower>(r0, kbeg + static_cast<int64_t>(it) * kTileK) == Read::Mirror, rb,
+                  cb);
+  }
+  tsm2::wait_async_but<0>();
+
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    const int c = cb + j;
+    if (c >= n) continue;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const int64_t row = r0 + rb + i;
+      if (row >= m) continue;
+      if (work) {
+        work[(static_cast<int64_t>(blockIdx.y) * n + c) * m + row] = acc[i][j];
+      } else {
+        float* cp = C + c * ldc + row;
+        *cp = beta == 0.0f ? alpha * acc[i][j] : fmaf(beta, *cp, alpha * acc[i][j]);
+      }
+    }
+  }
+}
+
+/// The k-split partials, returned to the pool in stream order.
+struct Workspace {
+  cudaStream_t stream;
+  void* ptr = nullptr;
+  ~Workspace() {
+    try {
+      tsm2::workspace_free(stream, ptr);
+    } catch (...) {
+      // A failed free leaves the memory to the pool; the launch error is what matters.
+    }
+  }
+};
+
+}  // namespace
+
+bool serves_symm(int64_t m, int64_t n) {
+  if (n <= 16 || n > kMaxColumns || m < kMinSide) return false;
+  return common::symm_skinny_override().value_or(true);
+}
+
+void symm(cudaStream_t stream, Uplo uplo, int64_t m, int n, float alpha, const float* A,
+          int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  const int64_t k = m;
+  const int64_t row_blocks = tsm2::ceil_div(m, static_cast<int64_t>(kBlockRows));
+  // Splits of k (each at least 8 tiles) so that the grid fills whole waves of resident
+  // blocks (2 per SM): the fewest splits within 5% of the best wave efficiency.
+  const int64_t resident = 2 * static_cast<int64_t>(tsm2::device_model().sms);
+  const int64_t most = std::clamp<int64_t>(k / (8 * kTileK), 1, 64);
+  int64_t split = 1;
+  double best = -1.0;
+  for (int64_t sp = 1; sp <= most; ++sp) {
+    const double waves = static_cast<double>(row_blocks * sp) / static_cast<double>(resident);
+    const double eff = waves < 1.0 ? waves : waves / std::ceil(waves);
+    if (eff > best + 0.05) split = sp, best = eff;
+  }
+  int64_t kps = tsm2::ceil_div(tsm2::ceil_div(k, split), static_cast<int64_t>(kTileK)) * kTileK;
+  split = tsm2::ceil_div(k, kps);
+  Workspace ws{stream, nullptr};
+  if (split > 1) {
+    ws.ptr = tsm2::workspace_alloc(stream, static_cast<std::size_t>(split * m * n) * sizeof(float));
+    if (!ws.ptr) split = 1, kps = k;
+  }
+  float* work = static_cast<float*>(ws.ptr);
+  // Four-row copies in the direct tiles: A's rows at multiples of 4 from an aligned start.
+  const bool vec_a = reinterpret_cast<uintptr_t>(A) % 16 == 0 && lda % 4 == 0;
+  const dim3 grid(static_cast<unsigned>(row_blocks), static_cast<unsigned>(split));
+  auto go = [&](auto kernel) {
+    MGBLAS_CHECK_CUDA(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+    kernel<<<grid, kThreads, kSmemBytes, stream>>>(m, n, k, alpha, A, lda, vec_a, B, ldb, beta, C,
+                                                   ldc, kps, work);
+    MGBLAS_CHECK_LAUNCH(stream);
+  };
+  if (uplo == Uplo::Lower)
+    go(skinny_kernel<true>);
+  else
+    go(skinny_kernel<false>);
+  if (work) {
+    const unsigned blocks =
+        common::grid_dim(m * n, 256, 8 * static_cast<int64_t>(tsm2::device_model().sms));
+    tsm2::reduce_kernel<float><<<blocks, 256, 0, stream>>>(m, n, split, work, alpha, beta, C, ldc);
+    MGBLAS_CHECK_LAUNCH(stream);
+  }
+}
+
+}  // namespace mgblas::kernels::cuda::skinny
