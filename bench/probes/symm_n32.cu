@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// cuBLAS's symm against gemm for stage one's product shape (m x m symmetric times m x 32),
-// float and double, side left, lower: the median of 9 calls after 2 warm-ups, CUDA events.
+// cuBLAS's symm / hemm against gemm for stage one's product shape (m x m symmetric or
+// Hermitian times m x 32), s, d, c and z, side left, lower: the median of 9 calls after 2
+// warm-ups, CUDA events; TF/s counts real flops (8 per complex multiply-add).
 // Build and run (one GPU): nvcc -O2 -arch=sm_90 -o symm_n32 symm_n32.cu -lcublas && ./symm_n32
+#include <cuComplex.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #define CK(x)                                                           \
@@ -39,7 +42,7 @@ float median_ms(F&& f) {
 
 template <typename T>
 int run(cublasHandle_t h, const char* name) {
-  for (int m : {1024, 2048, 4096, 8192, 16384}) {
+  for (int m : {2048, 4096, 8192, 16384}) {
     const int n = 32;
     T *A, *B, *C;
     CK(cudaMalloc(&A, sizeof(T) * m * m));
@@ -47,26 +50,39 @@ int run(cublasHandle_t h, const char* name) {
     CK(cudaMalloc(&C, sizeof(T) * m * n));
     cudaMemset(A, 0, sizeof(T) * m * m);
     cudaMemset(B, 0, sizeof(T) * m * n);
-    const T one = 1;
+    T one{};
+    if constexpr (std::is_same_v<T, cuComplex> || std::is_same_v<T, cuDoubleComplex>)
+      one.x = 1;
+    else
+      one = 1;
     auto symm = [&] {
-      if constexpr (sizeof(T) == 4)
-        cublasSsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, (const float*)&one,
-                    (const float*)A, m, (const float*)B, m, (const float*)&one, (float*)C, m);
+      if constexpr (std::is_same_v<T, float>)
+        cublasSsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, m, B, m, &one, C,
+                    m);
+      else if constexpr (std::is_same_v<T, double>)
+        cublasDsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, m, B, m, &one, C,
+                    m);
+      else if constexpr (std::is_same_v<T, cuComplex>)
+        cublasChemm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, m, B, m, &one, C,
+                    m);
       else
-        cublasDsymm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, (const double*)&one,
-                    (const double*)A, m, (const double*)B, m, (const double*)&one, (double*)C, m);
+        cublasZhemm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, m, n, &one, A, m, B, m, &one, C,
+                    m);
     };
     auto gemm = [&](cublasOperation_t op) {
-      if constexpr (sizeof(T) == 4)
-        cublasSgemm(h, op, CUBLAS_OP_N, m, n, m, (const float*)&one, (const float*)A, m,
-                    (const float*)B, m, (const float*)&one, (float*)C, m);
+      if constexpr (std::is_same_v<T, float>)
+        cublasSgemm(h, op, CUBLAS_OP_N, m, n, m, &one, A, m, B, m, &one, C, m);
+      else if constexpr (std::is_same_v<T, double>)
+        cublasDgemm(h, op, CUBLAS_OP_N, m, n, m, &one, A, m, B, m, &one, C, m);
+      else if constexpr (std::is_same_v<T, cuComplex>)
+        cublasCgemm(h, op, CUBLAS_OP_N, m, n, m, &one, A, m, B, m, &one, C, m);
       else
-        cublasDgemm(h, op, CUBLAS_OP_N, m, n, m, (const double*)&one, (const double*)A, m,
-                    (const double*)B, m, (const double*)&one, (double*)C, m);
+        cublasZgemm(h, op, CUBLAS_OP_N, m, n, m, &one, A, m, B, m, &one, C, m);
     };
     const float ts = median_ms<T>(symm), tn = median_ms<T>([&] { gemm(CUBLAS_OP_N); }),
                 tt = median_ms<T>([&] { gemm(CUBLAS_OP_T); });
-    const double fl = 2.0 * m * m * n / 1e9;
+    const bool cplx = std::is_same_v<T, cuComplex> || std::is_same_v<T, cuDoubleComplex>;
+    const double fl = (cplx ? 8.0 : 2.0) * m * m * n / 1e9;
     std::printf(
         "%s m=%5d n=32: symm %8.4f ms (%5.1f TF/s)  gemm N %8.4f ms (%5.1f)  gemm T %8.4f ms "
         "(%5.1f)\n",
@@ -81,7 +97,9 @@ int run(cublasHandle_t h, const char* name) {
 int main() {
   cublasHandle_t h;
   CK(cublasCreate(&h));
-  if (run<float>(h, "s") || run<double>(h, "d")) return 1;
+  if (run<float>(h, "s") || run<double>(h, "d") || run<cuComplex>(h, "c") ||
+      run<cuDoubleComplex>(h, "z"))
+    return 1;
   cublasDestroy(h);
   return 0;
 }

@@ -7,6 +7,9 @@
 #   gtest BINARY FILTER
 #                      build-dev/tests/kernels/BINARY --gtest_filter=FILTER (device_steps.sh)
 #   ctest REGEX        ctest -R REGEX in build-dev (device_steps.sh)
+#   sanitize TOOL FILTER
+#                      compute-sanitizer --tool TOOL on test_cuda_level3 --gtest_filter=FILTER
+#                      (device_steps.sh; limit $TO, 300 s)
 #   hemm DIMS          mgblas-tester tsgemm --entry hemm --type s (DIMS: MxNxM, comma list):
 #                      the engine's hemm against cublasSsymm on the same data, median of 5
 #                      after 2 warm-ups; $OUT/hemm.csv
@@ -35,6 +38,8 @@ while [ $# -gt 0 ]; do
       device_gtest "$2" "$3"; shift 3 ;;
     ctest)
       device_ctest "$2"; shift 2 ;;
+    sanitize)
+      device_sanitize "$2" test_cuda_level3 "$3"; shift 3 ;;
     hemm)
       timeout "${TO:-300}" "$T" tsgemm --entry hemm --dim "$2" --type s --niter 5 --warmup 2 \
         --csv "$OUT/hemm.csv" | grep -v "^# \(command\|time\)"; shift 2 ;;

@@ -4,6 +4,7 @@
 // tall-and-skinny shapes. The lda/ldb/ldc padding holds NaN; C's padding must come
 // out untouched.
 #include <complex>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -113,9 +114,9 @@ TYPED_TEST(Gemm_Cuda, alpha_zero) {
 }
 
 // hemm (side left) against the host engine: both triangles with NaN in the other one (it
-// must not be read), beta = 0 over NaN. In float with 17-32 columns this is skinny.cu's
-// kernel: tiles below, above and across the diagonal, split k ranges, 16- and 4-byte
-// copies; the other precisions run the same cases on cuBLAS.
+// must not be read), beta = 0 over NaN, the same bits from a second call. In float with 17-32
+// columns this is skinny.cu's kernel: tiles below, above and across the diagonal, split k ranges,
+// 16- and 4-byte copies; the other precisions run the same cases on cuBLAS.
 template <Scalar T>
 void run_hemm(Uplo uplo, int64_t m, int64_t n, Scalars sc, std::mt19937_64& rng) {
   SCOPED_TRACE(detail::concat("hemm uplo=", static_cast<char>(uplo), " m=", m, " n=", n, " ",
@@ -147,8 +148,15 @@ void run_hemm(Uplo uplo, int64_t m, int64_t n, Scalars sc, std::mt19937_64& rng)
   DeviceBuffer<T> dC = upload(C0);
   kernels::hemm<T>(gpu(), /*herm=*/true, uplo, m, n, alpha, dA.data(), lda, dB.data(), ldb, beta,
                    dC.data(), ldc);
-  check_gemm(m, n, m, alpha, beta, m, m, full, lda, m, n, B, ldb, C0, download(dC), C_ref, ldc,
+  const std::vector<T> C = download(dC);
+  check_gemm(m, n, m, alpha, beta, m, m, full, lda, m, n, B, ldb, C0, C, C_ref, ldc,
              poisons_output(sc));
+  // The k-split partials are added in a fixed order: a second call gives the same bits.
+  DeviceBuffer<T> dC2 = upload(C0);
+  kernels::hemm<T>(gpu(), /*herm=*/true, uplo, m, n, alpha, dA.data(), lda, dB.data(), ldb, beta,
+                   dC2.data(), ldc);
+  const std::vector<T> C2 = download(dC2);
+  EXPECT_EQ(0, std::memcmp(C.data(), C2.data(), C.size() * sizeof(T))) << "hemm repeated";
 }
 
 TYPED_TEST(Gemm_Cuda, hemm_skinny_columns) {
