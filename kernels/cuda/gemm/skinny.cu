@@ -3,29 +3,33 @@
 // C = alpha S B + beta C, S m x m symmetric with one triangle stored, B m x n, n <= 32.
 //
 // Why: stage one of the two-stage reduction multiplies the trailing matrix by the band's
-// 32 columns once per panel; its diagonal squares (halved down to 8192 columns) went to
-// cuBLAS's SSYMM, which ran 4-5x slower than SGEMM of the same size on an H200 (0.92 ms
-// against 0.20 ms at m = 8192, 2.86 against 0.52 ms at 16384; bench/probes/symm_n32.cu,
-// bench/results/h200-skinny-sgemm.md). hetrd_2stage s n = 32768 spent 2.49 s of 3.9 s in
-// that product (bench/results/h200-svd-overlap.md). DSYMM is within 2x of DGEMM there and
-// complex has four times the arithmetic per element, so only float comes here. The same
-// kernel as a plain product (op(A) = A or A^T) ran at 0.7-1.3x cuBLAS's SGEMM on these
-// shapes, so gemm stays on cuBLAS.
+// 32 columns once per panel, and its diagonal squares went to cuBLAS's SSYMM, which runs
+// 4-6x slower than SGEMM of the same size on an H200 (0.92 ms against 0.20 ms at
+// m = 8192, 2.86 against 0.52 ms at 16384; bench/probes/symm_n32.cu). hetrd_2stage s
+// n = 32768 spent 2.49 s of 3.9 s in that product (bench/results/h200-svd-overlap.md).
+// DSYMM is within 2.3x of DGEMM there and ZHEMM within 10% of ZGEMM. CHEMM is as slow as
+// SSYMM, but this kernel is real only. As a plain product (op(A) = A or A^T) the same
+// kernel ran at 0.7-1.3x cuBLAS's SGEMM, so gemm stays on cuBLAS
+// (bench/results/h200-skinny-sgemm.md).
 //
 // Mapping: block (bx, by) owns rows [256 bx, 256 bx + 256) of C and the range
-// [by kps, (by + 1) kps) of S's columns (k = m); with gridDim.y > 1 it writes raw partial sums to
-// work and tsm2::reduce_kernel finishes C (splits added in order: no atomics, the same result on
-// every run). A warp owns 64 rows and all 32 columns; lane l a micro-tile of 8 rows
-// ((l / 4) 8 + i) by 8 columns ((l % 4) 8 + j), 64 accumulators. Per k it reads 8 values
-// of S and 8 of B from shared memory as four 16-byte loads: with a broadcast load
-// still moving 16 bytes per lane through the shared-memory pipe (tsgemm.cuh), the
-// 16 x 16 bytes per 64 multiply-adds keep that pipe below the FMA pipe's rate.
-// Tiles of 32 k (S: 256 x 32, B: 32 x 32) pass through a three-stage cp.async ring with
-// one barrier per tile; a tile is stored k-major, As[p][r] and Bs[p][c], so the
-// micro-tile's values are contiguous however the tile was read from A (read_of below:
-// as A, as A^T, or element by element where it crosses the diagonal). Each stored
-// element is read twice, once for each place it holds in S: the kernel is bound by its
-// arithmetic (16 flops per byte of A), not by memory.
+// [by kps, (by + 1) kps) of S's columns (k = m). With gridDim.y > 1 it writes raw partial
+// sums to work, and tsm2::reduce_kernel finishes C, adding the splits in order: no
+// atomics, so every run gives the same bits. A warp owns 64 rows and all 32 columns; lane
+// l a micro-tile of 8 rows ((l / 4) 8 + i) by 8 columns ((l % 4) 8 + j), 64 accumulators.
+// Per k it reads 8 values of S and 8 of B from shared memory, in 16-byte loads.
+// - Why 8 x 8: a broadcast load still moves 16 bytes per lane through the shared-memory
+//   pipe (tsgemm.cuh), and 16 x 16 bytes per 64 multiply-adds keep that pipe below the FMA
+//   pipe's rate.
+// - The pipeline: tiles of 32 k (S: 256 x 32, B: 32 x 32) pass through a three-stage
+//   cp.async ring, one barrier per tile.
+// - How a tile of S is read (read_of below): as A or as A^T, with 16-byte copies along
+//   A's contiguous rows, or element by element where it crosses the diagonal. A tile read
+//   as A is stored k-major (As[p][r]), one read as A^T row-major (mirror_slot), so that
+//   either way the micro-tile's values come in 16-byte loads.
+// Each stored element is read twice, once for each place it holds in S. At m = 16384
+// that is 2.1 GB in 0.62 ms, 3.4 TB/s against the 4.5 TB/s measured for reads: the
+// kernel is close to the memory bound.
 #include <cuda_runtime.h>
 
 #include <algorithm>
