@@ -339,7 +339,8 @@ void run_case(Env& env, const Case& c) {
     r.engine = ch.label;
     r.split = ch.engine == ts::Engine::Tsm2l ? 0 : ch.split;
     if (via_hemm) {
-      const bool own = std::is_same_v<T, float> && kernels::cuda::skinny::serves_symm(m, n);
+      const bool own =
+          std::is_same_v<real_type_t<T>, float> && kernels::cuda::skinny::serves_symm(m, n);
       r.engine = own ? "hemm: kernels/cuda/gemm/skinny.cu" : "hemm: cublas";
       r.split = 0;
     } else if (ch.engine != ts::Engine::Cublas) {
@@ -500,8 +501,8 @@ int run(int argc, char** argv) {
   app.add_flag("--sweep", o.sweep, "time every compiled tuning set of the chosen engine");
   app.add_option("--entry", o.entry,
                  "tsgemm, or hemm: time the CUDA engine's hemm (A's lower triangle, m = k) "
-                 "against cublas<t>hemm instead (float's 17-32 column kernel, "
-                 "kernels/cuda/gemm/skinny.cu, where it serves)")
+                 "against cublas<t>hemm instead (the 17-32 column kernels of float and complex "
+                 "float, kernels/cuda/gemm/skinny.cu, where they serve)")
       ->check(CLI::IsMember({"tsgemm", "hemm"}))
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);

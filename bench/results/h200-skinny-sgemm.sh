@@ -10,9 +10,9 @@
 #   sanitize TOOL FILTER
 #                      compute-sanitizer --tool TOOL on test_cuda_level3 --gtest_filter=FILTER
 #                      (device_steps.sh; limit $TO, 300 s)
-#   hemm DIMS          mgblas-tester tsgemm --entry hemm --type s (DIMS: MxNxM, comma list):
-#                      the engine's hemm against cublasSsymm on the same data, median of 5
-#                      after 2 warm-ups; $OUT/hemm.csv
+#   hemm DIMS          mgblas-tester tsgemm --entry hemm --type s (or $TYPE; DIMS: MxNxM, comma
+#                      list): the engine's hemm against cublas<t>symm / hemm on the same
+#                      data, median of 5 after 2 warm-ups; $OUT/hemm-<type>.csv
 #   probe              bench/probes/symm_n32.cu: cuBLAS's symm against gemm (s and d)
 #   hetrd SIZES TYPE SETTINGS
 #                      mgblas-tester hetrd --eig, two stages (band 32), profiled phases on
@@ -41,8 +41,8 @@ while [ $# -gt 0 ]; do
     sanitize)
       device_sanitize "$2" test_cuda_level3 "$3"; shift 3 ;;
     hemm)
-      timeout "${TO:-300}" "$T" tsgemm --entry hemm --dim "$2" --type s --niter 5 --warmup 2 \
-        --csv "$OUT/hemm.csv" | grep -v "^# \(command\|time\)"; shift 2 ;;
+      timeout "${TO:-300}" "$T" tsgemm --entry hemm --dim "$2" --type "${TYPE:-s}" --niter 5 \
+        --warmup 2 --csv "$OUT/hemm-${TYPE:-s}.csv" | grep -v "^# \(command\|time\)"; shift 2 ;;
     probe)
       shift; nvcc -O2 -arch=sm_90 -o "$B/symm_n32" "$R/bench/probes/symm_n32.cu" -lcublas && "$B/symm_n32" ;;
     hetrd)

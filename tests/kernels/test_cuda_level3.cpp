@@ -114,9 +114,11 @@ TYPED_TEST(Gemm_Cuda, alpha_zero) {
 }
 
 // hemm (side left) against the host engine: both triangles with NaN in the other one (it
-// must not be read), beta = 0 over NaN, the same bits from a second call. In float with 17-32
-// columns this is skinny.cu's kernel: tiles below, above and across the diagonal, split k ranges,
-// 16- and 4-byte copies; the other precisions run the same cases on cuBLAS.
+// must not be read; in complex the diagonal's imaginary part is random and must be read as
+// zero), beta = 0 over NaN, the same bits from a second call. In float and complex float with
+// 17-32 columns these are skinny.cu's kernels: tiles below, above and across the diagonal,
+// split k ranges, 16-byte and single-entry copies; double and complex double run the same
+// cases on cuBLAS.
 template <Scalar T>
 void run_hemm(Uplo uplo, int64_t m, int64_t n, Scalars sc, std::mt19937_64& rng) {
   SCOPED_TRACE(detail::concat("hemm uplo=", static_cast<char>(uplo), " m=", m, " n=", n, " ",
@@ -167,7 +169,7 @@ TYPED_TEST(Gemm_Cuda, hemm_skinny_columns) {
   for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
     for (const auto& s : shapes)
       for (Scalars sc : {Scalars::Random, Scalars::BetaZero}) {
-        if (std::is_same_v<TypeParam, float>)
+        if (std::is_same_v<real_type_t<TypeParam>, float>)
           ASSERT_TRUE(kernels::cuda::skinny::serves_symm(s[0], s[1]));
         run_hemm<TypeParam>(uplo, s[0], s[1], sc, rng);
       }

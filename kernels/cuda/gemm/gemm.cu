@@ -2,10 +2,10 @@
 // Level-3 entries of the CUDA engine: gemm, tsgemm, the rank-2k update and hemm.
 //
 // Dispatch point: quick return, the beta-only cases (k == 0, alpha == 0: C = beta * C,
-// which cuBLAS does not promise for k == 0), then the product on cuBLAS; hemm in float
-// with 17 to 32 columns on skinny.cu's kernel where it serves. tsgemm goes to
-// the tall-and-skinny engine (kernels/cuda/tsgemm/), which picks TSM2R, TSM2L, the
-// A^H B k-split or cuBLAS by shape.
+// which cuBLAS does not promise for k == 0), then the product on cuBLAS; hemm in float and
+// complex float (Hermitian) with 17 to 32 columns on skinny.cu's kernels where they serve. tsgemm
+// goes to the tall-and-skinny engine (kernels/cuda/tsgemm/), which picks TSM2R, TSM2L, the A^H B
+// k-split or cuBLAS by shape.
 #include "core/device.hpp"
 #include "kernels/cuda/common/cublas.hpp"
 #include "kernels/cuda/common/launchers.hpp"
@@ -35,6 +35,10 @@ void hemm_dispatch(const Device& dev, cudaStream_t stream, bool herm, Uplo uplo,
   if constexpr (std::is_same_v<T, float>) {
     if (alpha != T(0) && skinny::serves_symm(m, n))
       return skinny::symm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
+                          ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    if (herm && alpha != T(0) && skinny::serves_symm(m, n))
+      return skinny::hemm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
                           ldc);
   }
   common::cublas::hemm(dev.cublas(), stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);

@@ -34,6 +34,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 
 #include "core/detail/cuda_check.hpp"
@@ -260,6 +261,216 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
+// ---- complex float: S Hermitian --------------------------------------------------------
+//
+// The same design on cuFloatComplex: S(r, p) is A(r, p) in the stored triangle and
+// conj(A(p, r)) in the other, with the diagonal's imaginary part taken as zero (as
+// ?hemm does). A lane's micro-tile is 4 rows ((l / 4) 4 + i) by 8 columns ((l % 4) 8 + j),
+// 64 floats: per k 2 + 4 16-byte loads for 32 complex multiply-adds. A warp owns 32 rows,
+// a block 128; tiles of 16 k. The tiles holding diagonal entries are always read element
+// by element (their imaginary parts are dropped there), and the mirrored tiles are
+// conjugated in registers.
+namespace cplx {
+
+using C2 = cuFloatComplex;
+constexpr int kBlockRows = 128;
+constexpr int kTileK = 16;
+constexpr int kLdA = kBlockRows + 2;   // As row stride (complex): 16-byte rows
+constexpr int kLdB = kMaxColumns + 2;  // Bs row stride
+constexpr int kStageElems = kTileK * (kLdA + kLdB);
+constexpr int kSmemBytes = kStages * kStageElems * static_cast<int>(sizeof(C2));
+constexpr int kBlocksPerSm = 2;
+
+/// As read_of, but a tile holding a diagonal entry is always mixed.
+template <bool kLower>
+__device__ __forceinline__ Read read_of(int64_t r0, int64_t p0) {
+  const int64_t r1 = r0 + kBlockRows - 1, p1 = p0 + kTileK - 1;
+  if (kLower) return p1 < r0 ? Read::Direct : p0 > r1 ? Read::Mirror : Read::Mixed;
+  return r1 < p0 ? Read::Direct : r0 > p1 ? Read::Mirror : Read::Mixed;
+}
+
+/// A mirror tile's row-major slot of S(r, p): 16-byte chunks (2 complex) permuted by
+/// (r / 4) mod 8, the 8 row groups of a warp's loads in 8 different banks' chunks.
+__device__ __forceinline__ int mirror_slot(int r, int p) {
+  return r * kTileK + 2 * ((p >> 1) ^ ((r >> 2) & 7)) + (p & 1);
+}
+
+/// Up to two complex (16 bytes, both ends aligned): `count` of them read, the rest zero.
+__device__ __forceinline__ void copy16c(C2* dst, const C2* src, int count) {
+  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
+               "r"(8 * count));
+}
+
+template <bool kLower>
+__device__ __forceinline__ void stage_tile(C2* As, C2* Bs, int64_t m, int n, int64_t kend,
+                                           const C2* A, int64_t lda, bool vec_a, const C2* B,
+                                           int64_t ldb, int64_t r0, int64_t p0) {
+  const int t = threadIdx.x;
+  const Read how = read_of<kLower>(r0, p0);
+  if (how == Read::Direct) {
+#pragma unroll
+    for (int i = 0; i < kTileK * kBlockRows / 2 / kThreads; ++i) {
+      const int idx = i * kThreads + t, p = idx / (kBlockRows / 2),
+                r = 2 * (idx % (kBlockRows / 2));
+      const int64_t row = r0 + r, col = p0 + p, left = m - row;
+      if (vec_a) {
+        const int count = col < kend && left > 0 ? static_cast<int>(left < 2 ? left : 2) : 0;
+        copy16c(As + p * kLdA + r, count > 0 ? A + col * lda + row : A, count);
+      } else {
+        for (int e = 0; e < 2; ++e) {
+          const bool valid = col < kend && row + e < m;
+          tsm2::copy_async<C2>(As + p * kLdA + r + e, valid ? A + col * lda + row + e : A, valid);
+        }
+      }
+    }
+  } else if (how == Read::Mirror) {
+#pragma unroll
+    for (int i = 0; i < kTileK * kBlockRows / 2 / kThreads; ++i) {
+      const int idx = i * kThreads + t, j = idx % (kTileK / 2), r = idx / (kTileK / 2);
+      const int64_t row = r0 + r, col = p0 + 2 * j, left = kend - col;
+      if (vec_a) {
+        const int count = row < m && left > 0 ? static_cast<int>(left < 2 ? left : 2) : 0;
+        copy16c(As + mirror_slot(r, 2 * j), count > 0 ? A + row * lda + col : A, count);
+      } else {
+        for (int e = 0; e < 2; ++e) {
+          const bool valid = row < m && col + e < kend;
+          tsm2::copy_async<C2>(As + mirror_slot(r, 2 * j + e), valid ? A + row * lda + col + e : A,
+                               valid);
+        }
+      }
+    }
+  } else {
+    // Plain loads: each entry from where it is stored, conjugated where mirrored, the
+    // diagonal's imaginary part zero. Visible to the tile's multiply after the barriers
+    // between (it is consumed kStages - 1 iterations later).
+    for (int i = 0; i < kTileK * kBlockRows / kThreads; ++i) {
+      const int idx = i * kThreads + t, p = idx / kBlockRows, r = idx % kBlockRows;
+      const int64_t row = r0 + r, col = p0 + p;
+      C2 v = make_cuFloatComplex(0.0f, 0.0f);
+      if (row < m && col < kend) {
+        const bool direct = kLower ? col <= row : row <= col;
+        v = direct ? A[col * lda + row] : common::conj(A[row * lda + col]);
+        if (row == col) v.y = 0.0f;
+      }
+      As[p * kLdA + r] = v;
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kTileK * kMaxColumns / kThreads; ++i) {
+    const int idx = i * kThreads + t, p = idx % kTileK, c = idx / kTileK;
+    const int64_t col = p0 + p;
+    const bool valid = c < n && col < kend;
+    tsm2::copy_async<C2>(Bs + p * kLdB + c, valid ? B + c * ldb + col : B, valid);
+  }
+}
+
+/// acc(i, j) += a b, complex, on two floats each.
+__device__ __forceinline__ void cmad(float (&acc)[2], C2 a, C2 b) {
+  acc[0] = fmaf(a.x, b.x, fmaf(-a.y, b.y, acc[0]));
+  acc[1] = fmaf(a.x, b.y, fmaf(a.y, b.x, acc[1]));
+}
+
+/// acc += the micro-tile's share of one staged tile (rows rb .. rb + 3, columns cb .. cb + 7).
+template <bool kMirror>
+__device__ __forceinline__ void multiply_tile(float (&acc)[4][8][2], const C2* As, const C2* Bs,
+                                              int rb, int cb) {
+  const C2* b_s = Bs + cb;
+#pragma unroll 2
+  for (int p2 = 0; p2 < kTileK; p2 += 2) {
+    C2 a[2][4];  // a[q][i] = S(rb + i, p2 + q)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (kMirror) {  // one load gives a row's 2 k, conjugated (S = A^H there)
+        const float4 v = *reinterpret_cast<const float4*>(As + mirror_slot(rb + i, p2));
+        a[0][i] = make_cuFloatComplex(v.x, -v.y);
+        a[1][i] = make_cuFloatComplex(v.z, -v.w);
+      }
+    }
+    if (!kMirror) {
+#pragma unroll
+      for (int q = 0; q < 2; ++q) {
+        const float4 v0 = *reinterpret_cast<const float4*>(As + (p2 + q) * kLdA + rb);
+        const float4 v1 = *reinterpret_cast<const float4*>(As + (p2 + q) * kLdA + rb + 2);
+        a[q][0] = make_cuFloatComplex(v0.x, v0.y);
+        a[q][1] = make_cuFloatComplex(v0.z, v0.w);
+        a[q][2] = make_cuFloatComplex(v1.x, v1.y);
+        a[q][3] = make_cuFloatComplex(v1.z, v1.w);
+      }
+    }
+#pragma unroll
+    for (int q = 0; q < 2; ++q) {
+      C2 b[8];
+#pragma unroll
+      for (int j2 = 0; j2 < 4; ++j2) {
+        const float4 v = *reinterpret_cast<const float4*>(b_s + (p2 + q) * kLdB + 2 * j2);
+        b[2 * j2] = make_cuFloatComplex(v.x, v.y);
+        b[2 * j2 + 1] = make_cuFloatComplex(v.z, v.w);
+      }
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j) cmad(acc[i][j], a[q][i], b[j]);
+    }
+  }
+}
+
+template <bool kLower>
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm)
+    skinny_kernel(int64_t m, int n, int64_t k, C2 alpha, const C2* __restrict__ A, int64_t lda,
+                  bool vec_a, const C2* __restrict__ B, int64_t ldb, C2 beta, C2* C, int64_t ldc,
+                  int64_t kps, C2* __restrict__ work) {
+  extern __shared__ __align__(16) C2 smem_c[];
+  const int t = threadIdx.x, lane = t % 32, warp = t / 32;
+  const int64_t r0 = static_cast<int64_t>(blockIdx.x) * kBlockRows;
+  const int64_t kbeg = static_cast<int64_t>(blockIdx.y) * kps, kend = tsm2::dmin(k, kbeg + kps);
+  const int rb = warp * 32 + (lane / 4) * 4, cb = (lane % 4) * 8;
+  const int tiles = static_cast<int>(tsm2::ceil_div(kend - kbeg, static_cast<int64_t>(kTileK)));
+  float acc[4][8][2] = {};
+  const auto as = [&](int s) { return smem_c + s * kStageElems; };
+  const auto bs = [&](int s) { return smem_c + s * kStageElems + kTileK * kLdA; };
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < tiles)
+      stage_tile<kLower>(as(s), bs(s), m, n, kend, A, lda, vec_a, B, ldb, r0, kbeg + s * kTileK);
+    tsm2::commit_async();
+  }
+  for (int it = 0; it < tiles; ++it) {
+    tsm2::wait_async_but<kStages - 2>();
+    __syncthreads();  // tile it is in; every thread is done with tile it - 1's stage
+    const int next = it + kStages - 1;
+    if (next < tiles)
+      stage_tile<kLower>(as(next % kStages), bs(next % kStages), m, n, kend, A, lda, vec_a, B, ldb,
+                         r0, kbeg + static_cast<int64_t>(next) * kTileK);
+    tsm2::commit_async();
+    if (read_of<kLower>(r0, kbeg + static_cast<int64_t>(it) * kTileK) == Read::Mirror)
+      multiply_tile<true>(acc, as(it % kStages), bs(it % kStages), rb, cb);
+    else
+      multiply_tile<false>(acc, as(it % kStages), bs(it % kStages), rb, cb);
+  }
+  tsm2::wait_async_but<0>();
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    const int c = cb + j;
+    if (c >= n) continue;
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int64_t row = r0 + rb + i;
+      if (row >= m) continue;
+      const C2 v = make_cuFloatComplex(acc[i][j][0], acc[i][j][1]);
+      if (work) {
+        work[(static_cast<int64_t>(blockIdx.y) * n + c) * m + row] = v;
+      } else {
+        C2* cp = C + c * ldc + row;
+        *cp = common::is_zero(beta) ? common::mul(alpha, v)
+                                    : common::mul_add(beta, *cp, common::mul(alpha, v));
+      }
+    }
+  }
+}
+
+}  // namespace cplx
+
 /// The k-split partials, returned to the pool in stream order.
 struct Workspace {
   cudaStream_t stream;
@@ -280,14 +491,20 @@ bool serves_symm(int64_t m, int64_t n) {
   return common::symm_skinny_override().value_or(true);
 }
 
-void symm(cudaStream_t stream, Uplo uplo, int64_t m, int n, float alpha, const float* A,
-          int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+namespace {
+
+/// C = alpha S B + beta C by `kernel` (a skinny_kernel instance): blocks of `rows` rows of C,
+/// the k range split in whole tiles of `tile` so that the grid fills whole waves of the
+/// `per_sm` resident blocks per SM (the fewest splits within 5% of the best wave
+/// efficiency, each at least 8 tiles), the splits' partials added by reduce_kernel.
+template <typename D, typename Kernel>
+void launch(cudaStream_t stream, Kernel kernel, int rows, int tile, int smem, int per_sm, int64_t m,
+            int n, D alpha, const D* A, int64_t lda, bool vec_a, const D* B, int64_t ldb, D beta,
+            D* C, int64_t ldc) {
   const int64_t k = m;
-  const int64_t row_blocks = tsm2::ceil_div(m, static_cast<int64_t>(kBlockRows));
-  // Splits of k (each at least 8 tiles) so that the grid fills whole waves of resident
-  // blocks (2 per SM): the fewest splits within 5% of the best wave efficiency.
-  const int64_t resident = 2 * static_cast<int64_t>(tsm2::device_model().sms);
-  const int64_t most = std::clamp<int64_t>(k / (8 * kTileK), 1, 64);
+  const int64_t row_blocks = tsm2::ceil_div(m, static_cast<int64_t>(rows));
+  const int64_t resident = per_sm * static_cast<int64_t>(tsm2::device_model().sms);
+  const int64_t most = std::clamp<int64_t>(k / (8 * tile), 1, 64);
   int64_t split = 1;
   double best = -1.0;
   for (int64_t sp = 1; sp <= most; ++sp) {
@@ -295,34 +512,49 @@ void symm(cudaStream_t stream, Uplo uplo, int64_t m, int n, float alpha, const f
     const double eff = waves < 1.0 ? waves : waves / std::ceil(waves);
     if (eff > best + 0.05) split = sp, best = eff;
   }
-  int64_t kps = tsm2::ceil_div(tsm2::ceil_div(k, split), static_cast<int64_t>(kTileK)) * kTileK;
+  int64_t kps = tsm2::ceil_div(tsm2::ceil_div(k, split), static_cast<int64_t>(tile)) * tile;
   split = tsm2::ceil_div(k, kps);
   Workspace ws{stream, nullptr};
   if (split > 1) {
-    ws.ptr = tsm2::workspace_alloc(stream, static_cast<std::size_t>(split * m * n) * sizeof(float));
+    ws.ptr = tsm2::workspace_alloc(stream, static_cast<std::size_t>(split * m * n) * sizeof(D));
     if (!ws.ptr) split = 1, kps = k;
   }
-  float* work = static_cast<float*>(ws.ptr);
-  // Four-row copies in the direct tiles: A's rows at multiples of 4 from an aligned start.
-  const bool vec_a = reinterpret_cast<uintptr_t>(A) % 16 == 0 && lda % 4 == 0;
+  D* work = static_cast<D*>(ws.ptr);
   const dim3 grid(static_cast<unsigned>(row_blocks), static_cast<unsigned>(split));
-  auto go = [&](auto kernel) {
-    MGBLAS_CHECK_CUDA(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
-    kernel<<<grid, kThreads, kSmemBytes, stream>>>(m, n, k, alpha, A, lda, vec_a, B, ldb, beta, C,
-                                                   ldc, kps, work);
-    MGBLAS_CHECK_LAUNCH(stream);
-  };
-  if (uplo == Uplo::Lower)
-    go(skinny_kernel<true>);
-  else
-    go(skinny_kernel<false>);
+  MGBLAS_CHECK_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+  kernel<<<grid, kThreads, smem, stream>>>(m, n, k, alpha, A, lda, vec_a, B, ldb, beta, C, ldc, kps,
+                                           work);
+  MGBLAS_CHECK_LAUNCH(stream);
   if (work) {
     const unsigned blocks =
         common::grid_dim(m * n, 256, 8 * static_cast<int64_t>(tsm2::device_model().sms));
-    tsm2::reduce_kernel<float><<<blocks, 256, 0, stream>>>(m, n, split, work, alpha, beta, C, ldc);
+    tsm2::reduce_kernel<D><<<blocks, 256, 0, stream>>>(m, n, split, work, alpha, beta, C, ldc);
     MGBLAS_CHECK_LAUNCH(stream);
   }
+}
+
+}  // namespace
+
+void symm(cudaStream_t stream, Uplo uplo, int64_t m, int n, float alpha, const float* A,
+          int64_t lda, const float* B, int64_t ldb, float beta, float* C, int64_t ldc) {
+  // Four-row copies in the direct and mirrored tiles: an aligned start and lda.
+  const bool vec_a = reinterpret_cast<uintptr_t>(A) % 16 == 0 && lda % 4 == 0;
+  launch<float>(stream, uplo == Uplo::Lower ? skinny_kernel<true> : skinny_kernel<false>,
+                kBlockRows, kTileK, kSmemBytes, 2, m, n, alpha, A, lda, vec_a, B, ldb, beta, C,
+                ldc);
+}
+
+void hemm(cudaStream_t stream, Uplo uplo, int64_t m, int n, std::complex<float> alpha,
+          const std::complex<float>* A, int64_t lda, const std::complex<float>* B, int64_t ldb,
+          std::complex<float> beta, std::complex<float>* C, int64_t ldc) {
+  // Two-entry copies: an aligned start and an even lda.
+  const bool vec_a = reinterpret_cast<uintptr_t>(A) % 16 == 0 && lda % 2 == 0;
+  launch<cplx::C2>(stream,
+                   uplo == Uplo::Lower ? cplx::skinny_kernel<true> : cplx::skinny_kernel<false>,
+                   cplx::kBlockRows, cplx::kTileK, cplx::kSmemBytes, cplx::kBlocksPerSm, m, n,
+                   common::to_device(alpha), common::device_ptr(A), lda, vec_a,
+                   common::device_ptr(B), ldb, common::to_device(beta), common::device_ptr(C), ldc);
 }
 
 }  // namespace mgblas::kernels::cuda::skinny
