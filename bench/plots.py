@@ -1444,24 +1444,26 @@ def hemm_tsgemm(paths, out):
     finish(ax, "hetrd_2stage_mgpu, profiled phases, one H200", None, "seconds", legend=7)
     save(fig, out)
 
-@topic("skinny-sgemm", "CSV", "float's symmetric product with 32 columns against cuBLAS's "
-       "SSYMM per size and kernel version, and hetrd_2stage_mgpu s per phase with each "
-       "(<gpu>-skinny-sgemm)")
+@topic("skinny-sgemm", "CSV", "the symmetric (s) and Hermitian (c) products with 32 columns "
+       "against cuBLAS's SSYMM / CHEMM per size and kernel version, and hetrd_2stage_mgpu s per "
+       "phase with each (<gpu>-skinny-sgemm)")
 def skinny_sgemm(paths, out):
     rows = read(paths[0])
     fig, (ax1, ax2) = figure(2, (12, 4.5))
-    hemm = [r for r in rows if r["row"] == "hemm" and r["n"] == "32"]
-    ref = {}
-    for r in hemm:
-        ref.setdefault(int(r["m"]), float(r["reference"]))
-    ms = sorted(ref)
-    ax1.plot(ms, [ref[m] for m in ms], "k--o", label="cuBLAS SSYMM")
-    for code in dict.fromkeys(r["code"] for r in hemm):
-        pts = sorted((int(r["m"]), float(r["mgblas"])) for r in hemm if r["code"] == code)
-        ax1.plot([p[0] for p in pts], [p[1] for p in pts], "-o", label=f"skinny.cu, {code}")
+    for t, name in (("s", "SSYMM"), ("c", "CHEMM")):
+        hemm = [r for r in rows if r["row"] == "hemm" and r["n"] == "32" and r["type"] == t]
+        ref = {}
+        for r in hemm:
+            ref.setdefault(int(r["m"]), float(r["reference"]))
+        ms = sorted(ref)
+        ax1.plot(ms, [ref[m] for m in ms], "--o", color="k" if t == "s" else "0.5",
+                 label=f"cuBLAS {name}")
+        for code in dict.fromkeys(r["code"] for r in hemm):
+            pts = sorted((int(r["m"]), float(r["mgblas"])) for r in hemm if r["code"] == code)
+            ax1.plot([p[0] for p in pts], [p[1] for p in pts], "-o", label=f"skinny.cu {t}, {code}")
     ax1.set_xscale("log", base=2)
     ax1.set_yscale("log")
-    finish(ax1, "S (m x m, lower) times 32 columns, float", "m", "ms", legend=7)
+    finish(ax1, "S (m x m, lower) times 32 columns: s and c", "m", "ms", legend=6)
     het = sorted((r for r in rows if r["row"] == "hetrd" and r["type"] == "s"),
                  key=lambda r: (int(r["m"]), r["code"] != "cuBLAS ssymm", int(r["run"])))
     stacked_bars(ax2, list(range(len(het))),

@@ -513,7 +513,9 @@ int64_t two_stage_update_width(const Device& dev, int64_t band) {
 // Float and complex float with 17-32 columns have the CUDA engine's own kernels
 // (kernels/cuda/gemm/skinny.hpp), faster on the whole trailing matrix than with the
 // halving around it: one H200, s, band 32 (2026-12-01, bench/results/h200-skinny-sgemm.md),
-// 0.598 s against 0.619 s at n = 16384 and 2.469 s against 2.596 s at 32768.
+// 0.598 s against 0.619 s at n = 16384 and 2.469 s against 2.596 s at 32768. In c at 16384
+// the whole square on the kernel took 1.085 s, against 1.445 s with cuBLAS's CHEMM on
+// squares of 8192 (the halving with the kernel was not measured in c).
 template <Scalar T>
 int64_t two_stage_hemm_block(const Device& dev, int64_t cols) {
   const bool whole = std::is_same_v<real_type_t<T>, float> && cols > 16 && cols <= 32;

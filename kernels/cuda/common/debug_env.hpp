@@ -43,9 +43,10 @@ std::optional<bool> stebz_slice_override();
 /// decides by the number of eigenvalues).
 std::optional<bool> stebz_dc_override();
 
-/// MGBLAS_SYMM_SKINNY: "0" sends float's symmetric products with 17-32 columns back to
-/// cuBLAS's SSYMM, "1" keeps them on kernels/cuda/gemm/skinny.cu (BadArgument otherwise);
-/// nullopt where unset or empty (the kernel).
+/// MGBLAS_SYMM_SKINNY: "0" sends the symmetric (float) and Hermitian (complex float)
+/// products with 17-32 columns back to cuBLAS's SSYMM / CHEMM, "1" keeps them on
+/// kernels/cuda/gemm/skinny.cu (BadArgument otherwise); nullopt where unset or empty (the
+/// kernels).
 std::optional<bool> symm_skinny_override();
 
 /// MGBLAS_STEDC_TRACE: set (any value): the divide and conquer waits for the GPU after

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The CUDA engine's float symmetric product with 17 to 32 columns (skinny.hpp):
-// C = alpha S B + beta C, S m x m symmetric with one triangle stored, B m x n, n <= 32.
+// The CUDA engine's float symmetric and complex float Hermitian products with 17 to 32
+// columns (skinny.hpp): C = alpha S B + beta C, S m x m with one triangle stored, B m x n,
+// n <= 32.
 //
 // Why: stage one of the two-stage reduction multiplies the trailing matrix by the band's
-// 32 columns once per panel, and its diagonal squares went to cuBLAS's SSYMM, which runs
-// 4-6x slower than SGEMM of the same size on an H200 (0.92 ms against 0.20 ms at
-// m = 8192, 2.86 against 0.52 ms at 16384; bench/probes/symm_n32.cu). hetrd_2stage s
-// n = 32768 spent 2.49 s of 3.9 s in that product (bench/results/h200-svd-overlap.md).
-// DSYMM is within 2.3x of DGEMM there and ZHEMM within 10% of ZGEMM. CHEMM is as slow as
-// SSYMM, but this kernel is real only. As a plain product (op(A) = A or A^T) the same
-// kernel ran at 0.7-1.3x cuBLAS's SGEMM, so gemm stays on cuBLAS
-// (bench/results/h200-skinny-sgemm.md).
+// 32 columns once per panel, and its diagonal squares went to cuBLAS's SSYMM / CHEMM,
+// which run 4-6x slower than SGEMM / CGEMM of the same size on an H200 (SSYMM 0.92 ms
+// against 0.20 ms at m = 8192, 2.86 against 0.52 ms at 16384; bench/probes/symm_n32.cu).
+// hetrd_2stage s n = 32768 spent 2.49 s of 3.9 s in that product
+// (bench/results/h200-svd-overlap.md). DSYMM is within 2.3x of DGEMM there and ZHEMM
+// within 10% of ZGEMM, so double and complex double stay on cuBLAS. As a plain product
+// (op(A) = A or A^T) the float kernel ran at 0.7-1.3x cuBLAS's SGEMM, so gemm stays on
+// cuBLAS too (bench/results/h200-skinny-sgemm.md).
 //
 // Mapping: block (bx, by) owns rows [256 bx, 256 bx + 256) of C and the range
 // [by kps, (by + 1) kps) of S's columns (k = m). With gridDim.y > 1 it writes raw partial
