@@ -36,8 +36,16 @@
             int64_t n, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta,  \
             T* C, int64_t ldc)
 
+// Whether hemm above, with n columns (herm as there; A only names the precision), runs a
+// product of the engine's own that is fastest on the whole square: callers that would
+// split a large S into smaller hemms and gemms around them (stage one of the two-stage
+// reduction, where cuBLAS's ?symm is slow on big squares) give it the whole square then.
+#define MGBLAS_DECLARE_HEMM_WHOLE_KERNEL(T) \
+  bool hemm_whole(const Device& dev, bool herm, int64_t n, const T* A)
+
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_GEMM_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_HEMM_KERNEL)
+MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_HEMM_WHOLE_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_RANK2K_KERNEL)
 MGBLAS_DECLARE_FOR_BACKENDS(MGBLAS_DECLARE_TSGEMM_KERNEL)
 
@@ -53,5 +61,12 @@ template <Scalar T>
 void hemm(const Queue& q, bool herm, Uplo uplo, int64_t m, int64_t n, T alpha, const T* A,
           int64_t lda, const T* B, int64_t ldb, T beta, T* C, int64_t ldc) {
   MGBLAS_DISPATCH(q, hemm, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+/// hemm_whole of the engine of dev.
+template <Scalar T>
+bool hemm_whole(const Device& dev, bool herm, int64_t n) {
+  const T* tag = nullptr;
+  return dev.backend() == Backend::Cuda ? cuda::hemm_whole(dev, herm, n, tag)
+                                        : host::hemm_whole(dev, herm, n, tag);
 }
 }  // namespace mgblas::kernels

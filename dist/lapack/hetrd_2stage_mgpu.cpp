@@ -510,15 +510,16 @@ int64_t two_stage_update_width(const Device& dev, int64_t band) {
 // 8192, against 0.166-0.177 s and 1.10-1.12 s with 4096 (rank2k's block) and 1.55 s at
 // 32768 with 16384: cuBLAS's dsymm with 32 columns is faster on 8192 squares than the
 // halving around it. Host devices keep rank2k's block.
-// Float and complex float with 17-32 columns have the CUDA engine's own kernels
-// (kernels/cuda/gemm/skinny.hpp), faster on the whole trailing matrix than with the
-// halving around it: one H200, s, band 32 (2026-12-01, bench/results/h200-skinny-sgemm.md),
-// 0.598 s against 0.619 s at n = 16384 and 2.469 s against 2.596 s at 32768. In c at 16384
-// the whole square on the kernel took 1.085 s, against 1.445 s with cuBLAS's CHEMM on
-// squares of 8192 (the halving with the kernel was not measured in c).
+// Where the engine's hemm has a product of its own for `cols` columns that is fastest
+// whole (kernels::hemm_whole: on the CUDA engine float and complex float with 17-32
+// columns), the trailing matrix goes to it whole: one H200, s, band 32 (2026-12-01,
+// bench/results/h200-skinny-sgemm.md), 0.598 s against 0.619 s halved at n = 16384 and
+// 2.469 s against 2.596 s at 32768. In c at 16384 the whole square on the kernel took
+// 1.085 s, against 1.445 s with cuBLAS's CHEMM on squares of 8192 (the halving with the
+// kernel was not measured in c).
 template <Scalar T>
 int64_t two_stage_hemm_block(const Device& dev, int64_t cols) {
-  const bool whole = std::is_same_v<real_type_t<T>, float> && cols > 16 && cols <= 32;
+  const bool whole = kernels::hemm_whole<T>(dev, /*herm=*/true, cols);
   const int64_t fallback = !dev.is_gpu() ? rank2k_diagonal_block(dev)
                            : whole       ? std::numeric_limits<int64_t>::max()
                                          : 8192;

@@ -95,7 +95,8 @@ int64_t two_stage_update_width(const Device& dev, int64_t band);
 
 /// Stage one's product A22 V on one device, V of `cols` columns: the trailing matrix is
 /// halved until its diagonal squares have at most this many columns, which go to the
-/// engine's hemm; the rectangles beside them take two gemms. MGBLAS_SY2SB_HEMM_BLOCK
+/// engine's hemm; the rectangles beside them take two gemms. Unlimited where the engine's
+/// hemm is fastest whole (kernels::hemm_whole). MGBLAS_SY2SB_HEMM_BLOCK
 /// (columns, 64 .. 65536) overrides the measured choice.
 template <Scalar T>
 int64_t two_stage_hemm_block(const Device& dev, int64_t cols);

@@ -54,7 +54,8 @@ void hemm_host(bool herm, Uplo uplo, int64_t m, int64_t n, T alpha, const T* A, 
   }                                                                              \
   MGBLAS_DECLARE_HEMM_KERNEL(T) {                                                \
     hemm_host(herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);            \
-  }
+  }                                                                              \
+  MGBLAS_DECLARE_HEMM_WHOLE_KERNEL(T) { return false; }
 MGBLAS_FOR_EACH_SCALAR(MGBLAS_HOST_GEMM_)
 #undef MGBLAS_HOST_GEMM_
 

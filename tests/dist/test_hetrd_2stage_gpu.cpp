@@ -6,9 +6,11 @@
 // two-stage eigenvalues) against LAPACK.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <type_traits>
 
 #include "core/context.hpp"
+#include "dist/lapack/hetrd_2stage_mgpu.hpp"
 #include "tests/dist/gpu_context.hpp"
 #include "tests/dist/two_stage_cases.hpp"
 #include "tests/testing/testing.hpp"
@@ -47,6 +49,21 @@ TYPED_TEST(HetrdBand_Gpu, HalvedSquares) {
   const mt::ScopedEnv block("MGBLAS_SY2SB_HEMM_BLOCK", "256");
   for (Uplo uplo : {Uplo::Lower, Uplo::Upper})
     EXPECT_TRUE(td::band_reduce_and_check<T>(ctx, 1000, 256, 32, uplo));
+}
+
+// Stage one gives the whole trailing matrix to the engine's hemm where the engine says it
+// is fastest whole (float and complex float with 32 columns), else squares of 8192; with
+// MGBLAS_SYMM_SKINNY=0 (cuBLAS's SSYMM / CHEMM) every precision halves.
+TYPED_TEST(HetrdBand_Gpu, HemmBlockAsksTheEngine) {
+  using T = TypeParam;
+  const Device& dev = td::GpuContext::get()->device(0);
+  const mt::ScopedEnv unset("MGBLAS_SY2SB_HEMM_BLOCK", nullptr);
+  const bool single = std::is_same_v<real_type_t<T>, float>;
+  EXPECT_EQ(single ? std::numeric_limits<int64_t>::max() : 8192,
+            detail::two_stage_hemm_block<T>(dev, 32));
+  EXPECT_EQ(8192, detail::two_stage_hemm_block<T>(dev, 64));
+  const mt::ScopedEnv off("MGBLAS_SYMM_SKINNY", "0");
+  EXPECT_EQ(8192, detail::two_stage_hemm_block<T>(dev, 32));
 }
 
 TYPED_TEST(HetrdBand_Gpu, TwoStageEigenvalues) {

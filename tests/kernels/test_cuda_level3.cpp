@@ -175,6 +175,23 @@ TYPED_TEST(Gemm_Cuda, hemm_skinny_columns) {
       }
 }
 
+// kernels::hemm_whole, the query stage one asks before halving its trailing matrix: the
+// CUDA engine answers yes exactly where skinny.cu serves (float symmetric, complex float
+// Hermitian, 17-32 columns), no with MGBLAS_SYMM_SKINNY=0; the host engine never.
+TYPED_TEST(Gemm_Cuda, hemm_whole_follows_the_kernels) {
+  using T = TypeParam;
+  constexpr bool single = std::is_same_v<real_type_t<T>, float>;
+  for (int64_t n : {1, 16, 17, 24, 32, 33, 64})
+    for (bool herm : {true, false}) {
+      SCOPED_TRACE(detail::concat("n=", n, " herm=", herm));
+      const bool served = single && (herm || !is_complex_v<T>)&&n > 16 && n <= 32;
+      EXPECT_EQ(served, kernels::hemm_whole<T>(gpu(), herm, n));
+      EXPECT_FALSE(kernels::hemm_whole<T>(host(), herm, n));
+      const mgblas::testing::ScopedEnv off("MGBLAS_SYMM_SKINNY", "0");
+      EXPECT_FALSE(kernels::hemm_whole<T>(gpu(), herm, n));
+    }
+}
+
 // Tall-and-skinny shapes through tsgemm: large A times a skinny B (TSM2R), a tall
 // skinny A times a small B (TSM2L), and A^T * B with two tall inputs.
 TYPED_TEST(Gemm_Cuda, tall_skinny) {

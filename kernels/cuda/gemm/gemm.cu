@@ -26,20 +26,30 @@ void gemm_dispatch(const Device& dev, cudaStream_t stream, Op opA, Op opB, int64
   common::cublas::gemm(dev.cublas(), stream, opA, opB, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
 
+// Whether skinny.cu takes hemm of an m x m S with n columns: float (symmetric) and
+// complex float (Hermitian) where serves_symm says so.
+template <Scalar T>
+bool skinny_takes(bool herm, int64_t m, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) return skinny::serves_symm(m, n);
+  if constexpr (std::is_same_v<T, std::complex<float>>) return herm && skinny::serves_symm(m, n);
+  return false;
+}
+
 template <Scalar T>
 void hemm_dispatch(const Device& dev, cudaStream_t stream, bool herm, Uplo uplo, int64_t m,
                    int64_t n, T alpha, const T* A, int64_t lda, const T* B, int64_t ldb, T beta,
                    T* C, int64_t ldc) {
   if (m == 0 || n == 0) return;
   dev.make_current();
-  if constexpr (std::is_same_v<T, float>) {
-    if (alpha != T(0) && skinny::serves_symm(m, n))
-      return skinny::symm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
-                          ldc);
-  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
-    if (herm && alpha != T(0) && skinny::serves_symm(m, n))
-      return skinny::hemm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
-                          ldc);
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, std::complex<float>>) {
+    if (alpha != T(0) && skinny_takes<T>(herm, m, n)) {
+      if constexpr (std::is_same_v<T, float>)
+        return skinny::symm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
+                            ldc);
+      else
+        return skinny::hemm(stream, uplo, m, static_cast<int>(n), alpha, A, lda, B, ldb, beta, C,
+                            ldc);
+    }
   }
   common::cublas::hemm(dev.cublas(), stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);
 }
@@ -59,6 +69,8 @@ void hemm_dispatch(const Device& dev, cudaStream_t stream, bool herm, Uplo uplo,
   MGBLAS_DECLARE_HEMM_KERNEL(T) {                                                                  \
     hemm_dispatch(dev, stream, herm, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);             \
   }                                                                                                \
+  /* skinny.cu's products run fastest on the whole square (bench/results/h200-skinny-sgemm.md) */  \
+  MGBLAS_DECLARE_HEMM_WHOLE_KERNEL(T) { return skinny_takes<T>(herm, skinny::kMinSide, n); }       \
   MGBLAS_DECLARE_TSGEMM_KERNEL(T) {                                                                \
     if (m == 0 || n == 0) return;                                                                  \
     dev.make_current();                                                                            \
