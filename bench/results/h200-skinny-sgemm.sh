@@ -27,6 +27,10 @@
 #   ncu N COUNT SETTING ncu (gpu__time_duration only, clocks untouched) on the first COUNT
 #                      symm / gemm / skinny kernels of hetrd s two-stage at n = N, one call,
 #                      SETTING as for hetrd; per-kernel sums (bench/ncu_kernel_times.py)
+#   pipes M            ncu (clocks untouched) with its throughput, memory, compute, warp-state
+#                      and occupancy sections on the first skinny.cu kernel of the tester's hemm
+#                      at M x 32 x M in $TYPE (s); full report $OUT/pipes-<type>-M.txt, the
+#                      lines that say what limits the kernel printed
 # e.g. bash bench/results/h200-skinny-sgemm.sh build hemm 16384x32x16384 hetrd 16384 s 1:8192,0:8192
 source "$(dirname "$0")/device_steps.sh"
 while [ $# -gt 0 ]; do
@@ -71,6 +75,15 @@ while [ $# -gt 0 ]; do
         -n "$n" --type s --nb 256 --band 32 --no-one-stage --no-ref --niter 1 --warmup 0 --no-check \
         > "$OUT/ncu-$n-${st/:/-}.csv" 2> "$OUT/ncu-$n-${st/:/-}.err"
       python3 "$R/bench/ncu_kernel_times.py" "$OUT/ncu-$n-${st/:/-}.csv" | head -12 ;;
+    pipes)
+      m=$2 ty=${TYPE:-s}; shift 2; rep=$OUT/pipes-$ty-$m.txt
+      timeout 300 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
+        --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
+        --section LaunchStats --section SchedulerStats --metrics \
+        dram__bytes_read.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_pipe_fma.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum \
+        -k regex:skinny -c 1 "$T" tsgemm --entry hemm --dim "${m}x32x$m" --type "$ty" --niter 1 \
+        --warmup 0 > "$rep" 2>&1; echo "ncu rc $?"
+      grep -E "Duration|DRAM Throughput|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles|Issued Warp|No Eligible|dram__bytes|wavefronts|pipe_fma|bank_conflicts|L2 Hit|L1/TEX Hit|Shared Memory|Executed Ipc|Block Limit" "$rep" | head -60 ;;
     *) echo "unknown step $1"; exit 2 ;;
   esac
 done

@@ -94,12 +94,48 @@ __device__ __forceinline__ int mirror_slot(int r, int p) {
 /// Stages tile [p0, p0 + 32) of k: S(r0 + r, p0 + p) at As[p][r] (direct and mixed tiles) or
 /// at mirror_slot(r, p) (mirror tiles), B(p0 + p, c) at Bs[p][c]; zero outside m x kend and
 /// n. Every load runs along A's contiguous index.
+///
+/// Most tiles lie wholly inside m x kend and wholly on one side of the diagonal, with
+/// 16-byte aligned rows: those take stage_inside's copies, whose addresses are a
+/// thread's fixed offset plus a multiple of lda (the bounds and index arithmetic of the
+/// general form cost about 30 instructions a copy, a third as many as the tile's
+/// multiply-adds; bench/results/h200-skinny-pipes.md).
+template <bool kLower>
+__device__ __forceinline__ void stage_inside(float* As, float* Bs, int n, const float* A,
+                                             int64_t lda, const float* B, int64_t ldb, int64_t r0,
+                                             int64_t p0, bool mirror) {
+  const int t = threadIdx.x;
+  if (!mirror) {  // thread t: rows 4 (t % 64) .. + 3 of columns 2 i + t / 64
+    const float* src = A + (p0 + (t >> 6)) * lda + r0 + 4 * (t & 63);
+    float* dst = As + (t >> 6) * kLdA + 4 * (t & 63);
+#pragma unroll
+    for (int i = 0; i < kTileK / 2; ++i) copy16(dst + 2 * i * kLdA, src + 2 * i * lda, 4);
+  } else {  // thread t: S's row 16 i + t / 8, its columns 4 (t % 8) .. + 3
+    const float* src = A + (r0 + (t >> 3)) * lda + p0 + 4 * (t & 7);
+    // mirror_slot(16 i + t / 8, 4 (t % 8)): its chunk permutation is (2 i + t / 64) mod 8.
+    const int j = (t & 7) ^ (t >> 6), row = (t >> 3) * kTileK;
+#pragma unroll
+    for (int i = 0; i < kBlockRows / 16; ++i)
+      copy16(As + 16 * i * kTileK + row + 4 * (j ^ ((2 * i) & 7)), src + 16 * i * lda, 4);
+  }
+  // B: thread t copies entry p0 + t % 32 of columns 4 i + t / 32 (zeros past n).
+  const float* b = B + (t >> 5) * ldb + p0 + (t & 31);
+  float* bs = Bs + (t & 31) * kLdB + (t >> 5);
+#pragma unroll
+  for (int i = 0; i < kMaxColumns / 4; ++i) {
+    const bool valid = 4 * i + (t >> 5) < n;
+    copy4(bs + 4 * i, valid ? b + 4 * i * ldb : B, valid);
+  }
+}
+
 template <bool kLower>
 __device__ __forceinline__ void stage_tile(float* As, float* Bs, int64_t m, int n, int64_t kend,
                                            const float* A, int64_t lda, bool vec_a, const float* B,
                                            int64_t ldb, int64_t r0, int64_t p0) {
   const int t = threadIdx.x;
   const Read how = read_of<kLower>(r0, p0);
+  if (vec_a && how != Read::Mixed && r0 + kBlockRows <= m && p0 + kTileK <= kend)
+    return stage_inside<kLower>(As, Bs, n, A, lda, B, ldb, r0, p0, how == Read::Mirror);
   if (how == Read::Direct && vec_a) {
     // A's columns are S's: four rows per copy, 16 copies per thread.
 #pragma unroll
@@ -182,13 +218,18 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[8][8], const float* A
     }
     return;
   }
-  // The mirror layout: one 16-byte load gives 4 consecutive k of a row.
+  // The mirror layout: one 16-byte load gives 4 consecutive k of a row. Rows rb .. rb + 7
+  // share mirror_slot's chunk permutation, (rb / 8) mod 8 = lane / 4 (rb = 64 warp + 8 (lane
+  // / 4)), so their loads lie a row apart.
+  const float* rows = As + rb * kTileK;
+  const int perm = (rb >> 3) & 7;
 #pragma unroll 1
   for (int p4 = 0; p4 < kTileK; p4 += 4) {
     float a[8][4];
+    const int chunk = 4 * ((p4 >> 2) ^ perm);
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
-      const float4 v = *reinterpret_cast<const float4*>(As + mirror_slot(rb + i, p4));
+      const float4 v = *reinterpret_cast<const float4*>(rows + i * kTileK + chunk);
       a[i][0] = v.x, a[i][1] = v.y, a[i][2] = v.z, a[i][3] = v.w;
     }
 #pragma unroll
@@ -303,12 +344,42 @@ __device__ __forceinline__ void copy16c(C2* dst, const C2* src, int count) {
                "r"(8 * count));
 }
 
+/// As the float stage_inside: a tile inside m x kend off the diagonal, aligned rows.
+__device__ __forceinline__ void stage_inside(C2* As, C2* Bs, int n, const C2* A, int64_t lda,
+                                             const C2* B, int64_t ldb, int64_t r0, int64_t p0,
+                                             bool mirror) {
+  const int t = threadIdx.x;
+  if (!mirror) {  // thread t: rows 2 (t % 64) .. + 1 of columns 2 i + t / 64
+    const C2* src = A + (p0 + (t >> 6)) * lda + r0 + 2 * (t & 63);
+    C2* dst = As + (t >> 6) * kLdA + 2 * (t & 63);
+#pragma unroll
+    for (int i = 0; i < kTileK / 2; ++i) copy16c(dst + 2 * i * kLdA, src + 2 * i * lda, 2);
+  } else {  // thread t: S's row 16 i + t / 8, its columns 2 (t % 8) .. + 1
+    const C2* src = A + (r0 + (t >> 3)) * lda + p0 + 2 * (t & 7);
+    // mirror_slot(16 i + t / 8, 2 (t % 8)): its chunk permutation is (4 i + t / 32) mod 8.
+    const int j = (t & 7) ^ (t >> 5), row = (t >> 3) * kTileK;
+#pragma unroll
+    for (int i = 0; i < kBlockRows / 16; ++i)
+      copy16c(As + 16 * i * kTileK + row + 2 * (j ^ ((4 * i) & 7)), src + 16 * i * lda, 2);
+  }
+  // B: thread t copies entry p0 + t % 16 of columns 8 i + t / 16 (zeros past n).
+  const C2* b = B + (t >> 4) * ldb + p0 + (t & 15);
+  C2* bs = Bs + (t & 15) * kLdB + (t >> 4);
+#pragma unroll
+  for (int i = 0; i < kMaxColumns / 8; ++i) {
+    const bool valid = 8 * i + (t >> 4) < n;
+    tsm2::copy_async<C2>(bs + 8 * i, valid ? b + 8 * i * ldb : B, valid);
+  }
+}
+
 template <bool kLower>
 __device__ __forceinline__ void stage_tile(C2* As, C2* Bs, int64_t m, int n, int64_t kend,
                                            const C2* A, int64_t lda, bool vec_a, const C2* B,
                                            int64_t ldb, int64_t r0, int64_t p0) {
   const int t = threadIdx.x;
   const Read how = read_of<kLower>(r0, p0);
+  if (vec_a && how != Read::Mixed && r0 + kBlockRows <= m && p0 + kTileK <= kend)
+    return stage_inside(As, Bs, n, A, lda, B, ldb, r0, p0, how == Read::Mirror);
   if (how == Read::Direct) {
 #pragma unroll
     for (int i = 0; i < kTileK * kBlockRows / 2 / kThreads; ++i) {
