@@ -31,6 +31,8 @@
 #                      and occupancy sections on the first skinny.cu kernel of the tester's hemm
 #                      at M x 32 x M in $TYPE (s); full report $OUT/pipes-<type>-M.txt, the
 #                      lines that say what limits the kernel printed
+#   sass               cuobjdump -sass of skinny.cu's object to $OUT/skinny.sass; the opcode
+#                      counts of the float kernel (lower) printed
 # e.g. bash bench/results/h200-skinny-sgemm.sh build hemm 16384x32x16384 hetrd 16384 s 1:8192,0:8192
 source "$(dirname "$0")/device_steps.sh"
 while [ $# -gt 0 ]; do
@@ -80,10 +82,16 @@ while [ $# -gt 0 ]; do
       timeout 300 ncu --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis \
         --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
         --section LaunchStats --section SchedulerStats --metrics \
-        dram__bytes_read.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_pipe_fma.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum \
+        dram__bytes_read.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,smsp__inst_executed_pipe_fma.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum,regex:smsp__average_warps_issue_stalled_.*_per_issue_active.ratio \
         -k regex:skinny -c 1 "$T" tsgemm --entry hemm --dim "${m}x32x$m" --type "$ty" --niter 1 \
         --warmup 0 > "$rep" 2>&1; echo "ncu rc $?"
-      grep -E "Duration|DRAM Throughput|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles|Issued Warp|No Eligible|dram__bytes|wavefronts|pipe_fma|bank_conflicts|L2 Hit|L1/TEX Hit|Shared Memory|Executed Ipc|Block Limit" "$rep" | head -60 ;;
+      grep -E "Duration|DRAM Throughput|Memory Throughput|Compute \(SM\)|Registers|Achieved Occupancy|Theoretical Occupancy|Stall|Warp Cycles|Issued Warp|No Eligible|dram__bytes|wavefronts|pipe_fma|bank_conflicts|L2 Hit|L1/TEX Hit|Shared Memory|Executed Ipc|Block Limit" "$rep" | head -60
+      grep -E "issue_stalled" "$rep" | sort -k3 -n -r | head -8 ;;
+    sass)
+      shift; cuobjdump -sass "$B/kernels/cuda/CMakeFiles/mgblas_kernels_cuda.dir/gemm/skinny.cu.o" > "$OUT/skinny.sass"
+      awk '/Function : .*skinny_kernelILb1EEEvlilf/ {on = 1; next} /Function :/ {on = 0} on && /\/\*[0-9a-f]+\*\// {
+        for (i = 1; i <= NF; i++) if ($i ~ /^[A-Z][A-Z0-9_.]+$/ && $i !~ /^R[0-9]/ && $i !~ /^P[0-9]/) { split($i, o, "."); c[o[1]]++; break } }
+        END { for (k in c) print c[k], k }' "$OUT/skinny.sass" | sort -rn | head -16 ;;
     *) echo "unknown step $1"; exit 2 ;;
   esac
 done

@@ -28,9 +28,11 @@
 //   A's contiguous rows, or element by element where it crosses the diagonal. A tile read
 //   as A is stored k-major (As[p][r]), one read as A^T row-major (mirror_slot), so that
 //   either way the micro-tile's values come in 16-byte loads.
-// Each stored element is read twice, once for each place it holds in S. At m = 16384
-// that is 2.1 GB in 0.62 ms, 3.4 TB/s against the 4.5 TB/s measured for reads: the
-// kernel is close to the memory bound.
+// Each stored element is read twice, once for each place it holds in S: m^2 floats, 1.07 GB
+// at m = 16384 (ncu: 1.05 GB from DRAM), in 0.55 ms 1.9 TB/s, 43% of the 4.5 TB/s measured
+// for reads, with the FMA pipe 56% busy. It is bound by issue and latency, not by memory:
+// 2 warps per scheduler (245 registers), stalled mostly on dispatch, shared-memory and
+// fixed-latency dependencies (bench/results/h200-skinny-pipes.md).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -223,7 +225,7 @@ __device__ __forceinline__ void multiply_tile(float (&acc)[8][8], const float* A
   // / 4)), so their loads lie a row apart.
   const float* rows = As + rb * kTileK;
   const int perm = (rb >> 3) & 7;
-#pragma unroll 1
+#pragma unroll 2  // 2% faster than 1 and than 8 (h200-skinny-pipes.md)
   for (int p4 = 0; p4 < kTileK; p4 += 4) {
     float a[8][4];
     const int chunk = 4 * ((p4 >> 2) ^ perm);
