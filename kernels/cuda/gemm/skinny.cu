@@ -120,13 +120,15 @@ __device__ __forceinline__ void stage_inside(float* As, float* Bs, int n, const 
     for (int i = 0; i < kBlockRows / 16; ++i)
       copy16(As + 16 * i * kTileK + row + 4 * (j ^ ((2 * i) & 7)), src + 16 * i * lda, 4);
   }
-  // B: thread t copies entry p0 + t % 32 of columns 4 i + t / 32 (zeros past n).
+  // B: thread t copies entry p0 + t % 32 of columns 4 i + t / 32 (zeros past n), the
+  // address stepped rather than multiplied per copy.
+  const int64_t step = 4 * ldb;
   const float* b = B + (t >> 5) * ldb + p0 + (t & 31);
   float* bs = Bs + (t & 31) * kLdB + (t >> 5);
 #pragma unroll
-  for (int i = 0; i < kMaxColumns / 4; ++i) {
+  for (int i = 0; i < kMaxColumns / 4; ++i, b += step) {
     const bool valid = 4 * i + (t >> 5) < n;
-    copy4(bs + 4 * i, valid ? b + 4 * i * ldb : B, valid);
+    copy4(bs + 4 * i, valid ? b : B, valid);
   }
 }
 
@@ -365,12 +367,13 @@ __device__ __forceinline__ void stage_inside(C2* As, C2* Bs, int n, const C2* A,
       copy16c(As + 16 * i * kTileK + row + 2 * (j ^ ((4 * i) & 7)), src + 16 * i * lda, 2);
   }
   // B: thread t copies entry p0 + t % 16 of columns 8 i + t / 16 (zeros past n).
+  const int64_t step = 8 * ldb;
   const C2* b = B + (t >> 4) * ldb + p0 + (t & 15);
   C2* bs = Bs + (t & 15) * kLdB + (t >> 4);
 #pragma unroll
-  for (int i = 0; i < kMaxColumns / 8; ++i) {
+  for (int i = 0; i < kMaxColumns / 8; ++i, b += step) {
     const bool valid = 8 * i + (t >> 4) < n;
-    tsm2::copy_async<C2>(bs + 8 * i, valid ? b + 8 * i * ldb : B, valid);
+    tsm2::copy_async<C2>(bs + 8 * i, valid ? b : B, valid);
   }
 }
 
