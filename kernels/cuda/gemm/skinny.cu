@@ -64,11 +64,61 @@ __device__ __forceinline__ void copy4(float* dst, const float* src, bool valid) 
   tsm2::copy_async<float>(dst, src, valid);
 }
 
-/// Up to four floats (16 bytes, both ends aligned): `count` of them read, the rest zero.
-__device__ __forceinline__ void copy16(float* dst, const float* src, int count) {
+/// 16 bytes (both ends aligned) from global to shared memory in the background: `count`
+/// elements of them read, the rest zero.
+template <typename E>
+__device__ __forceinline__ void copy16(E* dst, const E* src, int count) {
   const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
-               "r"(4 * count));
+               "r"(static_cast<int>(sizeof(E)) * count));
+}
+
+/// Stages a tile of kRows rows of S by kTile k that lies inside m x kend, wholly on one
+/// side of the diagonal, with 16-byte aligned rows, and its B tile (E: float or complex
+/// float; both kernels' shapes). The copies go to where the kernels' general staging puts
+/// them (As[p][r] at p kLdAs + r, or the mirror slot of row r and k p, whose 16-byte
+/// chunks are permuted by (r / kLaneRows) mod 8; Bs[p][c] at p kLdBs + c), from a thread's
+/// fixed offset plus multiples of lda: the general form's bounds and 64-bit index
+/// arithmetic cost about 30 instructions a copy, a third as many as the tile's
+/// multiply-adds (bench/results/h200-skinny-pipes.md).
+template <typename E, int kRows, int kTile, int kLdAs, int kLdBs, int kLaneRows>
+__device__ __forceinline__ void stage_inside(E* As, E* Bs, int n, const E* A, int64_t lda,
+                                             const E* B, int64_t ldb, int64_t r0, int64_t p0,
+                                             bool mirror) {
+  constexpr int kV = 16 / static_cast<int>(sizeof(E));  // elements a copy
+  static_assert(kThreads == 128 && kRows / kV == 64 && kTile / kV == 8 && kLaneRows <= 16 &&
+                    (kLaneRows & (kLaneRows - 1)) == 0,
+                "the offsets below assume both kernels' shapes");
+  const int t = threadIdx.x;
+  // Unsigned, so that dividing by the powers of two below is a shift.
+  const auto below = [](unsigned d) { return static_cast<int>(threadIdx.x / d); };
+  const auto mod = [](unsigned d) { return static_cast<int>(threadIdx.x % d); };
+  if (!mirror) {  // thread t: rows kV (t % 64) .. + kV - 1 of columns 2 i + t / 64
+    const E* src = A + (p0 + (t >> 6)) * lda + r0 + kV * (t & 63);
+    E* dst = As + (t >> 6) * kLdAs + kV * (t & 63);
+#pragma unroll
+    for (int i = 0; i < kTile / 2; ++i) copy16(dst + 2 * i * kLdAs, src + 2 * i * lda, kV);
+  } else {  // thread t: S's row 16 i + t / 8, its columns kV (t % 8) .. + kV - 1
+    const E* src = A + (r0 + (t >> 3)) * lda + p0 + kV * (t & 7);
+    // Row 16 i + t / 8's chunk permutation, ((16 / kLaneRows) i + t / (8 kLaneRows)) mod 8:
+    // the second term is below the first one's lowest bit, so it is an exclusive or.
+    constexpr int kStep = 16 / kLaneRows;
+    const int j = (t & 7) ^ below(8 * kLaneRows), row = (t >> 3) * kTile;
+#pragma unroll
+    for (int i = 0; i < kRows / 16; ++i)
+      copy16(As + 16 * i * kTile + row + kV * (j ^ ((kStep * i) & 7)), src + 16 * i * lda, kV);
+  }
+  // B: thread t copies entry p0 + t % kTile of columns (128 / kTile) i + t / kTile (zeros
+  // past n), the address stepped rather than multiplied per copy.
+  constexpr int kCols = kThreads / kTile;
+  const int64_t step = kCols * ldb;
+  const E* b = B + below(kTile) * ldb + p0 + mod(kTile);
+  E* bs = Bs + mod(kTile) * kLdBs + below(kTile);
+#pragma unroll
+  for (int i = 0; i < kMaxColumns / kCols; ++i, b += step) {
+    const bool valid = kCols * i + below(kTile) < n;
+    tsm2::copy_async<E>(bs + kCols * i, valid ? b : B, valid);
+  }
 }
 
 /// How a tile of S is read from the stored triangle of A: wholly in it (direct: S = A
@@ -98,40 +148,7 @@ __device__ __forceinline__ int mirror_slot(int r, int p) {
 /// n. Every load runs along A's contiguous index.
 ///
 /// Most tiles lie wholly inside m x kend and wholly on one side of the diagonal, with
-/// 16-byte aligned rows: those take stage_inside's copies, whose addresses are a
-/// thread's fixed offset plus a multiple of lda (the bounds and index arithmetic of the
-/// general form cost about 30 instructions a copy, a third as many as the tile's
-/// multiply-adds; bench/results/h200-skinny-pipes.md).
-template <bool kLower>
-__device__ __forceinline__ void stage_inside(float* As, float* Bs, int n, const float* A,
-                                             int64_t lda, const float* B, int64_t ldb, int64_t r0,
-                                             int64_t p0, bool mirror) {
-  const int t = threadIdx.x;
-  if (!mirror) {  // thread t: rows 4 (t % 64) .. + 3 of columns 2 i + t / 64
-    const float* src = A + (p0 + (t >> 6)) * lda + r0 + 4 * (t & 63);
-    float* dst = As + (t >> 6) * kLdA + 4 * (t & 63);
-#pragma unroll
-    for (int i = 0; i < kTileK / 2; ++i) copy16(dst + 2 * i * kLdA, src + 2 * i * lda, 4);
-  } else {  // thread t: S's row 16 i + t / 8, its columns 4 (t % 8) .. + 3
-    const float* src = A + (r0 + (t >> 3)) * lda + p0 + 4 * (t & 7);
-    // mirror_slot(16 i + t / 8, 4 (t % 8)): its chunk permutation is (2 i + t / 64) mod 8.
-    const int j = (t & 7) ^ (t >> 6), row = (t >> 3) * kTileK;
-#pragma unroll
-    for (int i = 0; i < kBlockRows / 16; ++i)
-      copy16(As + 16 * i * kTileK + row + 4 * (j ^ ((2 * i) & 7)), src + 16 * i * lda, 4);
-  }
-  // B: thread t copies entry p0 + t % 32 of columns 4 i + t / 32 (zeros past n), the
-  // address stepped rather than multiplied per copy.
-  const int64_t step = 4 * ldb;
-  const float* b = B + (t >> 5) * ldb + p0 + (t & 31);
-  float* bs = Bs + (t & 31) * kLdB + (t >> 5);
-#pragma unroll
-  for (int i = 0; i < kMaxColumns / 4; ++i, b += step) {
-    const bool valid = 4 * i + (t >> 5) < n;
-    copy4(bs + 4 * i, valid ? b : B, valid);
-  }
-}
-
+/// 16-byte aligned rows: those take stage_inside.
 template <bool kLower>
 __device__ __forceinline__ void stage_tile(float* As, float* Bs, int64_t m, int n, int64_t kend,
                                            const float* A, int64_t lda, bool vec_a, const float* B,
@@ -139,7 +156,8 @@ __device__ __forceinline__ void stage_tile(float* As, float* Bs, int64_t m, int 
   const int t = threadIdx.x;
   const Read how = read_of<kLower>(r0, p0);
   if (vec_a && how != Read::Mixed && r0 + kBlockRows <= m && p0 + kTileK <= kend)
-    return stage_inside<kLower>(As, Bs, n, A, lda, B, ldb, r0, p0, how == Read::Mirror);
+    return stage_inside<float, kBlockRows, kTileK, kLdA, kLdB, 8>(As, Bs, n, A, lda, B, ldb, r0, p0,
+                                                                  how == Read::Mirror);
   if (how == Read::Direct && vec_a) {
     // A's columns are S's: four rows per copy, 16 copies per thread.
 #pragma unroll
@@ -341,42 +359,6 @@ __device__ __forceinline__ int mirror_slot(int r, int p) {
   return r * kTileK + 2 * ((p >> 1) ^ ((r >> 2) & 7)) + (p & 1);
 }
 
-/// Up to two complex (16 bytes, both ends aligned): `count` of them read, the rest zero.
-__device__ __forceinline__ void copy16c(C2* dst, const C2* src, int count) {
-  const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(src),
-               "r"(8 * count));
-}
-
-/// As the float stage_inside: a tile inside m x kend off the diagonal, aligned rows.
-__device__ __forceinline__ void stage_inside(C2* As, C2* Bs, int n, const C2* A, int64_t lda,
-                                             const C2* B, int64_t ldb, int64_t r0, int64_t p0,
-                                             bool mirror) {
-  const int t = threadIdx.x;
-  if (!mirror) {  // thread t: rows 2 (t % 64) .. + 1 of columns 2 i + t / 64
-    const C2* src = A + (p0 + (t >> 6)) * lda + r0 + 2 * (t & 63);
-    C2* dst = As + (t >> 6) * kLdA + 2 * (t & 63);
-#pragma unroll
-    for (int i = 0; i < kTileK / 2; ++i) copy16c(dst + 2 * i * kLdA, src + 2 * i * lda, 2);
-  } else {  // thread t: S's row 16 i + t / 8, its columns 2 (t % 8) .. + 1
-    const C2* src = A + (r0 + (t >> 3)) * lda + p0 + 2 * (t & 7);
-    // mirror_slot(16 i + t / 8, 2 (t % 8)): its chunk permutation is (4 i + t / 32) mod 8.
-    const int j = (t & 7) ^ (t >> 5), row = (t >> 3) * kTileK;
-#pragma unroll
-    for (int i = 0; i < kBlockRows / 16; ++i)
-      copy16c(As + 16 * i * kTileK + row + 2 * (j ^ ((4 * i) & 7)), src + 16 * i * lda, 2);
-  }
-  // B: thread t copies entry p0 + t % 16 of columns 8 i + t / 16 (zeros past n).
-  const int64_t step = 8 * ldb;
-  const C2* b = B + (t >> 4) * ldb + p0 + (t & 15);
-  C2* bs = Bs + (t & 15) * kLdB + (t >> 4);
-#pragma unroll
-  for (int i = 0; i < kMaxColumns / 8; ++i, b += step) {
-    const bool valid = 8 * i + (t >> 4) < n;
-    tsm2::copy_async<C2>(bs + 8 * i, valid ? b : B, valid);
-  }
-}
-
 template <bool kLower>
 __device__ __forceinline__ void stage_tile(C2* As, C2* Bs, int64_t m, int n, int64_t kend,
                                            const C2* A, int64_t lda, bool vec_a, const C2* B,
@@ -384,7 +366,8 @@ __device__ __forceinline__ void stage_tile(C2* As, C2* Bs, int64_t m, int n, int
   const int t = threadIdx.x;
   const Read how = read_of<kLower>(r0, p0);
   if (vec_a && how != Read::Mixed && r0 + kBlockRows <= m && p0 + kTileK <= kend)
-    return stage_inside(As, Bs, n, A, lda, B, ldb, r0, p0, how == Read::Mirror);
+    return stage_inside<C2, kBlockRows, kTileK, kLdA, kLdB, 4>(As, Bs, n, A, lda, B, ldb, r0, p0,
+                                                               how == Read::Mirror);
   if (how == Read::Direct) {
 #pragma unroll
     for (int i = 0; i < kTileK * kBlockRows / 2 / kThreads; ++i) {
@@ -393,7 +376,7 @@ __device__ __forceinline__ void stage_tile(C2* As, C2* Bs, int64_t m, int n, int
       const int64_t row = r0 + r, col = p0 + p, left = m - row;
       if (vec_a) {
         const int count = col < kend && left > 0 ? static_cast<int>(left < 2 ? left : 2) : 0;
-        copy16c(As + p * kLdA + r, count > 0 ? A + col * lda + row : A, count);
+        copy16(As + p * kLdA + r, count > 0 ? A + col * lda + row : A, count);
       } else {
         for (int e = 0; e < 2; ++e) {
           const bool valid = col < kend && row + e < m;
@@ -408,7 +391,7 @@ __device__ __forceinline__ void stage_tile(C2* As, C2* Bs, int64_t m, int n, int
       const int64_t row = r0 + r, col = p0 + 2 * j, left = kend - col;
       if (vec_a) {
         const int count = row < m && left > 0 ? static_cast<int>(left < 2 ? left : 2) : 0;
-        copy16c(As + mirror_slot(r, 2 * j), count > 0 ? A + row * lda + col : A, count);
+        copy16(As + mirror_slot(r, 2 * j), count > 0 ? A + row * lda + col : A, count);
       } else {
         for (int e = 0; e < 2; ++e) {
           const bool valid = row < m && col + e < kend;
